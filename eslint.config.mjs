@@ -1,0 +1,51 @@
+// Lint rules from DESIGN.md: no floating promises, type-only imports, no import cycles, and no
+// Node built-ins or I/O packages inside workflow code (the Temporal sandbox must stay deterministic).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import { builtinModules } from 'node:module';
+
+const ioPackages = ['openai', 'dockerode', 'ssh2', 'pino', 'better-sqlite3', 'node-pty', 'yaml', 'commander'];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.venv-temporal/**', 'eslint.config.mjs', 'jest.config.js'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    plugins: { 'import-x': importX },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
+      'import-x/no-cycle': 'error',
+    },
+  },
+  {
+    files: ['src/workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [...builtinModules, ...builtinModules.map((name) => `node:${name}`), ...ioPackages].map((name) => ({
+            name,
+            message: 'Workflow code runs in the deterministic sandbox: no Node built-ins or I/O packages.',
+          })),
+          patterns: [{ group: ['**/activities/*', '**/store/*', '**/environments/*', '**/tools/*', '**/registry/*'], allowTypeImports: true, message: 'Workflows may import only types from worker-side modules.' }],
+        },
+      ],
+    },
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+);

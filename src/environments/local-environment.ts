@@ -1,0 +1,145 @@
+// The local backend: each command is `bash -c` in its own process group, so a timeout or a
+// cancellation kills everything the command started. Commands see a sanitised environment.
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import { BoundedOutput } from './bounded-output';
+import { LocalWorkspace } from './local-workspace';
+import { sanitizeEnvironment } from './sanitize-env';
+import { shellQuote } from './shell-quote';
+import type { EnvironmentHandle, ExecRequest, ExecResult, TerminalEnvironment } from './terminal-environment';
+
+export interface LocalEnvironmentOptions {
+  /** Secret-looking variables that commands may still see. */
+  envPassthrough?: readonly string[];
+  /** Time between SIGTERM and SIGKILL when a command is stopped. */
+  killGraceMs?: number;
+}
+
+const DEFAULT_MAX_OUTPUT_CHARS = 50_000;
+/** Stop reading ~300 ms after bash exits even if a grandchild still holds the pipe open. */
+const DRAIN_AFTER_EXIT_MS = 300;
+
+export class LocalEnvironment implements TerminalEnvironment {
+  readonly workspace: LocalWorkspace;
+
+  constructor(
+    readonly handle: EnvironmentHandle,
+    private readonly options: LocalEnvironmentOptions = {},
+  ) {
+    this.workspace = new LocalWorkspace(handle.cwd);
+  }
+
+  async exec(request: ExecRequest): Promise<ExecResult> {
+    const cwd = request.cwd ?? this.handle.cwd;
+    const cwdFile = path.join(os.tmpdir(), `hermes-cwd-${randomUUID()}`);
+    const script = wrapCommand(request.command, cwd, cwdFile);
+    const output = new BoundedOutput(request.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);
+    const env = { ...sanitizeEnvironment(process.env, this.options.envPassthrough), ...request.env };
+
+    const child = spawn('bash', ['-c', script], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
+    const decoder = new StringDecoder('utf8');
+    const onData = (data: Buffer) => {
+      const text = decoder.write(data);
+      if (!text) return;
+      output.append(text);
+      request.onOutput?.(text);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+
+    let timedOut = false;
+    let interrupted = false;
+    const stop = () => killProcessGroup(child.pid, this.options.killGraceMs ?? 1000);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop();
+    }, request.timeoutMs);
+    const onAbort = () => {
+      interrupted = true;
+      stop();
+    };
+    if (request.signal?.aborted) onAbort();
+    else request.signal?.addEventListener('abort', onAbort, { once: true });
+
+    try {
+      const exitCode = await waitForExit(child);
+      output.append(decoder.end());
+      let text = output.toString();
+      let code = exitCode;
+      if (timedOut) {
+        code = 124;
+        text += `\n[Command timed out after ${Math.round(request.timeoutMs / 1000)}s]`;
+      } else if (interrupted) {
+        code = 130;
+        text += '\n[Command interrupted]';
+      }
+      const finalCwd = (await readFile(cwdFile, 'utf8').catch(() => '')).trim() || cwd;
+      return { output: text, exitCode: code, timedOut, interrupted, cwd: finalCwd };
+    } finally {
+      clearTimeout(timer);
+      request.signal?.removeEventListener('abort', onAbort);
+      await rm(cwdFile, { force: true });
+    }
+  }
+
+  async stop(): Promise<void> {
+    // Nothing is held between commands on the local backend.
+  }
+}
+
+/**
+ * Runs the command in `cwd` with stderr folded into stdout, then records the directory it ended
+ * in, so a `cd` persists to the next command.
+ */
+function wrapCommand(command: string, cwd: string, cwdFile: string): string {
+  return [
+    'exec 2>&1',
+    `builtin cd -- ${shellQuote(cwd)} || exit 126`,
+    `eval ${shellQuote(command)}`,
+    '__hermes_exit=$?',
+    `builtin pwd -P > ${shellQuote(cwdFile)} 2>/dev/null`,
+    'exit $__hermes_exit',
+  ].join('\n');
+}
+
+function waitForExit(child: ReturnType<typeof spawn>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let exitCode: number | undefined;
+    let drainTimer: NodeJS.Timeout | undefined;
+    const finish = () => {
+      if (drainTimer) clearTimeout(drainTimer);
+      resolve(exitCode ?? 1);
+    };
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      exitCode = code ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1);
+      drainTimer = setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        finish();
+      }, DRAIN_AFTER_EXIT_MS);
+    });
+    child.once('close', () => {
+      if (exitCode !== undefined) finish();
+    });
+  });
+}
+
+/** SIGTERM the whole group, then SIGKILL whatever is left after the grace period. */
+export function killProcessGroup(pid: number | undefined, graceMs: number): void {
+  if (!pid) return;
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-pid, signal);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!signalGroup('SIGTERM')) return;
+  setTimeout(() => signalGroup('SIGKILL'), graceMs).unref();
+}

@@ -1,0 +1,28 @@
+// File access for tools, rooted at the session's working directory. Backends implement it so
+// file tools work wherever the terminal runs.
+
+export interface FileStat {
+  type: 'file' | 'directory' | 'other';
+  size: number;
+  modifiedMs: number;
+}
+
+export interface WalkOptions {
+  /** Stop after this many files. */
+  maxFiles: number;
+  /** Directory names never descended into (.git, node_modules, ...). */
+  skipDirectories: ReadonlySet<string>;
+}
+
+export interface Workspace {
+  /** Absolute working directory that relative paths resolve against. */
+  readonly cwd: string;
+  /** Absolute form of `path` (expanding `~` and resolving against `cwd`). */
+  resolve(path: string): string;
+  readFile(path: string): Promise<Buffer>;
+  /** Writes the whole file, creating parent directories. */
+  writeFile(path: string, content: string): Promise<void>;
+  stat(path: string): Promise<FileStat | null>;
+  /** Files under `root` (absolute paths), depth first, sorted by name within a directory. */
+  walk(root: string, options: WalkOptions): AsyncIterable<string>;
+}

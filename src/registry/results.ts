@@ -1,0 +1,22 @@
+// Helpers for the result strings tools hand back to the model.
+import { CancelledFailure } from '@temporalio/common';
+
+/** `{"error": message, ...extra}` as a JSON string: how every tool reports a problem to the model. */
+export function toolError(message: string, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ error: message, ...extra });
+}
+
+/** A JSON result object as a string. */
+export function toolResult(data: Record<string, unknown>): string {
+  return JSON.stringify(data);
+}
+
+/**
+ * True when `error` means "stop, you were cancelled" rather than "the tool failed". Cancellation
+ * must propagate to Temporal, never be turned into a tool error for the model.
+ */
+export function isCancellation(error: unknown, signal?: AbortSignal): boolean {
+  if (error instanceof CancelledFailure) return true;
+  if (signal?.aborted && error instanceof Error && (error.name === 'AbortError' || error === signal.reason)) return true;
+  return false;
+}

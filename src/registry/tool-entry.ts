@@ -1,0 +1,109 @@
+// The shape of a registered tool and of the context a handler runs in.
+import type { z } from 'zod';
+import type { Workspace } from '../environments/workspace';
+import type { TerminalEnvironment } from '../environments/terminal-environment';
+
+/** OpenAI function-calling schema, without the `{type: "function"}` wrapper. */
+export interface FunctionSchema {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** One entry of the `tools` array sent to the model. */
+export interface ToolDefinition {
+  type: 'function';
+  function: FunctionSchema;
+}
+
+/**
+ * How a call may share a turn with its siblings:
+ * - `parallel`: independent of other calls, may run concurrently;
+ * - `path`: may run concurrently unless another call in the run touches an overlapping path;
+ * - `exclusive`: runs alone, in order (needs the user, or touches shared state).
+ */
+export type CallConcurrency = { mode: 'parallel' } | { mode: 'path'; path: string } | { mode: 'exclusive' };
+
+export interface ToolContext {
+  sessionId: string;
+  toolCallId: string;
+  /** Task id used to key per-task state (environments, overrides). */
+  taskId: string;
+  /** The text of the user's task, for tools that want it. */
+  userTask?: string;
+  /** Where relative paths and commands resolve. */
+  workspace: Workspace;
+  /** The session's terminal environment (local, docker, ssh, ...). */
+  environment: TerminalEnvironment;
+  /** Aborted when the activity is cancelled (session cancelled, worker shutting down, timeout). */
+  signal: AbortSignal;
+  /** Report liveness (and optional progress) while a long tool runs. */
+  heartbeat(details?: unknown): void;
+  /** Limits and defaults from configuration. */
+  settings: ToolSettings;
+}
+
+/** The part of the configuration tools read; plain data so tests can build it by hand. */
+export interface ToolSettings {
+  terminal: {
+    /** Foreground timeout when the model gives none. */
+    defaultTimeoutSeconds: number;
+    /** Largest foreground timeout the model may ask for. */
+    maxForegroundTimeoutSeconds: number;
+    /** Output beyond this keeps its head and tail only. */
+    maxOutputChars: number;
+  };
+}
+
+export const DEFAULT_TOOL_SETTINGS: ToolSettings = {
+  terminal: { defaultTimeoutSeconds: 180, maxForegroundTimeoutSeconds: 600, maxOutputChars: 50_000 },
+};
+
+export type ToolHandler<Args> = (args: Args, context: ToolContext) => string | Promise<string>;
+export type CheckFn = () => boolean | Promise<boolean>;
+
+export interface RegisterOptions<Schema extends z.ZodObject = z.ZodObject> {
+  name: string;
+  toolset: string;
+  /** zod schema of the arguments; the model-facing JSON schema is derived from it. */
+  schema: Schema;
+  /** Model-facing description; also shown to people unless `displayDescription` is set. */
+  description: string;
+  handler: ToolHandler<z.infer<Schema>>;
+  checkFn?: CheckFn;
+  requiresEnv?: string[];
+  /** Kept for parity with the original; every handler may return a Promise. */
+  isAsync?: boolean;
+  emoji?: string;
+  /** Results longer than this are saved to a file and replaced by a preview. */
+  maxResultChars?: number;
+  /** Per-call concurrency; defaults to `exclusive`, the safe choice. */
+  concurrency?: (args: z.infer<Schema>) => CallConcurrency;
+  /** True when re-running an interrupted call cannot do harm (pure reads). */
+  retrySafe?: boolean;
+  /**
+   * For tools whose schema mentions other tools: rebuild the schema for the set of tools that
+   * survived filtering, so the model never hears of a tool it cannot call.
+   */
+  patchSchema?: (schema: FunctionSchema, availableTools: ReadonlySet<string>) => FunctionSchema;
+}
+
+export interface ToolEntry {
+  readonly name: string;
+  readonly toolset: string;
+  readonly schema: FunctionSchema;
+  readonly argumentsSchema: z.ZodObject;
+  readonly handler: ToolHandler<Record<string, unknown>>;
+  readonly checkFn?: CheckFn;
+  readonly requiresEnv: readonly string[];
+  readonly isAsync: boolean;
+  readonly description: string;
+  readonly emoji: string;
+  readonly maxResultChars?: number;
+  readonly concurrency: (args: Record<string, unknown>) => CallConcurrency;
+  readonly retrySafe: boolean;
+  readonly patchSchema?: (schema: FunctionSchema, availableTools: ReadonlySet<string>) => FunctionSchema;
+}
+
+export const DEFAULT_TOOL_EMOJI = '⚡';
+export const DEFAULT_MAX_RESULT_CHARS = 100_000;
