@@ -25,12 +25,19 @@ const DRAIN_AFTER_EXIT_MS = 300;
 
 export class LocalEnvironment implements TerminalEnvironment {
   readonly workspace: LocalWorkspace;
+  private current: EnvironmentHandle;
 
   constructor(
-    readonly handle: EnvironmentHandle,
+    handle: EnvironmentHandle,
     private readonly options: LocalEnvironmentOptions = {},
   ) {
+    this.current = { ...handle };
     this.workspace = new LocalWorkspace(handle.cwd);
+  }
+
+  /** The handle as it is now: a `cd` in a command moves the session's cwd. */
+  get handle(): EnvironmentHandle {
+    return this.current;
   }
 
   async exec(request: ExecRequest): Promise<ExecResult> {
@@ -78,6 +85,7 @@ export class LocalEnvironment implements TerminalEnvironment {
         text += '\n[Command interrupted]';
       }
       const finalCwd = (await readFile(cwdFile, 'utf8').catch(() => '')).trim() || cwd;
+      if (request.cwd === undefined) this.current = { ...this.current, cwd: finalCwd };
       return { output: text, exitCode: code, timedOut, interrupted, cwd: finalCwd };
     } finally {
       clearTimeout(timer);

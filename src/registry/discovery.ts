@@ -102,9 +102,38 @@ function blankCommentsAndStrings(source: string): string {
       while (position < source.length && source[position] !== char) position += source[position] === '\\' ? 2 : 1;
       blank(index + 1, position);
       index = position + 1;
+    } else if (char === '/' && regexCanStart(out, index)) {
+      const end = regexLiteralEnd(source, index);
+      if (end !== -1) blank(index + 1, end);
+      index = end === -1 ? index + 1 : end + 1;
     } else {
       index += 1;
     }
   }
   return out.join('');
+}
+
+/** A `/` starts a regex literal (not a division) after an operator, an opening bracket or a keyword. */
+function regexCanStart(code: string[], slash: number): boolean {
+  let position = slash - 1;
+  while (position >= 0 && /\s/.test(code[position] ?? '')) position -= 1;
+  if (position < 0) return true;
+  const previous = code[position] ?? '';
+  if ('([{,;:=!&|?+-*%<>~^'.includes(previous)) return true;
+  const word = /[\w$]+$/.exec(code.slice(Math.max(0, position - 11), position + 1).join(''))?.[0];
+  return word !== undefined && /^(return|typeof|instanceof|in|of|new|delete|void|throw|case|do|else|yield|await)$/.test(word);
+}
+
+/** Index of the `/` that closes the regex literal opened at `slash`, or -1 when none closes it on that line. */
+function regexLiteralEnd(source: string, slash: number): number {
+  let inClass = false;
+  for (let position = slash + 1; position < source.length; position += 1) {
+    const char = source[position];
+    if (char === '\\') position += 1;
+    else if (char === '\n') return -1;
+    else if (char === '[') inClass = true;
+    else if (char === ']') inClass = false;
+    else if (char === '/' && !inClass) return position;
+  }
+  return -1;
 }

@@ -1,0 +1,120 @@
+// The model call: reads the transcript from the store, asks the model, stores its reply at the
+// seq the workflow gave, and returns only what the workflow needs to schedule tools.
+import path from 'node:path';
+import { ApplicationFailure } from '@temporalio/common';
+import { cancellationSignal } from '@temporalio/activity';
+import type OpenAI from 'openai';
+import { definitionsForTools } from '../registry/definitions';
+import { parseToolArguments } from '../registry/handle-function-call';
+import type { ToolRegistry } from '../registry/registry';
+import type { CallConcurrency, ToolDefinition } from '../registry/tool-entry';
+import type { SessionStore, StoredMessage, StoredToolCall } from '../store/session-store';
+import type { ModelTurn, ToolCallPlan } from '../workflows/session-types';
+import { toChatMessages } from './chat-messages';
+import { startHeartbeat } from './heartbeat';
+import type { ModelClients } from './model-clients';
+import { MODEL_FAILURE, toModelFailure } from './model-failures';
+import { clip, summarizeToolCall } from './tool-call-summary';
+
+export interface CallModelInput {
+  sessionId: string;
+  /** Where the assistant reply is stored. */
+  seq: number;
+  model: string;
+  baseUrl?: string;
+  temperature?: number;
+}
+
+/** Final answers larger than this travel through history clipped; the store has them whole. */
+const MAX_ANSWER_CHARS = 32_000;
+
+export function createCallModelActivity(deps: { registry: ToolRegistry; store: SessionStore; models: ModelClients }) {
+  const definitionCache = new Map<string, ToolDefinition[]>();
+
+  async function toolDefinitions(toolNames: string[]): Promise<ToolDefinition[]> {
+    const key = `${deps.registry.generation}:${toolNames.join(',')}`;
+    let definitions = definitionCache.get(key);
+    if (!definitions) {
+      definitions = await definitionsForTools(toolNames, { registry: deps.registry });
+      definitionCache.set(key, definitions);
+    }
+    return definitions;
+  }
+
+  return async function callModel(input: CallModelInput): Promise<ModelTurn> {
+    const session = await deps.store.getSession(input.sessionId);
+    if (!session) throw ApplicationFailure.nonRetryable(`Session ${input.sessionId} is not in the store`, 'Hermes.Store.MissingSession');
+
+    // A retry after the reply was stored must not ask (and pay) the model again.
+    const stored = await deps.store.getMessage(input.sessionId, input.seq);
+    if (stored) return planTurn(stored, session.cwd);
+
+    const history = await deps.store.getMessages(input.sessionId, { limit: input.seq });
+    const tools = await toolDefinitions(session.toolNames);
+    const heartbeat = startHeartbeat();
+    let response: OpenAI.Chat.Completions.ChatCompletion;
+    try {
+      response = await deps.models.get(input.baseUrl).chat.completions.create(
+        {
+          model: input.model,
+          messages: toChatMessages(history),
+          ...(tools.length ? { tools } : {}),
+          ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
+        },
+        { signal: cancellationSignal() },
+      );
+    } catch (error) {
+      throw toModelFailure(error, deps.models.baseUrlFor(input.baseUrl));
+    } finally {
+      heartbeat.stop();
+    }
+
+    const choice = response.choices?.[0];
+    if (!choice) {
+      throw ApplicationFailure.create({ message: 'The model returned no choices', type: MODEL_FAILURE.emptyResponse });
+    }
+    const toolCalls: StoredToolCall[] = (choice.message.tool_calls ?? [])
+      .filter((call) => call.type === 'function')
+      .map((call, index) => ({
+        id: call.id || `call_${input.seq}_${index}`,
+        name: call.function.name,
+        arguments: call.function.arguments ?? '',
+      }));
+    const message = await deps.store.appendMessage(input.sessionId, {
+      seq: input.seq,
+      role: 'assistant',
+      content: choice.message.content ?? null,
+      ...(toolCalls.length ? { toolCalls } : {}),
+    });
+    return planTurn(message, session.cwd, choice.finish_reason);
+
+    function planTurn(reply: StoredMessage, cwd: string, finishReason: string | null = null): ModelTurn {
+      const calls = reply.toolCalls ?? [];
+      return {
+        seq: reply.seq,
+        toolCalls: calls.map((call) => planCall(call, cwd)),
+        content: calls.length ? null : clip(reply.content ?? '', MAX_ANSWER_CHARS),
+        finishReason,
+      };
+    }
+  };
+
+  function planCall(call: StoredToolCall, cwd: string): ToolCallPlan {
+    return { id: call.id, name: call.name, summary: summarizeToolCall(call.name, call.arguments), concurrency: concurrencyOf(call, cwd) };
+  }
+
+  /** Asks the tool how this call may share the turn; anything unclear runs alone. */
+  function concurrencyOf(call: StoredToolCall, cwd: string): CallConcurrency {
+    const entry = deps.registry.get(call.name);
+    const args = parseToolArguments(call.arguments);
+    if (!entry || !args) return { mode: 'exclusive' };
+    try {
+      const concurrency = entry.concurrency(args);
+      if (concurrency.mode !== 'path') return concurrency;
+      if (typeof concurrency.path !== 'string' || !concurrency.path.trim()) return { mode: 'exclusive' };
+      return { mode: 'path', path: path.resolve(cwd, concurrency.path) };
+    } catch {
+      return { mode: 'exclusive' };
+    }
+  }
+}

@@ -1,0 +1,120 @@
+// One tool call as an activity: load the call's arguments from the store, run it through the
+// registry, store the result at the seq the workflow gave, and return a small summary.
+import { activityInfo, cancellationSignal } from '@temporalio/activity';
+import type { Logger } from '../logging';
+import type { EnvironmentFactory } from '../environments/factory';
+import { AGENT_LOOP_TOOLS, handleFunctionCall } from '../registry/handle-function-call';
+import type { ToolRegistry } from '../registry/registry';
+import { applyResultBudget } from '../registry/result-budget';
+import { toolError } from '../registry/results';
+import { DEFAULT_MAX_RESULT_CHARS, type ToolContext, type ToolSettings } from '../registry/tool-entry';
+import type { SessionStore, StoredMessage } from '../store/session-store';
+import type { EnvironmentHandle } from '../environments/terminal-environment';
+import type { ExecuteToolInput, ToolOutcome } from '../workflows/session-types';
+import { startHeartbeat } from './heartbeat';
+import { clip } from './tool-call-summary';
+
+const PREVIEW_CHARS = 200;
+
+interface ToolHeartbeat {
+  phase?: 'starting' | 'started';
+  outputTail?: string;
+}
+
+export interface ExecuteToolDeps {
+  registry: ToolRegistry;
+  store: SessionStore;
+  environments: EnvironmentFactory;
+  settings: ToolSettings;
+  logger: Logger;
+}
+
+export function createExecuteToolActivity(deps: ExecuteToolDeps) {
+  return async function executeTool(input: ExecuteToolInput): Promise<ToolOutcome> {
+    // Idempotent: a retry after the result was stored returns it without running the tool again.
+    const existing = await deps.store.getMessage(input.sessionId, input.seq);
+    if (existing) return outcomeOf(existing);
+
+    const previous = activityInfo().heartbeatDetails as ToolHeartbeat | undefined;
+    const entry = deps.registry.get(input.name);
+    if (previous?.phase === 'started' && !entry?.retrySafe) {
+      return store(interruptedResult(input.name, previous.outputTail));
+    }
+
+    const session = await deps.store.getSession(input.sessionId);
+    const assistant = await deps.store.getMessage(input.sessionId, input.assistantSeq);
+    const call = assistant?.toolCalls?.find((candidate) => candidate.id === input.toolCallId);
+    if (!session || !call) {
+      return store(toolError(`Tool call ${input.toolCallId} was not found in the session transcript`));
+    }
+    if (!session.toolNames.includes(input.name) && !AGENT_LOOP_TOOLS.has(input.name)) {
+      return store(toolError(`Unknown tool: ${input.name}`, { available_tools: session.toolNames }));
+    }
+
+    const environment = deps.environments.attach(input.environment);
+    const heartbeat = startHeartbeat({ phase: 'starting' });
+    try {
+      const context: ToolContext = {
+        sessionId: input.sessionId,
+        toolCallId: input.toolCallId,
+        taskId: input.sessionId,
+        userTask: session.task,
+        workspace: environment.workspace,
+        environment,
+        signal: cancellationSignal(),
+        heartbeat: (details) => heartbeat.update(typeof details === 'object' && details ? { ...details } : {}),
+        settings: deps.settings,
+      };
+      heartbeat.update({ phase: 'started' });
+      const raw = await handleFunctionCall(input.name, call.arguments, context, deps.registry);
+      const result = await applyResultBudget(raw, entry?.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS, {
+        workspace: environment.workspace,
+        sessionId: input.sessionId,
+        toolCallId: input.toolCallId,
+      });
+      return store(result, environment.handle);
+    } finally {
+      heartbeat.stop();
+    }
+
+    async function store(content: string, after?: EnvironmentHandle): Promise<ToolOutcome> {
+      const message = await deps.store.appendMessage(input.sessionId, {
+        seq: input.seq,
+        role: 'tool',
+        content,
+        toolCallId: input.toolCallId,
+        name: input.name,
+      });
+      const outcome = outcomeOf(message);
+      return after && after.cwd !== input.environment.cwd ? { ...outcome, environment: after } : outcome;
+    }
+  };
+}
+
+function outcomeOf(message: StoredMessage): ToolOutcome {
+  const content = message.content ?? '';
+  return { seq: message.seq, ok: !isErrorResult(content), preview: clip(content.replace(/\s+/g, ' '), PREVIEW_CHARS), resultChars: content.length };
+}
+
+/** A result is an error when it is a JSON object with a truthy `error`. */
+export function isErrorResult(content: string): boolean {
+  if (!content.startsWith('{')) return false;
+  try {
+    const parsed = JSON.parse(content) as { error?: unknown };
+    return Boolean(parsed.error);
+  } catch {
+    return false;
+  }
+}
+
+/** What the model hears when the worker running a command died: it may have partly run. */
+function interruptedResult(name: string, outputTail: string | undefined): string {
+  return JSON.stringify({
+    output: outputTail ?? '',
+    exit_code: 130,
+    error:
+      `Interrupted: the worker running this ${name} call stopped before it finished. ` +
+      'It may have partially run; check its effects before running it again.',
+    status: 'interrupted',
+  });
+}

@@ -1,0 +1,54 @@
+// Maps model API errors to Temporal failures: rate limits, timeouts and server errors are
+// retried (honouring retry-after); other 4xx errors fail at once with a reason an operator can act on.
+import { ApplicationFailure } from '@temporalio/common';
+import OpenAI from 'openai';
+
+export const MODEL_FAILURE = {
+  rateLimit: 'Hermes.Model.RateLimit',
+  server: 'Hermes.Model.ServerError',
+  network: 'Hermes.Model.Network',
+  authentication: 'Hermes.Model.Authentication',
+  badRequest: 'Hermes.Model.BadRequest',
+  emptyResponse: 'Hermes.Model.EmptyResponse',
+} as const;
+
+const RETRYABLE_STATUS = new Set([408, 409, 429]);
+
+export function toModelFailure(error: unknown, baseUrl: string | undefined): ApplicationFailure {
+  const where = baseUrl ?? 'api.openai.com';
+  if (error instanceof OpenAI.APIConnectionError) {
+    return ApplicationFailure.create({
+      message: `Could not reach the model at ${where}: ${error.message}`,
+      type: MODEL_FAILURE.network,
+      cause: error,
+    });
+  }
+  if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
+    const status = error.status;
+    const detail = `Model API returned HTTP ${status} from ${where}: ${error.message}`;
+    if (status === 429) {
+      return ApplicationFailure.create({
+        message: detail,
+        type: MODEL_FAILURE.rateLimit,
+        nextRetryDelay: retryAfterMs(error.headers as Headers | undefined),
+        cause: error,
+      });
+    }
+    if (status >= 500 || RETRYABLE_STATUS.has(status)) {
+      return ApplicationFailure.create({ message: detail, type: MODEL_FAILURE.server, cause: error });
+    }
+    const type = status === 401 || status === 403 ? MODEL_FAILURE.authentication : MODEL_FAILURE.badRequest;
+    const hint = type === MODEL_FAILURE.authentication ? ' Check OPENAI_API_KEY (model.api_key) on the worker.' : '';
+    return ApplicationFailure.create({ message: detail + hint, type, nonRetryable: true, cause: error });
+  }
+  const err = error instanceof Error ? error : new Error(String(error));
+  return ApplicationFailure.create({ message: `Model call failed: ${err.message}`, type: MODEL_FAILURE.network, cause: err });
+}
+
+function retryAfterMs(headers: Headers | undefined): number | undefined {
+  const value = headers?.get('retry-after-ms') ?? undefined;
+  if (value && Number.isFinite(Number(value))) return Number(value);
+  const seconds = headers?.get('retry-after');
+  if (seconds && Number.isFinite(Number(seconds))) return Number(seconds) * 1000;
+  return undefined;
+}

@@ -1,0 +1,182 @@
+// Loads configuration from its sources, later ones winning:
+// defaults < <home>/config.yaml < ./hermes-temporal.yaml < environment < CLI flags.
+// A bad value fails at once, naming the key, the reason and where the value came from.
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { configSchema, type HermesConfig, type PartialConfig } from './schema';
+
+export const PROJECT_CONFIG_FILE = 'hermes-temporal.yaml';
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Configuration with every default path filled in. */
+export type LoadedConfig = HermesConfig & {
+  home: string;
+  store: { path: string };
+  session: HermesConfig['session'] & { cwd: string };
+};
+
+export interface LoadOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Directory holding the project config file and the default session cwd. */
+  projectDir?: string;
+  /** Values from CLI flags (highest precedence). */
+  flags?: PartialConfig;
+}
+
+type Source = { label: string; values: Record<string, unknown> };
+
+/** `HERMES_TEMPORAL_HOME`, else `~/.hermes-temporal`. */
+export function hermesHome(env: NodeJS.ProcessEnv = process.env): string {
+  return path.resolve(env.HERMES_TEMPORAL_HOME || path.join(os.homedir(), '.hermes-temporal'));
+}
+
+export function loadConfig(options: LoadOptions = {}): LoadedConfig {
+  const env = options.env ?? process.env;
+  const projectDir = path.resolve(options.projectDir ?? process.cwd());
+  const home = hermesHome(env);
+  const sources: Source[] = [
+    readYamlSource(path.join(home, 'config.yaml')),
+    readYamlSource(path.join(projectDir, PROJECT_CONFIG_FILE)),
+    { label: 'environment', values: environmentValues(env) },
+    { label: 'command-line flags', values: (options.flags ?? {}) as Record<string, unknown> },
+  ].filter((source): source is Source => source !== undefined);
+
+  const merged: Record<string, unknown> = {};
+  const provenance = new Map<string, string>();
+  for (const source of sources) mergeInto(merged, source.values, source.label, provenance);
+
+  const parsed = configSchema.safeParse(merged);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const key = issue.path.join('.') || '(root)';
+      const origin = provenanceOf(key, provenance);
+      return `  ${key}: ${issue.message.replace(/^Invalid input: /, '')}${origin ? ` (from ${origin})` : ''}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  }
+  const config = parsed.data;
+  return {
+    ...config,
+    home,
+    store: { ...config.store, path: path.resolve(config.store.path ?? path.join(home, 'sessions.db')) },
+    session: { ...config.session, cwd: path.resolve(projectDir, config.session.cwd ?? '.') },
+    temporal: {
+      ...config.temporal,
+      dev_server: { ...config.temporal.dev_server, db_file: config.temporal.dev_server.db_file ?? path.join(home, 'temporal.db') },
+    },
+  };
+}
+
+function readYamlSource(file: string): Source | undefined {
+  if (!existsSync(file)) return undefined;
+  let values: unknown;
+  try {
+    values = parseYaml(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration: ${file} is not valid YAML: ${(error as Error).message}`);
+  }
+  if (values === null || values === undefined) return { label: file, values: {} };
+  if (typeof values !== 'object' || Array.isArray(values)) {
+    throw new ConfigError(`Invalid configuration: ${file} must contain a mapping of settings`);
+  }
+  return { label: file, values: values as Record<string, unknown> };
+}
+
+type EnvParser = (raw: string) => unknown;
+const asString: EnvParser = (raw) => raw;
+const asList: EnvParser = (raw) => raw.split(',').map((item) => item.trim()).filter(Boolean);
+/** Numbers and booleans as YAML reads them; anything else stays a string for the schema to judge. */
+const asScalar: EnvParser = (raw) => {
+  try {
+    const value: unknown = parseYaml(raw);
+    return typeof value === 'number' || typeof value === 'boolean' ? value : raw;
+  } catch {
+    return raw;
+  }
+};
+
+/** Well-known variables, for compatibility with OpenAI clients and the original Hermes. */
+const ENVIRONMENT_KEYS: Record<string, [key: string, parse: EnvParser]> = {
+  OPENAI_API_KEY: ['model.api_key', asString],
+  OPENAI_BASE_URL: ['model.base_url', asString],
+  HERMES_MODEL: ['model.name', asString],
+  TEMPORAL_ADDRESS: ['temporal.address', asString],
+  TEMPORAL_NAMESPACE: ['temporal.namespace', asString],
+  HERMES_TASK_QUEUE: ['temporal.task_queue', asString],
+  TEMPORAL_UI_URL: ['temporal.ui_url', asString],
+  TEMPORAL_CLI_PATH: ['temporal.cli_path', asString],
+  HERMES_MAX_TURNS: ['session.max_turns', asScalar],
+  HERMES_TOOLSETS: ['session.toolsets', asList],
+  TERMINAL_ENV: ['terminal.backend', asString],
+  TERMINAL_TIMEOUT: ['terminal.timeout_seconds', asScalar],
+  TERMINAL_MAX_FOREGROUND_TIMEOUT: ['terminal.max_foreground_timeout_seconds', asScalar],
+  HERMES_STORE_PATH: ['store.path', asString],
+  HERMES_LOG_LEVEL: ['logging.level', asString],
+};
+
+/**
+ * Values from the environment: the well-known names above, plus `HERMES__SECTION__KEY=value`
+ * for any key (`HERMES__WORKER__SHUTDOWN_GRACE_SECONDS=60`); list values are comma-separated.
+ */
+function environmentValues(env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const [name, raw] of Object.entries(env)) {
+    if (raw === undefined || raw === '') continue;
+    const known = ENVIRONMENT_KEYS[name];
+    if (known) {
+      setPath(values, known[0].split('.'), known[1](raw));
+    } else if (name.startsWith('HERMES__')) {
+      const keyPath = name.slice('HERMES__'.length).toLowerCase().split('__');
+      setPath(values, keyPath, raw.includes(',') ? asList(raw) : asScalar(raw));
+    }
+  }
+  return values;
+}
+
+function setPath(target: Record<string, unknown>, keyPath: string[], value: unknown): void {
+  let node = target;
+  for (const key of keyPath.slice(0, -1)) {
+    const child = node[key];
+    node = (node[key] = typeof child === 'object' && child !== null ? child : {}) as Record<string, unknown>;
+  }
+  node[keyPath[keyPath.length - 1] as string] = value;
+}
+
+function mergeInto(
+  target: Record<string, unknown>,
+  values: Record<string, unknown>,
+  label: string,
+  provenance: Map<string, string>,
+  prefix = '',
+): void {
+  for (const [key, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    const keyPath = prefix ? `${prefix}.${key}` : key;
+    const existing = target[key];
+    if (isMapping(value) && isMapping(existing)) {
+      mergeInto(existing, value, label, provenance, keyPath);
+    } else {
+      target[key] = isMapping(value) ? structuredClone(value) : value;
+      provenance.set(keyPath, label);
+    }
+  }
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The source of `key` or of its nearest parent that some source set. */
+function provenanceOf(key: string, provenance: Map<string, string>): string | undefined {
+  for (let candidate = key; candidate; candidate = candidate.slice(0, Math.max(0, candidate.lastIndexOf('.')))) {
+    const origin = provenance.get(candidate);
+    if (origin) return origin;
+    if (!candidate.includes('.')) break;
+  }
+  return undefined;
+}

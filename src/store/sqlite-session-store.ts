@@ -1,0 +1,190 @@
+// The default session store: one SQLite file (WAL mode, so the CLI can read while a worker writes).
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type {
+  NewMessage,
+  NewSession,
+  SessionRecord,
+  SessionStore,
+  SessionUpdate,
+  StoredMessage,
+} from './session-store';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS sessions (
+  session_id TEXT PRIMARY KEY,
+  workflow_id TEXT NOT NULL,
+  task TEXT NOT NULL,
+  model TEXT NOT NULL,
+  cwd TEXT NOT NULL,
+  tool_names TEXT NOT NULL,
+  status TEXT NOT NULL,
+  parent_session_id TEXT,
+  answer TEXT,
+  error TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_created ON sessions (created_at);
+CREATE TABLE IF NOT EXISTS messages (
+  session_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  role TEXT NOT NULL,
+  content TEXT,
+  tool_calls TEXT,
+  tool_call_id TEXT,
+  name TEXT,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (session_id, seq)
+);
+`;
+
+interface SessionRow {
+  session_id: string;
+  workflow_id: string;
+  task: string;
+  model: string;
+  cwd: string;
+  tool_names: string;
+  status: string;
+  parent_session_id: string | null;
+  answer: string | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+interface MessageRow {
+  seq: number;
+  role: StoredMessage['role'];
+  content: string | null;
+  tool_calls: string | null;
+  tool_call_id: string | null;
+  name: string | null;
+  created_at: string;
+}
+
+export class SqliteSessionStore implements SessionStore {
+  private readonly db: Database.Database;
+
+  constructor(readonly file: string) {
+    if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec(SCHEMA);
+  }
+
+  async createSession(session: NewSession): Promise<SessionRecord> {
+    const now = new Date().toISOString();
+    this.db
+      .prepare(
+        `INSERT OR IGNORE INTO sessions (session_id, workflow_id, task, model, cwd, tool_names, status,
+           parent_session_id, answer, error, created_at, updated_at)
+         VALUES (@sessionId, @workflowId, @task, @model, @cwd, @toolNames, @status, @parentSessionId, @answer,
+           @error, @now, @now)`,
+      )
+      .run({
+        ...session,
+        toolNames: JSON.stringify(session.toolNames),
+        parentSessionId: session.parentSessionId ?? null,
+        answer: session.answer ?? null,
+        error: session.error ?? null,
+        now,
+      });
+    return (await this.getSession(session.sessionId)) as SessionRecord;
+  }
+
+  async getSession(sessionId: string): Promise<SessionRecord | undefined> {
+    const row = this.db.prepare('SELECT * FROM sessions WHERE session_id = ?').get(sessionId) as SessionRow | undefined;
+    return row && toSession(row);
+  }
+
+  async updateSession(sessionId: string, update: SessionUpdate): Promise<void> {
+    const columns: Record<string, unknown> = {};
+    if (update.status !== undefined) columns.status = update.status;
+    if (update.answer !== undefined) columns.answer = update.answer;
+    if (update.error !== undefined) columns.error = update.error;
+    if (update.toolNames !== undefined) columns.tool_names = JSON.stringify(update.toolNames);
+    const names = Object.keys(columns);
+    if (!names.length) return;
+    const assignments = names.map((name) => `${name} = @${name}`).join(', ');
+    this.db
+      .prepare(`UPDATE sessions SET ${assignments}, updated_at = @now WHERE session_id = @sessionId`)
+      .run({ ...columns, now: new Date().toISOString(), sessionId });
+  }
+
+  async listSessions(options: { limit?: number } = {}): Promise<SessionRecord[]> {
+    const rows = this.db
+      .prepare('SELECT * FROM sessions ORDER BY created_at DESC LIMIT ?')
+      .all(options.limit ?? 50) as SessionRow[];
+    return rows.map(toSession);
+  }
+
+  async appendMessage(sessionId: string, message: NewMessage): Promise<StoredMessage> {
+    this.db
+      .prepare(
+        `INSERT OR IGNORE INTO messages (session_id, seq, role, content, tool_calls, tool_call_id, name, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        sessionId,
+        message.seq,
+        message.role,
+        message.content,
+        message.toolCalls ? JSON.stringify(message.toolCalls) : null,
+        message.toolCallId ?? null,
+        message.name ?? null,
+        new Date().toISOString(),
+      );
+    return (await this.getMessage(sessionId, message.seq)) as StoredMessage;
+  }
+
+  async getMessage(sessionId: string, seq: number): Promise<StoredMessage | undefined> {
+    const row = this.db.prepare('SELECT * FROM messages WHERE session_id = ? AND seq = ?').get(sessionId, seq) as
+      | MessageRow
+      | undefined;
+    return row && toMessage(row);
+  }
+
+  async getMessages(sessionId: string, options: { fromSeq?: number; limit?: number } = {}): Promise<StoredMessage[]> {
+    const rows = this.db
+      .prepare('SELECT * FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?')
+      .all(sessionId, options.fromSeq ?? 0, options.limit ?? -1) as MessageRow[];
+    return rows.map(toMessage);
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}
+
+function toSession(row: SessionRow): SessionRecord {
+  return {
+    sessionId: row.session_id,
+    workflowId: row.workflow_id,
+    task: row.task,
+    model: row.model,
+    cwd: row.cwd,
+    toolNames: JSON.parse(row.tool_names) as string[],
+    status: row.status,
+    ...(row.parent_session_id ? { parentSessionId: row.parent_session_id } : {}),
+    ...(row.answer !== null ? { answer: row.answer } : {}),
+    ...(row.error !== null ? { error: row.error } : {}),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toMessage(row: MessageRow): StoredMessage {
+  return {
+    seq: row.seq,
+    role: row.role,
+    content: row.content,
+    ...(row.tool_calls ? { toolCalls: JSON.parse(row.tool_calls) as StoredMessage['toolCalls'] } : {}),
+    ...(row.tool_call_id ? { toolCallId: row.tool_call_id } : {}),
+    ...(row.name ? { name: row.name } : {}),
+    createdAt: row.created_at,
+  };
+}

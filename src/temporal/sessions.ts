@@ -1,0 +1,66 @@
+// Client-side helpers to start and follow sessions, shared by the CLI and the tests.
+import { randomUUID } from 'node:crypto';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { LoadedConfig } from '../config/load';
+import type { agentSession } from '../workflows/agent-session';
+import type { SessionInput, SessionLimits } from '../workflows/session-types';
+import { HermesModel, HermesParentSession, HermesStatus, HermesToolCalls } from './search-attributes';
+
+export interface StartSessionOptions {
+  task: string;
+  config: LoadedConfig;
+  sessionId?: string;
+  parentSessionId?: string;
+  limits?: Partial<SessionLimits>;
+  taskQueue?: string;
+}
+
+export type SessionHandle = WorkflowHandle<typeof agentSession>;
+
+export function workflowIdFor(sessionId: string): string {
+  return `hermes-session-${sessionId}`;
+}
+
+export function newSessionId(): string {
+  return randomUUID().replace(/-/g, '').slice(0, 16);
+}
+
+export function sessionInputFrom(options: StartSessionOptions, sessionId: string): SessionInput {
+  const { config } = options;
+  return {
+    sessionId,
+    task: options.task,
+    model: config.model.name,
+    ...(config.model.base_url ? { baseUrl: config.model.base_url } : {}),
+    environment: { backend: config.terminal.backend, cwd: config.session.cwd },
+    toolsets: config.session.toolsets,
+    ...(config.session.disabled_toolsets.length ? { disabledToolsets: config.session.disabled_toolsets } : {}),
+    maxTurns: config.session.max_turns,
+    ...(options.parentSessionId ? { parentSessionId: options.parentSessionId } : {}),
+    limits: {
+      modelTimeoutSeconds: config.model.timeout_seconds,
+      modelMaxAttempts: config.model.max_attempts,
+      modelRetryInitialIntervalMs: config.model.retry_initial_interval_ms,
+      toolTimeoutSeconds: config.terminal.max_foreground_timeout_seconds + 60,
+      ...options.limits,
+    },
+  };
+}
+
+export async function startSession(client: Client, options: StartSessionOptions): Promise<SessionHandle> {
+  const sessionId = options.sessionId ?? newSessionId();
+  const input = sessionInputFrom(options, sessionId);
+  return client.workflow.start<typeof agentSession>('agentSession', {
+    taskQueue: options.taskQueue ?? options.config.temporal.task_queue,
+    workflowId: workflowIdFor(sessionId),
+    args: [input],
+    memo: { task: options.task.slice(0, 2000) },
+    staticSummary: options.task.slice(0, 200),
+    typedSearchAttributes: [
+      { key: HermesStatus, value: 'running' },
+      { key: HermesModel, value: input.model },
+      { key: HermesToolCalls, value: 0 },
+      ...(input.parentSessionId ? [{ key: HermesParentSession, value: input.parentSessionId }] : []),
+    ],
+  });
+}

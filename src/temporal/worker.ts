@@ -1,0 +1,89 @@
+// Builds a worker that serves session workflows and tool activities, wired from configuration.
+import path from 'node:path';
+import { type NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleOption } from '@temporalio/worker';
+import { createActivities } from '../activities';
+import { ModelClients } from '../activities/model-clients';
+import type { LoadedConfig } from '../config/load';
+import { EnvironmentFactory } from '../environments/factory';
+import type { Logger } from '../logging';
+import { discoverBuiltinTools } from '../registry/discovery';
+import { registry as defaultRegistry, type ToolRegistry } from '../registry/registry';
+import type { ToolSettings } from '../registry/tool-entry';
+import type { SessionStore } from '../store/session-store';
+
+export const WORKFLOWS_PATH = path.join(__dirname, '..', 'workflows');
+
+export interface HermesWorkerOptions {
+  connection: NativeConnection;
+  config: LoadedConfig;
+  store: SessionStore;
+  logger: Logger;
+  registry?: ToolRegistry;
+  /** Task queue override (tests give each worker its own). */
+  taskQueue?: string;
+  /** A pre-built bundle; otherwise the workflows are bundled now. */
+  workflowBundle?: WorkflowBundleOption;
+}
+
+let builtinsLoaded = false;
+
+/** Loads the built-in tools into the process-wide registry once. */
+export function loadBuiltinTools(logger: Logger): void {
+  if (builtinsLoaded) return;
+  defaultRegistry.setLogger(logger);
+  discoverBuiltinTools(undefined, logger);
+  builtinsLoaded = true;
+}
+
+export function toolSettingsFrom(config: LoadedConfig): ToolSettings {
+  return {
+    terminal: {
+      defaultTimeoutSeconds: config.terminal.timeout_seconds,
+      maxForegroundTimeoutSeconds: config.terminal.max_foreground_timeout_seconds,
+      maxOutputChars: config.terminal.max_output_chars,
+    },
+  };
+}
+
+/** Bundles the workflow code (webpack); do it once per process and share the result. */
+export async function bundleWorkflows(): Promise<WorkflowBundleOption> {
+  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger });
+  return { code };
+}
+
+export async function createHermesWorker(options: HermesWorkerOptions): Promise<Worker> {
+  const { config, logger } = options;
+  const registry = options.registry ?? defaultRegistry;
+  if (registry === defaultRegistry) loadBuiltinTools(logger);
+  const activities = createActivities({
+    registry,
+    store: options.store,
+    environments: new EnvironmentFactory({ local: { envPassthrough: config.terminal.env_passthrough } }),
+    models: new ModelClients({
+      apiKey: config.model.api_key,
+      baseUrl: config.model.base_url,
+      timeoutSeconds: config.model.timeout_seconds,
+    }),
+    settings: toolSettingsFrom(config),
+    logger,
+  });
+  return Worker.create({
+    connection: options.connection,
+    namespace: config.temporal.namespace,
+    taskQueue: options.taskQueue ?? config.temporal.task_queue,
+    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    activities,
+    maxConcurrentActivityTaskExecutions: config.worker.max_concurrent_activities,
+    maxConcurrentWorkflowTaskExecutions: config.worker.max_concurrent_workflow_tasks,
+    shutdownGraceTime: `${config.worker.shutdown_grace_seconds} seconds`,
+  });
+}
+
+const quietBundlerLogger = {
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  log: () => undefined,
+  warn: (message: string, meta?: Record<string, unknown>) => console.warn(message, meta ?? ''),
+  error: (message: string, meta?: Record<string, unknown>) => console.error(message, meta ?? ''),
+};

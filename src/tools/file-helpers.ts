@@ -1,0 +1,186 @@
+// Helpers shared by the file tools (read_file, write_file, patch, search_files). This module
+// declares no tool itself, so discovery never loads it as one.
+import path from 'node:path';
+import type { Workspace } from '../environments/workspace';
+
+/** Directories never worth searching or listing: VCS metadata, dependencies, build output, caches. */
+export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set([
+  '.git',
+  'node_modules',
+  '.hg',
+  '.svn',
+  '__pycache__',
+  '.venv',
+  'dist',
+  '.next',
+  '.cache',
+]);
+
+const BINARY_SNIFF_BYTES = 8192;
+
+/** A NUL byte in the first 8 KB is how git and grep tell binary from text too. */
+export function isBinary(content: Buffer): boolean {
+  return content.subarray(0, BINARY_SNIFF_BYTES).includes(0);
+}
+
+/** Lines of a text without their terminators; a final newline does not start an extra empty line. */
+export function splitLines(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split(/\r?\n/);
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/** `target` relative to the workspace cwd when it lies inside it, else absolute: short for the model. */
+export function displayPath(workspace: Workspace, target: string): string {
+  const relative = path.relative(workspace.cwd, target);
+  if (relative === '') return '.';
+  if (relative.startsWith('..') || path.isAbsolute(relative)) return target;
+  return relative.split(path.sep).join('/');
+}
+
+/** A short reason for a filesystem error, without the temporary-file names Node puts in messages. */
+export function describeFileError(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  const reasons: Record<string, string> = {
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    EISDIR: 'it is a directory',
+    ENOTDIR: 'a parent of the path is not a directory',
+    ENOENT: 'no such file or directory',
+    ENOSPC: 'no space left on device',
+    EROFS: 'read-only file system',
+    EEXIST: 'a file is in the way of a parent directory',
+  };
+  if (typeof code === 'string' && reasons[code]) return `${reasons[code]} (${code})`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * A shell-style glob as a regular expression: `*` and `?` stay within one path segment, `**`
+ * crosses segments, `[...]` is a character class (`[!...]` negated) and `{a,b}` an alternation.
+ */
+export function globToRegExp(glob: string): RegExp {
+  let source = '';
+  let braceDepth = 0;
+  for (let index = 0; index < glob.length; index += 1) {
+    const char = glob[index]!;
+    if (char === '*') {
+      if (glob[index + 1] === '*') {
+        const slashFollows = glob[index + 2] === '/';
+        source += slashFollows ? '(?:.*/)?' : '.*';
+        index += slashFollows ? 2 : 1;
+      } else {
+        source += '[^/]*';
+      }
+    } else if (char === '?') {
+      source += '[^/]';
+    } else if (char === '[') {
+      const close = glob.indexOf(']', index + 2);
+      if (close === -1) {
+        source += '\\[';
+        continue;
+      }
+      let body = glob.slice(index + 1, close);
+      const negated = body.startsWith('!') || body.startsWith('^');
+      if (negated) body = body.slice(1);
+      source += `[${negated ? '^' : ''}${body.replace(/[\\\]]/g, '\\$&')}]`;
+      index = close;
+    } else if (char === '{' && glob.indexOf('}', index) !== -1) {
+      braceDepth += 1;
+      source += '(?:';
+    } else if (char === '}' && braceDepth > 0) {
+      braceDepth -= 1;
+      source += ')';
+    } else if (char === ',' && braceDepth > 0) {
+      source += '|';
+    } else {
+      source += char.replace(/[.+^$()|\\{}[\]]/g, '\\$&');
+    }
+  }
+  source += ')'.repeat(braceDepth);
+  return new RegExp(`^${source}$`);
+}
+
+export interface TextEdit {
+  /** Character range of the original text that is replaced. */
+  start: number;
+  end: number;
+  replacement: string;
+}
+
+const DIFF_CONTEXT_LINES = 2;
+
+/**
+ * A unified-style diff of `edits` (sorted, non-overlapping) applied to `original`, with two lines
+ * of context: the model sees what changed without re-reading the file.
+ */
+export function unifiedDiff(original: string, edits: readonly TextEdit[], label: string): string {
+  const lines = original.split('\n');
+  const starts: number[] = [];
+  let offset = 0;
+  for (const line of lines) {
+    starts.push(offset);
+    offset += line.length + 1;
+  }
+  const lineAt = (position: number): number => {
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (starts[middle]! <= position) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  };
+  const realLineCount = original.endsWith('\n') ? lines.length - 1 : lines.length;
+
+  // Each edit becomes whole changed lines, minus the lines it leaves as they were.
+  const changes = edits.map((edit) => {
+    const first = lineAt(edit.start);
+    const last = lineAt(Math.max(edit.start, edit.end - 1));
+    const through = edit.end > starts[last]! + lines[last]!.length ? Math.min(last + 1, lines.length - 1) : last;
+    const lineEnd = starts[through]! + lines[through]!.length;
+    const replaced = original.slice(starts[first], edit.start) + edit.replacement + original.slice(edit.end, lineEnd);
+    let removed = lines.slice(first, through + 1);
+    let added = replaced.split('\n');
+    let at = first;
+    while (removed.length && added.length && removed[0] === added[0]) {
+      [removed, added, at] = [removed.slice(1), added.slice(1), at + 1];
+    }
+    while (removed.length && added.length && removed[removed.length - 1] === added[added.length - 1]) {
+      [removed, added] = [removed.slice(0, -1), added.slice(0, -1)];
+    }
+    return { at, removed, added };
+  }).filter((change) => change.removed.length > 0 || change.added.length > 0);
+
+  const output = [`--- a/${label}`, `+++ b/${label}`];
+  let delta = 0;
+  for (let index = 0; index < changes.length; ) {
+    let stop = index;
+    while (stop + 1 < changes.length) {
+      const current = changes[stop]!;
+      if (changes[stop + 1]!.at - (current.at + current.removed.length) > 2 * DIFF_CONTEXT_LINES) break;
+      stop += 1;
+    }
+    const group = changes.slice(index, stop + 1);
+    const last = group[group.length - 1]!;
+    const hunkStart = Math.max(0, group[0]!.at - DIFF_CONTEXT_LINES);
+    const hunkEnd = Math.max(hunkStart, Math.min(realLineCount, last.at + last.removed.length + DIFF_CONTEXT_LINES));
+    const body: string[] = [];
+    let cursor = hunkStart;
+    let groupDelta = 0;
+    for (const change of group) {
+      for (; cursor < change.at; cursor += 1) body.push(` ${lines[cursor]}`);
+      body.push(...change.removed.map((line) => `-${line}`), ...change.added.map((line) => `+${line}`));
+      cursor = change.at + change.removed.length;
+      groupDelta += change.added.length - change.removed.length;
+    }
+    for (; cursor < hunkEnd; cursor += 1) body.push(` ${lines[cursor]}`);
+    const oldCount = Math.max(hunkEnd, cursor) - hunkStart;
+    output.push(`@@ -${hunkStart + 1},${oldCount} +${hunkStart + 1 + delta},${oldCount + groupDelta} @@`, ...body);
+    delta += groupDelta;
+    index = stop + 1;
+  }
+  return output.join('\n');
+}

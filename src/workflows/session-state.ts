@@ -1,0 +1,106 @@
+// The session's in-memory state and what queries report about it. Plain class, no Temporal
+// calls, so the workflow stays a readable loop.
+import type { EnvironmentHandle } from '../environments/terminal-environment';
+import type { SessionStatusValue } from '../temporal/search-attributes';
+import type {
+  RunningTool,
+  SessionCarryOver,
+  SessionInput,
+  SessionResult,
+  SessionStatus,
+  ToolCallPlan,
+  ToolEvent,
+  ToolOutcome,
+  TranscriptEntry,
+  TranscriptView,
+} from './session-types';
+
+const MAX_EVENTS = 200;
+const MAX_RECENT_MESSAGES = 50;
+
+export class SessionState {
+  status: SessionStatusValue = 'running';
+  turn: number;
+  nextSeq: number;
+  toolCallCount: number;
+  environment: EnvironmentHandle;
+  lastError: string | null = null;
+  result: SessionResult | null = null;
+  private readonly running = new Map<string, RunningTool & { startedMs: number }>();
+  private readonly events: ToolEvent[] = [];
+  private eventIndex = 0;
+  private readonly recent: TranscriptEntry[] = [];
+
+  constructor(private readonly input: SessionInput) {
+    this.turn = input.resume?.turn ?? 0;
+    this.nextSeq = input.resume?.nextSeq ?? 0;
+    this.toolCallCount = input.resume?.toolCallCount ?? 0;
+    this.environment = input.resume?.environment ?? input.environment;
+  }
+
+  /** Reserves `count` consecutive transcript seqs and returns the first. */
+  reserveSeqs(count: number): number {
+    const first = this.nextSeq;
+    this.nextSeq += count;
+    return first;
+  }
+
+  recordAssistant(seq: number, preview: string): void {
+    this.remember({ seq, role: 'assistant', preview });
+  }
+
+  toolStarted(call: ToolCallPlan, nowMs: number): void {
+    this.running.set(call.id, { callId: call.id, name: call.name, summary: call.summary, startedAt: new Date(nowMs).toISOString(), startedMs: nowMs });
+    this.pushEvent({ type: 'tool_started', turn: this.turn, callId: call.id, name: call.name, summary: call.summary });
+  }
+
+  toolFinished(call: ToolCallPlan, outcome: ToolOutcome, nowMs: number): void {
+    const started = this.running.get(call.id);
+    this.running.delete(call.id);
+    this.toolCallCount += 1;
+    if (outcome.environment) this.environment = outcome.environment;
+    this.remember({ seq: outcome.seq, role: 'tool', name: call.name, preview: outcome.preview });
+    this.pushEvent({
+      type: 'tool_finished',
+      turn: this.turn,
+      callId: call.id,
+      name: call.name,
+      summary: call.summary,
+      ok: outcome.ok,
+      preview: outcome.preview,
+      durationMs: started ? nowMs - started.startedMs : 0,
+    });
+  }
+
+  carryOver(): SessionCarryOver {
+    return { turn: this.turn, nextSeq: this.nextSeq, toolCallCount: this.toolCallCount, environment: this.environment };
+  }
+
+  statusView(): SessionStatus {
+    return {
+      sessionId: this.input.sessionId,
+      status: this.status,
+      turn: this.turn,
+      maxTurns: this.input.maxTurns,
+      toolCalls: this.toolCallCount,
+      runningTools: [...this.running.values()].map(({ startedMs: _startedMs, ...tool }) => tool),
+      lastError: this.lastError,
+      events: [...this.events],
+      result: this.result,
+    };
+  }
+
+  transcriptView(): TranscriptView {
+    return { sessionId: this.input.sessionId, nextSeq: this.nextSeq, store: 'session-store', recent: [...this.recent] };
+  }
+
+  private pushEvent(event: Omit<ToolEvent, 'index'>): void {
+    this.events.push({ index: this.eventIndex++, ...event });
+    if (this.events.length > MAX_EVENTS) this.events.shift();
+  }
+
+  private remember(entry: TranscriptEntry): void {
+    this.recent.push(entry);
+    if (this.recent.length > MAX_RECENT_MESSAGES) this.recent.shift();
+  }
+}

@@ -1,0 +1,146 @@
+// JSON-only types that cross the workflow boundary: session input and result, the small
+// summaries activities return, and what queries answer. Pure module shared by every side.
+import type { EnvironmentHandle } from '../environments/terminal-environment';
+import type { CallConcurrency } from '../registry/tool-entry';
+import type { SessionStatusValue } from '../temporal/search-attributes';
+
+export interface SessionInput {
+  sessionId: string;
+  task: string;
+  model: string;
+  /** OpenAI-compatible endpoint for this session; the API key stays on the worker. */
+  baseUrl?: string;
+  /** Where the terminal runs and relative paths resolve. */
+  environment: EnvironmentHandle;
+  toolsets?: string[];
+  disabledToolsets?: string[];
+  maxTurns: number;
+  parentSessionId?: string;
+  limits?: Partial<SessionLimits>;
+  /** Present when this run continues an earlier one (continue-as-new). */
+  resume?: SessionCarryOver;
+}
+
+export interface SessionLimits {
+  modelTimeoutSeconds: number;
+  modelMaxAttempts: number;
+  modelRetryInitialIntervalMs: number;
+  /** Upper bound for one tool call (the terminal's foreground maximum plus a margin). */
+  toolTimeoutSeconds: number;
+  /** Continue as new after this many turns even if the server has not suggested it. */
+  turnsPerRun: number;
+}
+
+export const DEFAULT_SESSION_LIMITS: SessionLimits = {
+  modelTimeoutSeconds: 600,
+  modelMaxAttempts: 8,
+  modelRetryInitialIntervalMs: 1000,
+  toolTimeoutSeconds: 660,
+  turnsPerRun: 200,
+};
+
+/** The little state a session carries into its next run. */
+export interface SessionCarryOver {
+  turn: number;
+  nextSeq: number;
+  toolCallCount: number;
+  environment: EnvironmentHandle;
+}
+
+export type SessionOutcome = 'completed' | 'max_turns';
+
+export interface SessionResult {
+  status: SessionOutcome;
+  answer: string;
+  turns: number;
+  toolCalls: number;
+  /** Why the session stopped, when it was not a normal final answer. */
+  reason?: string;
+}
+
+/** One tool call as the workflow plans it: no arguments, just what scheduling needs. */
+export interface ToolCallPlan {
+  id: string;
+  name: string;
+  /** Short human summary for activity summaries and progress lines. */
+  summary: string;
+  concurrency: CallConcurrency;
+}
+
+/** What `callModel` returns: the assistant message itself is in the store at `seq`. */
+export interface ModelTurn {
+  seq: number;
+  toolCalls: ToolCallPlan[];
+  /** The reply text when the model called no tools (the final answer), bounded. */
+  content: string | null;
+  finishReason: string | null;
+}
+
+export interface ExecuteToolInput {
+  sessionId: string;
+  /** Where the tool result is stored. */
+  seq: number;
+  /** Where the assistant message holding the call (and its arguments) is stored. */
+  assistantSeq: number;
+  toolCallId: string;
+  name: string;
+  environment: EnvironmentHandle;
+}
+
+export interface ToolOutcome {
+  seq: number;
+  /** False when the result is a JSON error. */
+  ok: boolean;
+  preview: string;
+  resultChars: number;
+  /** The environment after the call, when it changed (e.g. a `cd`). */
+  environment?: EnvironmentHandle;
+}
+
+export interface ToolEvent {
+  index: number;
+  type: 'tool_started' | 'tool_finished';
+  turn: number;
+  callId: string;
+  name: string;
+  summary: string;
+  ok?: boolean;
+  preview?: string;
+  durationMs?: number;
+}
+
+export interface RunningTool {
+  callId: string;
+  name: string;
+  summary: string;
+  startedAt: string;
+}
+
+export interface SessionStatus {
+  sessionId: string;
+  status: SessionStatusValue;
+  turn: number;
+  maxTurns: number;
+  toolCalls: number;
+  runningTools: RunningTool[];
+  lastError: string | null;
+  /** The most recent tool events (bounded); `index` increases, so clients can follow along. */
+  events: ToolEvent[];
+  result: SessionResult | null;
+}
+
+export interface TranscriptEntry {
+  seq: number;
+  role: 'assistant' | 'tool';
+  name?: string;
+  preview: string;
+}
+
+/** Where the full transcript is, plus short previews of recent messages. */
+export interface TranscriptView {
+  sessionId: string;
+  nextSeq: number;
+  /** Full messages live in the session store under this session id. */
+  store: 'session-store';
+  recent: TranscriptEntry[];
+}

@@ -1,0 +1,113 @@
+// Runs real sessions for integration tests: a worker on its own task queue (against the dev
+// server from the global setup), a scripted model over HTTP, and a temporary store and cwd.
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import { loadConfig, type LoadedConfig } from '../../src/config/load';
+import type { PartialConfig } from '../../src/config/schema';
+import { silentLogger } from '../../src/logging';
+import { startScriptedModelServer, type ScriptedModelServer } from '../../src/model/scripted-model-server';
+import type { ModelScriptInput } from '../../src/model/model-script';
+import { SqliteSessionStore } from '../../src/store/sqlite-session-store';
+import { installTemporalRuntime } from '../../src/temporal/runtime';
+import { createHermesWorker } from '../../src/temporal/worker';
+import { startSession, type SessionHandle } from '../../src/temporal/sessions';
+import type { SessionLimits } from '../../src/workflows/session-types';
+
+export interface Harness {
+  address: string;
+  client: Client;
+  nativeConnection: NativeConnection;
+  close(): Promise<void>;
+}
+
+export async function connectHarness(): Promise<Harness> {
+  installTemporalRuntime(silentLogger);
+  const address = process.env.HERMES_TEST_TEMPORAL_ADDRESS;
+  if (!address) throw new Error('HERMES_TEST_TEMPORAL_ADDRESS is not set: run integration tests through jest (global setup)');
+  const connection = await Connection.connect({ address });
+  const nativeConnection = await NativeConnection.connect({ address });
+  return {
+    address,
+    client: new Client({ connection }),
+    nativeConnection,
+    close: async () => {
+      await connection.close();
+      await nativeConnection.close();
+    },
+  };
+}
+
+let counter = 0;
+export function uniqueName(prefix: string): string {
+  counter += 1;
+  return `${prefix}-${process.pid}-${Date.now().toString(36)}-${counter}`;
+}
+
+export function tempDir(prefix = 'hermes-test-'): string {
+  return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Config for a test: its own home (store), cwd and task queue; model calls retry fast. */
+export function testConfig(overrides: PartialConfig = {}, dirs = { home: tempDir('hermes-home-'), cwd: tempDir('hermes-cwd-') }): LoadedConfig {
+  return loadConfig({
+    env: { HERMES_TEMPORAL_HOME: dirs.home, PATH: process.env.PATH },
+    projectDir: dirs.cwd,
+    flags: {
+      ...overrides,
+      model: { name: 'scripted', api_key: 'test-key', retry_initial_interval_ms: 100, ...overrides.model },
+      temporal: { task_queue: uniqueName('hermes-test'), ...overrides.temporal },
+    },
+  });
+}
+
+export interface WorkerContext {
+  config: LoadedConfig;
+  store: SqliteSessionStore;
+  worker: Worker;
+}
+
+export async function createTestWorker(harness: Harness, config: LoadedConfig, store?: SqliteSessionStore): Promise<WorkerContext> {
+  const sessionStore = store ?? new SqliteSessionStore(config.store.path);
+  const bundlePath = process.env.HERMES_TEST_WORKFLOW_BUNDLE;
+  const worker = await createHermesWorker({
+    connection: harness.nativeConnection,
+    config,
+    store: sessionStore,
+    logger: silentLogger,
+    ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : {}),
+  });
+  return { config, store: sessionStore, worker };
+}
+
+export interface ScriptedSession {
+  config: LoadedConfig;
+  store: SqliteSessionStore;
+  model: ScriptedModelServer;
+  handle: SessionHandle;
+}
+
+/**
+ * Starts a worker and a scripted model, runs `body` with a started session while the worker
+ * runs, then shuts everything down.
+ */
+export async function withScriptedSession<T>(
+  harness: Harness,
+  options: { script: ModelScriptInput; task?: string; config?: PartialConfig; limits?: Partial<SessionLimits> },
+  body: (session: ScriptedSession) => Promise<T>,
+): Promise<T> {
+  const model = await startScriptedModelServer({ script: options.script });
+  const config = testConfig({ ...options.config, model: { base_url: model.url, ...options.config?.model } });
+  const { store, worker } = await createTestWorker(harness, config);
+  try {
+    return await worker.runUntil(async () => {
+      const handle = await startSession(harness.client, { task: options.task ?? uniqueName('task'), config, limits: options.limits });
+      return body({ config, store, model, handle });
+    });
+  } finally {
+    await model.close();
+    await store.close();
+  }
+}
