@@ -17,6 +17,7 @@ export function toolResult(data: Record<string, unknown>): string {
  */
 export function isCancellation(error: unknown, signal?: AbortSignal): boolean {
   if (error instanceof CancelledFailure) return true;
-  if (signal?.aborted && error instanceof Error && (error.name === 'AbortError' || error === signal.reason)) return true;
-  return false;
+  if (!signal?.aborted) return false;
+  // The reason itself may be any value (a string, a DOMException from another realm): compare it first.
+  return error === signal.reason || (error instanceof Error && error.name === 'AbortError');
 }

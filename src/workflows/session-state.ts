@@ -28,7 +28,7 @@ export class SessionState {
   result: SessionResult | null = null;
   private readonly running = new Map<string, RunningTool & { startedMs: number }>();
   private readonly events: ToolEvent[] = [];
-  private eventIndex = 0;
+  private eventIndex: number;
   private readonly recent: TranscriptEntry[] = [];
 
   constructor(private readonly input: SessionInput) {
@@ -36,6 +36,7 @@ export class SessionState {
     this.nextSeq = input.resume?.nextSeq ?? 0;
     this.toolCallCount = input.resume?.toolCallCount ?? 0;
     this.environment = input.resume?.environment ?? input.environment;
+    this.eventIndex = input.resume?.eventIndex ?? 0;
   }
 
   /** Reserves `count` consecutive transcript seqs and returns the first. */
@@ -73,7 +74,13 @@ export class SessionState {
   }
 
   carryOver(): SessionCarryOver {
-    return { turn: this.turn, nextSeq: this.nextSeq, toolCallCount: this.toolCallCount, environment: this.environment };
+    return {
+      turn: this.turn,
+      nextSeq: this.nextSeq,
+      toolCallCount: this.toolCallCount,
+      environment: this.environment,
+      eventIndex: this.eventIndex,
+    };
   }
 
   statusView(): SessionStatus {

@@ -45,6 +45,8 @@ export interface SessionCarryOver {
   nextSeq: number;
   toolCallCount: number;
   environment: EnvironmentHandle;
+  /** Tool-event counter, so clients following events see no gap across runs. */
+  eventIndex: number;
 }
 
 export type SessionOutcome = 'completed' | 'max_turns';

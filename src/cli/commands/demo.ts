@@ -1,0 +1,58 @@
+// `hermes-temporal demo` (npm run demo): a real session on an embedded Temporal dev server, with
+// the configured model when OPENAI_API_KEY is set and the scripted model server otherwise.
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import type { Command } from 'commander';
+import { loadConfig } from '../../config/load';
+import { DEMO_SCRIPT, DEMO_TASK } from '../../model/demo-script';
+import { startScriptedModelServer, type ScriptedModelServer } from '../../model/scripted-model-server';
+import { exitCodeFor, runSession } from '../run-session';
+
+export function registerDemoCommand(program: Command): void {
+  program
+    .command('demo')
+    .description('Run a demo session on an embedded Temporal dev server (scripted model unless OPENAI_API_KEY is set)')
+    .option('--json', 'print newline-delimited JSON events')
+    .option('--keep', 'keep the dev server and Web UI up after the session until Enter is pressed')
+    .action(async (flags: { json?: boolean; keep?: boolean }) => {
+      const workdir = mkdtempSync(path.join(os.tmpdir(), 'hermes-demo-'));
+      let model: ScriptedModelServer | undefined;
+      const live = Boolean(process.env.OPENAI_API_KEY);
+      if (!live) model = await startScriptedModelServer({ script: DEMO_SCRIPT });
+      const config = loadConfig({
+        env: { ...process.env, TEMPORAL_ADDRESS: '' },
+        flags: {
+          session: { cwd: workdir, max_turns: 10 },
+          ...(model ? { model: { name: 'scripted-demo', base_url: model.url, api_key: 'scripted' } } : {}),
+        },
+      });
+      const say = (message: string) => (flags.json ? process.stderr : process.stdout).write(`${message}\n`);
+      say(
+        live
+          ? `Using the model ${config.model.name}${config.model.base_url ? ` at ${config.model.base_url}` : ''} (OPENAI_API_KEY is set).`
+          : `No OPENAI_API_KEY set: using the project's scripted model server at ${model?.url} — an OpenAI-compatible ` +
+              'HTTP server that replays a fixed script of responses.',
+      );
+      say(`Working directory: ${workdir}\nTask: ${DEMO_TASK}\n`);
+      const keep = flags.keep ?? (Boolean(process.stdin.isTTY && process.stdout.isTTY) && !process.env.CI);
+      try {
+        const outcome = await runSession({
+          task: DEMO_TASK,
+          config,
+          json: flags.json,
+          keepServerUntil: keep
+            ? async (connection) => {
+                const prompt = createInterface({ input: process.stdin, output: process.stdout });
+                await prompt.question(`\nThe Web UI stays up at ${connection.uiUrl ?? '(headless)'} — press Enter to stop it. `);
+                prompt.close();
+              }
+            : undefined,
+        });
+        process.exitCode = exitCodeFor(outcome.final);
+      } finally {
+        await model?.close();
+      }
+    });
+}

@@ -1,0 +1,40 @@
+// `hermes-temporal run "<task>"`.
+import type { Command } from 'commander';
+import { configFromFlags, type SessionFlags } from '../config-flags';
+import { exitCodeFor, runSession } from '../run-session';
+
+interface RunFlags extends SessionFlags {
+  sessionId?: string;
+  json?: boolean;
+  detach?: boolean;
+  worker: boolean;
+}
+
+export function registerRunCommand(program: Command): void {
+  program
+    .command('run')
+    .description('Run an agent session for a task and show what it does')
+    .argument('<task>', 'what the agent should do')
+    .option('--model <name>', 'model name (HERMES_MODEL)')
+    .option('--base-url <url>', 'OpenAI-compatible endpoint (OPENAI_BASE_URL)')
+    .option('--api-key <key>', 'API key for the endpoint (OPENAI_API_KEY)')
+    .option('--toolsets <names>', 'comma-separated toolsets to enable (default hermes-cli)')
+    .option('--cwd <dir>', 'working directory for the session (default: here)')
+    .option('--session-id <id>', 'session id (default: random)')
+    .option('--max-turns <n>', 'stop after this many model turns')
+    .option('--json', 'print newline-delimited JSON events')
+    .option('--detach', 'return once the session has started (needs TEMPORAL_ADDRESS)')
+    .option('--no-worker', 'do not run a worker in this process (needs TEMPORAL_ADDRESS)')
+    .action(async (task: string, flags: RunFlags) => {
+      const config = configFromFlags(flags);
+      const outcome = await runSession({
+        task,
+        config,
+        sessionId: flags.sessionId,
+        json: flags.json,
+        detach: flags.detach,
+        worker: flags.worker,
+      });
+      process.exitCode = exitCodeFor(outcome.final);
+    });
+}

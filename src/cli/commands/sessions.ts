@@ -1,0 +1,81 @@
+// `hermes-temporal sessions` and `hermes-temporal show <sessionId>`: read from the session store,
+// with live status from Temporal when a server is configured.
+import type { Command } from 'commander';
+import { loadConfig } from '../../config/load';
+import type { SessionRecord, StoredMessage } from '../../store/session-store';
+import { SqliteSessionStore } from '../../store/sqlite-session-store';
+import { connectTemporal } from '../../temporal/connection';
+import { workflowIdFor } from '../../temporal/sessions';
+import { statusQuery } from '../../workflows/messages';
+
+export function registerSessionCommands(program: Command): void {
+  program
+    .command('sessions')
+    .description('List recent sessions')
+    .option('--limit <n>', 'how many', '20')
+    .option('--json', 'print JSON')
+    .action(async (flags: { limit: string; json?: boolean }) => {
+      const store = new SqliteSessionStore(loadConfig().store.path);
+      try {
+        const sessions = await store.listSessions({ limit: Number(flags.limit) || 20 });
+        if (flags.json) return console.log(JSON.stringify(sessions, null, 2));
+        if (!sessions.length) return console.log('No sessions yet. Start one with: hermes-temporal run "<task>"');
+        for (const session of sessions) console.log(sessionLine(session));
+      } finally {
+        await store.close();
+      }
+    });
+
+  program
+    .command('show')
+    .description("Show a session's record and transcript")
+    .argument('<sessionId>')
+    .option('--json', 'print JSON')
+    .action(async (sessionId: string, flags: { json?: boolean }) => {
+      const config = loadConfig();
+      const store = new SqliteSessionStore(config.store.path);
+      try {
+        const session = await store.getSession(sessionId);
+        if (!session) {
+          console.error(`No session '${sessionId}' in ${config.store.path}`);
+          process.exitCode = 1;
+          return;
+        }
+        const messages = await store.getMessages(sessionId);
+        const live = config.temporal.address ? await liveStatus(sessionId) : undefined;
+        if (flags.json) return console.log(JSON.stringify({ session, live, messages }, null, 2));
+        console.log(sessionLine(session));
+        console.log(`  workflow ${session.workflowId}, cwd ${session.cwd}, ${session.toolNames.length} tools`);
+        if (live) console.log(`  live: ${live}`);
+        if (session.error) console.log(`  error: ${session.error}`);
+        for (const message of messages) console.log(formatMessage(message));
+      } finally {
+        await store.close();
+      }
+    });
+}
+
+async function liveStatus(sessionId: string): Promise<string | undefined> {
+  try {
+    const connection = await connectTemporal(loadConfig(), { allowEmbedded: false });
+    try {
+      const status = await connection.client.workflow.getHandle(workflowIdFor(sessionId)).query(statusQuery);
+      return `${status.status}, turn ${status.turn}/${status.maxTurns}, ${status.toolCalls} tool calls`;
+    } finally {
+      await connection.close();
+    }
+  } catch (error) {
+    return `unavailable (${(error as Error).message.split('\n')[0]})`;
+  }
+}
+
+function sessionLine(session: SessionRecord): string {
+  const task = session.task.replace(/\s+/g, ' ');
+  return `${session.sessionId}  ${session.status.padEnd(10)} ${session.createdAt}  ${session.model}  ${task.length > 70 ? `${task.slice(0, 69)}…` : task}`;
+}
+
+function formatMessage(message: StoredMessage): string {
+  const head = `\n[${message.seq}] ${message.role}${message.name ? ` (${message.name})` : ''}`;
+  const calls = (message.toolCalls ?? []).map((call) => `  → ${call.name}(${call.arguments})`).join('\n');
+  return [head, message.content ?? '', calls].filter(Boolean).join('\n');
+}

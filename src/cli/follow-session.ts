@@ -1,0 +1,67 @@
+// Follows a running session from the client side: polls the status query and turns new tool
+// events into a stream, then reports how the session ended.
+import { WorkflowFailedError } from '@temporalio/client';
+import type { SessionHandle } from '../temporal/sessions';
+import { statusQuery } from '../workflows/messages';
+import type { SessionResult, ToolEvent } from '../workflows/session-types';
+
+export interface FinalEvent {
+  type: 'final';
+  status: SessionResult['status'] | 'failed' | 'cancelled';
+  answer: string;
+  reason?: string;
+  turns?: number;
+  toolCalls?: number;
+}
+
+export type FollowEvent = ToolEvent | FinalEvent;
+
+export async function followSession(
+  handle: SessionHandle,
+  onEvent: (event: FollowEvent) => void,
+  options: { pollMs?: number } = {},
+): Promise<FinalEvent> {
+  let lastIndex = -1;
+  let done = false;
+  const poll = async () => {
+    try {
+      const status = await handle.query(statusQuery);
+      for (const event of status.events) {
+        if (event.index > lastIndex) {
+          lastIndex = event.index;
+          onEvent(event);
+        }
+      }
+    } catch {
+      // The query can fail between runs or while no worker is polling; try again next tick.
+    }
+  };
+  const poller = (async () => {
+    while (!done) {
+      await poll();
+      await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 250));
+    }
+  })();
+
+  let final: FinalEvent;
+  try {
+    const result = await handle.result();
+    final = { type: 'final', status: result.status, answer: result.answer, reason: result.reason, turns: result.turns, toolCalls: result.toolCalls };
+  } catch (error) {
+    final = failureEvent(error);
+  }
+  done = true;
+  await poller;
+  await poll();
+  onEvent(final);
+  return final;
+}
+
+function failureEvent(error: unknown): FinalEvent {
+  if (error instanceof WorkflowFailedError) {
+    const cause = error.cause;
+    const cancelled = cause?.name === 'CancelledFailure';
+    return { type: 'final', status: cancelled ? 'cancelled' : 'failed', answer: '', reason: cause?.message ?? error.message };
+  }
+  return { type: 'final', status: 'failed', answer: '', reason: error instanceof Error ? error.message : String(error) };
+}

@@ -1,0 +1,75 @@
+// How the CLI shows a session: human lines with tool emoji as tools run, or newline-delimited
+// JSON events (`--json`) for programs.
+import type { FollowEvent } from './follow-session';
+
+export interface SessionStartedEvent {
+  type: 'session_started';
+  sessionId: string;
+  workflowId: string;
+  uiUrl?: string;
+}
+
+export type CliEvent = SessionStartedEvent | FollowEvent;
+
+export interface EventPrinter {
+  print(event: CliEvent): void;
+  /** A human note (suppressed in JSON mode, where stdout carries only events). */
+  note(message: string): void;
+}
+
+const RESET = '\x1b[0m';
+const style = (code: string, text: string, color: boolean) => (color ? `\x1b[${code}m${text}${RESET}` : text);
+
+export function createEventPrinter(options: {
+  json: boolean;
+  write?: (line: string) => void;
+  emojiFor?: (tool: string) => string;
+  color?: boolean;
+}): EventPrinter {
+  const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
+  if (options.json) {
+    return {
+      print: (event) => write(JSON.stringify(toJsonEvent(event))),
+      note: (message) => process.stderr.write(`${message}\n`),
+    };
+  }
+  const color = options.color ?? Boolean(process.stdout.isTTY);
+  const emoji = options.emojiFor ?? (() => '⚡');
+  return {
+    note: (message) => write(message),
+    print(event) {
+      switch (event.type) {
+        case 'session_started':
+          write(`${style('1', '▶ Session', color)} ${event.sessionId} (workflow ${event.workflowId})`);
+          if (event.uiUrl) write(`  Web UI: ${event.uiUrl}`);
+          break;
+        case 'tool_started':
+          write(`  ${emoji(event.name)} ${event.summary}`);
+          break;
+        case 'tool_finished': {
+          const mark = event.ok ? style('32', '✓', color) : style('31', '✗', color);
+          const seconds = ((event.durationMs ?? 0) / 1000).toFixed(1);
+          write(`  ${mark} ${event.name} ${style('2', `${seconds}s`, color)} → ${event.preview ?? ''}`);
+          break;
+        }
+        case 'final': {
+          const ok = event.status === 'completed';
+          const counts = event.turns !== undefined ? ` after ${event.turns} turns and ${event.toolCalls ?? 0} tool calls` : '';
+          write(style(ok ? '32;1' : '31;1', `${ok ? '✔' : '✘'} ${event.status}${counts}`, color));
+          if (event.reason) write(`  ${event.reason}`);
+          if (event.answer) write(`\n${event.answer}`);
+          break;
+        }
+      }
+    },
+  };
+}
+
+/** The wire shape of `--json` events. */
+function toJsonEvent(event: CliEvent): Record<string, unknown> {
+  if (event.type === 'tool_started' || event.type === 'tool_finished') {
+    const { index: _index, ...rest } = event;
+    return rest;
+  }
+  return { ...event };
+}

@@ -1,0 +1,96 @@
+// `hermes-temporal run`: start a session (on TEMPORAL_ADDRESS or an embedded dev server), serve it
+// with an in-process worker unless told otherwise, and show progress until it ends.
+import type { LoadedConfig } from '../config/load';
+import { createLogger } from '../logging';
+import { registry } from '../registry/registry';
+import { SqliteSessionStore } from '../store/sqlite-session-store';
+import { connectTemporal, workflowUiUrl, type TemporalConnection } from '../temporal/connection';
+import { installTemporalRuntime } from '../temporal/runtime';
+import { startSession } from '../temporal/sessions';
+import { createHermesWorker, loadBuiltinTools } from '../temporal/worker';
+import { followSession, type FinalEvent } from './follow-session';
+import { createEventPrinter, type EventPrinter } from './output';
+
+export interface RunOptions {
+  task: string;
+  config: LoadedConfig;
+  sessionId?: string;
+  json?: boolean;
+  detach?: boolean;
+  /** Serve the session with a worker in this process (default true). */
+  worker?: boolean;
+  /** Called once the session runs, e.g. to print where the Web UI is. */
+  onStarted?: (connection: TemporalConnection, printer: EventPrinter) => void;
+  /** Keep the embedded server up after the session ends, until this resolves. */
+  keepServerUntil?: (connection: TemporalConnection, printer: EventPrinter) => Promise<void>;
+}
+
+export interface RunOutcome {
+  sessionId: string;
+  workflowId: string;
+  final?: FinalEvent;
+}
+
+export async function runSession(options: RunOptions): Promise<RunOutcome> {
+  const { config } = options;
+  const serveLocally = options.worker ?? true;
+  if (!config.temporal.address && !serveLocally) {
+    throw new Error('--no-worker needs a server that other workers poll: set TEMPORAL_ADDRESS (or run `hermes-temporal dev`)');
+  }
+  if (!config.temporal.address && options.detach) {
+    throw new Error('--detach needs a server that outlives this command: set TEMPORAL_ADDRESS (or run `hermes-temporal dev`)');
+  }
+  const logger = createLogger({ level: config.logging.level });
+  installTemporalRuntime(logger);
+  loadBuiltinTools(logger);
+  const printer = createEventPrinter({ json: Boolean(options.json), emojiFor: (tool) => registry.getEmoji(tool) });
+
+  const connection = await connectTemporal(config, { log: (message) => printer.note(message) });
+  const store = new SqliteSessionStore(config.store.path);
+  const worker = serveLocally
+    ? await createHermesWorker({ connection: connection.nativeConnection, config, store, logger })
+    : undefined;
+  const workerDone = worker?.run();
+  let interrupted = 0;
+  try {
+    const handle = await startSession(connection.client, { task: options.task, config, sessionId: options.sessionId });
+    const sessionId = handle.workflowId.replace(/^hermes-session-/, '');
+    printer.print({
+      type: 'session_started',
+      sessionId,
+      workflowId: handle.workflowId,
+      uiUrl: workflowUiUrl(connection.uiUrl, connection.namespace, handle.workflowId),
+    });
+    options.onStarted?.(connection, printer);
+    if (options.detach) return { sessionId, workflowId: handle.workflowId };
+
+    // First Ctrl+C cancels the session (its tools are killed); a second one leaves at once.
+    const onInterrupt = () => {
+      interrupted += 1;
+      if (interrupted > 1) process.exit(130);
+      printer.note('Cancelling the session (Ctrl+C again to quit now) ...');
+      handle.cancel().catch(() => undefined);
+    };
+    process.on('SIGINT', onInterrupt);
+    try {
+      const final = await followSession(handle, (event) => printer.print(event));
+      if (connection.embedded && options.keepServerUntil) await options.keepServerUntil(connection, printer);
+      return { sessionId, workflowId: handle.workflowId, final };
+    } finally {
+      process.off('SIGINT', onInterrupt);
+    }
+  } finally {
+    worker?.shutdown();
+    await workerDone;
+    await store.close();
+    await connection.close();
+  }
+}
+
+/** Process exit code for how a session ended. */
+export function exitCodeFor(final: FinalEvent | undefined): number {
+  if (!final) return 0;
+  if (final.status === 'completed') return 0;
+  if (final.status === 'cancelled') return 130;
+  return final.status === 'max_turns' ? 2 : 1;
+}

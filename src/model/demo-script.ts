@@ -1,0 +1,47 @@
+// The demo's task, and the script the scripted model follows when no API key is set: shell
+// commands, a file written and read back, and a turn with several tool calls run in parallel.
+import type { ModelScriptInput } from './model-script';
+
+export const DEMO_TASK =
+  'In the working directory: find out which system and shell you are running on, write a file ' +
+  'notes.txt describing it, then read notes.txt back, list the directory and count the words in ' +
+  'notes.txt (do these three at once), and finish with a short summary.';
+
+export const DEMO_SCRIPT: ModelScriptInput = {
+  description: 'hermes-temporal demo: shell, write, parallel read/list/count, summary',
+  turns: [
+    {
+      tool_calls: [
+        { name: 'terminal', arguments: { command: 'uname -srm' } },
+        { name: 'terminal', arguments: { command: 'bash --version | head -n 1' } },
+      ],
+    },
+    {
+      tool_calls: [
+        {
+          name: 'write_file',
+          arguments: {
+            path: 'notes.txt',
+            content:
+              'Notes from a hermes-temporal demo session.\n' +
+              'Every tool call in this session ran as a Temporal activity.\n' +
+              'The three calls of the next turn run at the same time.\n',
+          },
+        },
+      ],
+    },
+    {
+      tool_calls: [
+        { name: 'read_file', arguments: { path: 'notes.txt' } },
+        { name: 'search_files', arguments: { pattern: '*', target: 'files' } },
+        { name: 'terminal', arguments: { command: 'wc -w notes.txt' } },
+      ],
+    },
+    {
+      content:
+        'Done. I checked the system with uname and bash --version, wrote notes.txt, then read it ' +
+        'back, listed the directory and counted its words in one parallel turn. ' +
+        '(This answer comes from the scripted model: it replays a fixed script and does not read tool results.)',
+    },
+  ],
+};

@@ -1,0 +1,77 @@
+// Connects to Temporal the way the configuration says: an existing server (TEMPORAL_ADDRESS),
+// whose search attributes are checked and registered if missing, or an embedded dev server.
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import type { LoadedConfig } from '../config/load';
+import { resolveTemporalCli } from './cli-binary';
+import { startDevServer, type DevServer } from './dev-server';
+import { ensureSearchAttributes } from './search-attribute-registration';
+
+export interface TemporalConnection {
+  address: string;
+  namespace: string;
+  client: Client;
+  nativeConnection: NativeConnection;
+  /** Web UI base URL, when known. */
+  uiUrl?: string;
+  /** True when this process started the server (it dies with the process). */
+  embedded: boolean;
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  /** Start a dev server when no address is configured (default true). */
+  allowEmbedded?: boolean;
+  /** Dev-server settings when embedding; defaults: in-memory, free ports, Web UI on. */
+  devServer?: { port?: number; uiPort?: number; dbFile?: string; headless?: boolean };
+  log?: (message: string) => void;
+}
+
+export async function connectTemporal(config: LoadedConfig, options: ConnectOptions = {}): Promise<TemporalConnection> {
+  const namespace = config.temporal.namespace;
+  let server: DevServer | undefined;
+  let address = config.temporal.address;
+  let uiUrl = config.temporal.ui_url;
+  if (!address) {
+    if (options.allowEmbedded === false) {
+      throw new Error('No Temporal server configured: set TEMPORAL_ADDRESS (or temporal.address), or run `hermes-temporal dev`');
+    }
+    server = await startDevServer({
+      cli: resolveTemporalCli({ configuredPath: config.temporal.cli_path, log: options.log }),
+      ip: config.temporal.dev_server.ip,
+      namespace,
+      ...options.devServer,
+      log: options.log,
+    });
+    address = server.address;
+    uiUrl = server.uiUrl;
+  }
+
+  const connection = await Connection.connect({ address });
+  try {
+    if (!server) await ensureSearchAttributes(connection, namespace);
+    const nativeConnection = await NativeConnection.connect({ address });
+    return {
+      address,
+      namespace,
+      client: new Client({ connection, namespace }),
+      nativeConnection,
+      uiUrl,
+      embedded: Boolean(server),
+      close: async () => {
+        await nativeConnection.close();
+        await connection.close();
+        await server?.stop();
+      },
+    };
+  } catch (error) {
+    await connection.close();
+    await server?.stop();
+    throw error;
+  }
+}
+
+/** Link to a workflow in the Web UI. */
+export function workflowUiUrl(uiUrl: string | undefined, namespace: string, workflowId: string): string | undefined {
+  return uiUrl ? `${uiUrl.replace(/\/+$/, '')}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}` : undefined;
+}

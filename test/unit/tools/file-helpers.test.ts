@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { registersAtTopLevel } from '../../../src/registry/discovery';
+import { globToRegExp, isBinary, splitLines, unifiedDiff } from '../../../src/tools/file-helpers';
+
+describe('file helpers', () => {
+  it.each([
+    ['*.ts', 'app.ts', true],
+    ['*.ts', 'app.tsx', false],
+    ['*.ts', 'src/app.ts', false],
+    ['file?.txt', 'file1.txt', true],
+    ['file?.txt', 'file10.txt', false],
+    ['[ab]*', 'beta', true],
+    ['[!ab]*', 'beta', false],
+    ['*.{js,ts}', 'x.js', true],
+    ['*.{js,ts}', 'x.py', false],
+    ['**/*.md', 'README.md', true],
+    ['**/*.md', 'docs/guide/intro.md', true],
+    ['src/**', 'src/a/b.c', true],
+    ['a+b(1).txt', 'a+b(1).txt', true],
+    ['{unclosed', '{unclosed', true],
+    ['[unclosed', '[unclosed', true],
+  ])('glob %s matching %s is %s', (glob, name, expected) => {
+    expect(globToRegExp(glob).test(name)).toBe(expected);
+  });
+
+  it('splits lines without an extra empty line after a final newline', () => {
+    expect(splitLines('')).toEqual([]);
+    expect(splitLines('a\r\nb\n')).toEqual(['a', 'b']);
+    expect(splitLines('a\n\n')).toEqual(['a', '']);
+  });
+
+  it('calls content with a NUL byte in the first 8 KB binary', () => {
+    expect(isBinary(Buffer.from('plain text'))).toBe(false);
+    expect(isBinary(Buffer.from([104, 0, 105]))).toBe(true);
+    expect(isBinary(Buffer.concat([Buffer.alloc(9000, 97), Buffer.from([0])]))).toBe(false);
+  });
+
+  it('shows separate hunks for distant edits with correct line numbers', () => {
+    const original = Array.from({ length: 20 }, (_, index) => `l${index + 1}`).join('\n') + '\n';
+    const first = original.indexOf('l3');
+    const second = original.indexOf('l15');
+    const diff = unifiedDiff(
+      original,
+      [
+        { start: first, end: first + 2, replacement: 'L3\nL3b' },
+        { start: second, end: second + 4, replacement: '' },
+      ],
+      'f.txt',
+    );
+    expect(diff).toBe(
+      [
+        '--- a/f.txt',
+        '+++ b/f.txt',
+        '@@ -1,5 +1,6 @@',
+        ' l1',
+        ' l2',
+        '-l3',
+        '+L3',
+        '+L3b',
+        ' l4',
+        ' l5',
+        '@@ -13,5 +14,4 @@',
+        ' l13',
+        ' l14',
+        '-l15',
+        ' l16',
+        ' l17',
+      ].join('\n'),
+    );
+  });
+
+  it('is never loaded as a tool module by discovery', () => {
+    const source = readFileSync(path.join(__dirname, '../../../src/tools/file-helpers.ts'), 'utf8');
+    expect(registersAtTopLevel(source)).toBe(false);
+  });
+});

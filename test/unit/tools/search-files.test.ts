@@ -1,0 +1,173 @@
+import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import '../../../src/tools/search-files';
+import { registry } from '../../../src/registry/registry';
+import { createFileToolFixture, type FileToolFixture } from './file-tool-fixture';
+
+let fixture: FileToolFixture;
+beforeEach(async () => {
+  fixture = await createFileToolFixture();
+  await fixture.put('src/app.ts', 'import { helper } from "./helper";\nexport const answer = helper(42);\n');
+  await fixture.put('src/helper.ts', 'export function helper(value: number) {\n  return value * 2;\n}\n');
+  await fixture.put('src/view.tsx', 'export const View = () => helper(1);\n');
+  await fixture.put('README.md', '# Demo\nCall helper() to double.\n');
+});
+afterEach(() => fixture.cleanup());
+
+describe('search_files (content)', () => {
+  it('finds regex matches with workspace-relative paths and line numbers', async () => {
+    const result = await fixture.call('search_files', { pattern: 'helper\\(\\d+\\)' });
+    expect(result).toEqual({
+      matches: [
+        { path: 'src/app.ts', line: 2, text: 'export const answer = helper(42);' },
+        { path: 'src/view.tsx', line: 1, text: 'export const View = () => helper(1);' },
+      ],
+      total_matches: 2,
+      truncated: false,
+    });
+  });
+
+  it('filters files by file_glob, including braces and character classes', async () => {
+    const typescript = await fixture.call('search_files', { pattern: 'helper', file_glob: '*.ts' });
+    expect(new Set(typescript.matches.map((match: { path: string }) => match.path))).toEqual(
+      new Set(['src/app.ts', 'src/helper.ts']),
+    );
+    const braces = await fixture.call('search_files', { pattern: 'helper', file_glob: '*.{tsx,md}' });
+    expect(braces.matches.map((match: { path: string }) => match.path)).toEqual(['README.md', 'src/view.tsx']);
+    const classes = await fixture.call('search_files', { pattern: 'helper', file_glob: '[hv]*.ts?' });
+    expect(classes.matches.map((match: { path: string }) => match.path)).toEqual(['src/view.tsx']);
+  });
+
+  it('searches under a relative path', async () => {
+    const result = await fixture.call('search_files', { pattern: 'Demo', path: 'src' });
+    expect(result.matches).toEqual([]);
+    expect((await fixture.call('search_files', { pattern: 'double', path: 'README.md' })).matches).toEqual([
+      { path: 'README.md', line: 2, text: 'Call helper() to double.' },
+    ]);
+  });
+
+  it('skips binary files, files over 2 MB and dependency folders', async () => {
+    await fixture.put('logo.png', Buffer.concat([Buffer.from('needle'), Buffer.from([0, 1, 2])]));
+    await fixture.put('huge.log', `${'a'.repeat(2 * 1024 * 1024)}\nneedle\n`);
+    await fixture.put('node_modules/pkg/index.js', 'needle');
+    await fixture.put('.git/config', 'needle');
+    await fixture.put('notes.txt', 'a needle here');
+    const result = await fixture.call('search_files', { pattern: 'needle' });
+    expect(result.matches).toEqual([{ path: 'notes.txt', line: 1, text: 'a needle here' }]);
+  });
+
+  it('shows lines of context around each match', async () => {
+    const result = await fixture.call('search_files', { pattern: 'return', context: 1 });
+    expect(result.matches).toEqual([
+      {
+        path: 'src/helper.ts',
+        line: 2,
+        text: '  return value * 2;',
+        context_before: ['export function helper(value: number) {'],
+        context_after: ['}'],
+      },
+    ]);
+  });
+
+  it('falls back to a literal search when the pattern is not a valid regex, and says so', async () => {
+    const result = await fixture.call('search_files', { pattern: 'helper(' });
+    expect(result.note).toContain('literal');
+    expect(result.total_matches).toBe(4);
+  });
+
+  it('accepts a (?i) prefix for case-insensitive search', async () => {
+    const result = await fixture.call('search_files', { pattern: '(?i)DEMO' });
+    expect(result.matches).toEqual([{ path: 'README.md', line: 1, text: '# Demo' }]);
+    expect(result.note).toBeUndefined();
+  });
+
+  it('pages through many matches with offset and limit', async () => {
+    await fixture.put('many.txt', Array.from({ length: 25 }, (_, index) => `hit ${index + 1}`).join('\n'));
+    const first = await fixture.call('search_files', { pattern: '^hit', limit: 10 });
+    expect(first).toMatchObject({ total_matches: 25, truncated: true });
+    expect(first.matches).toHaveLength(10);
+    expect(first.hint).toContain('offset=10');
+    const last = await fixture.call('search_files', { pattern: '^hit', limit: 10, offset: 20 });
+    expect(last.matches.map((match: { text: string }) => match.text)).toEqual(['hit 21', 'hit 22', 'hit 23', 'hit 24', 'hit 25']);
+    expect(last.truncated).toBe(false);
+  });
+
+  it('cuts matched lines at 500 characters', async () => {
+    await fixture.put('wide.txt', `needle${'x'.repeat(1000)}`);
+    const result = await fixture.call('search_files', { pattern: 'needle' });
+    expect(result.matches[0].text.startsWith(`needle${'x'.repeat(494)} ... [line truncated]`)).toBe(true);
+  });
+
+  it('answers a search with no matches with an empty list and a hint', async () => {
+    const result = await fixture.call('search_files', { pattern: 'zebra' });
+    expect(result).toMatchObject({ matches: [], total_matches: 0, truncated: false });
+    expect(result.hint).toContain('zebra');
+  });
+
+  it('reports a missing path', async () => {
+    expect(await fixture.call('search_files', { pattern: 'x', path: 'missing' })).toEqual({ error: 'Path not found: missing' });
+  });
+
+  it('shows absolute paths for matches outside the workspace', async () => {
+    const outside = await realpath(await mkdtemp(path.join(os.tmpdir(), 'hermes-outside-')));
+    try {
+      await writeFile(path.join(outside, 'far.txt'), 'needle\n');
+      const result = await fixture.call('search_files', { pattern: 'needle', path: outside });
+      expect(result.matches).toEqual([{ path: path.join(outside, 'far.txt'), line: 1, text: 'needle' }]);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('search_files (files)', () => {
+  it('finds files by a glob on their name, sorted by path', async () => {
+    await fixture.put('test/app.test.ts', '');
+    const result = await fixture.call('search_files', { target: 'files', pattern: '*.ts' });
+    expect(result).toEqual({
+      matches: ['src/app.ts', 'src/helper.ts', 'test/app.test.ts'],
+      total_matches: 3,
+      truncated: false,
+    });
+  });
+
+  it('matches the relative path when the pattern contains a slash', async () => {
+    await fixture.put('test/unit/deep.test.ts', '');
+    const slash = await fixture.call('search_files', { target: 'files', pattern: 'src/*.ts' });
+    expect(slash.matches).toEqual(['src/app.ts', 'src/helper.ts']);
+    const globstar = await fixture.call('search_files', { target: 'files', pattern: '**/*.test.ts' });
+    expect(globstar.matches).toEqual(['test/unit/deep.test.ts']);
+  });
+
+  it('lists a directory relative to the search path and pages the list', async () => {
+    const result = await fixture.call('search_files', { target: 'files', pattern: '*', path: 'src', limit: 2 });
+    expect(result).toMatchObject({ matches: ['src/app.ts', 'src/helper.ts'], total_matches: 3, truncated: true });
+  });
+
+  it('answers an unmatched name with an empty list and a hint to use wildcards', async () => {
+    const result = await fixture.call('search_files', { target: 'files', pattern: 'config' });
+    expect(result).toMatchObject({ matches: [], total_matches: 0, truncated: false });
+    expect(result.hint).toContain('*config*');
+  });
+
+  it('rejects an unknown target, naming the field', async () => {
+    expect((await fixture.call('search_files', { target: 'dirs', pattern: '*' })).error).toContain('target');
+  });
+
+  it('stops a long walk when the session is cancelled instead of reporting an error', async () => {
+    await Promise.all(Array.from({ length: 250 }, (_, index) => fixture.put(`bulk/f${index}.txt`, 'x')));
+    const controller = new AbortController();
+    // An Error reason, as Temporal gives (a CancelledFailure); jest's realm hides that a DOMException is an Error.
+    const reason = Object.assign(new Error('session cancelled'), { name: 'AbortError' });
+    controller.abort(reason);
+    const cancelled = { ...fixture.context, signal: controller.signal };
+    await expect(registry.dispatch('search_files', { pattern: 'x' }, cancelled)).rejects.toBe(reason);
+  });
+
+  it('is a retry-safe tool that can run in parallel', () => {
+    const entry = registry.get('search_files')!;
+    expect(entry).toMatchObject({ toolset: 'file', emoji: '🔎', retrySafe: true });
+    expect(entry.concurrency({ pattern: 'x' })).toEqual({ mode: 'parallel' });
+  });
+});
