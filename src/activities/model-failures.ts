@@ -45,10 +45,10 @@ export function toModelFailure(error: unknown, baseUrl: string | undefined): App
   return ApplicationFailure.create({ message: `Model call failed: ${err.message}`, type: MODEL_FAILURE.network, cause: err });
 }
 
+/** The server's requested delay, if it gave a positive one (otherwise the retry policy decides). */
 function retryAfterMs(headers: Headers | undefined): number | undefined {
-  const value = headers?.get('retry-after-ms') ?? undefined;
-  if (value && Number.isFinite(Number(value))) return Number(value);
-  const seconds = headers?.get('retry-after');
-  if (seconds && Number.isFinite(Number(seconds))) return Number(seconds) * 1000;
-  return undefined;
+  const milliseconds = Number(headers?.get('retry-after-ms') ?? NaN);
+  if (milliseconds > 0) return milliseconds;
+  const seconds = Number(headers?.get('retry-after') ?? NaN);
+  return seconds > 0 ? seconds * 1000 : undefined;
 }

@@ -18,6 +18,8 @@ export interface DevServerOptions {
   /** SQLite file; in-memory when unset. */
   dbFile?: string;
   namespace?: string;
+  /** Register the project's search attributes at start (default true). */
+  searchAttributes?: boolean;
   /** Extra `--dynamic-config-value KEY=VALUE` settings. */
   dynamicConfig?: Record<string, string | number | boolean>;
   readyTimeoutMs?: number;
@@ -49,7 +51,9 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     ...(options.dbFile
       ? ['--db-filename', options.dbFile, '--sqlite-pragma', 'journal_mode=WAL', '--sqlite-pragma', 'synchronous=NORMAL']
       : []),
-    ...HERMES_SEARCH_ATTRIBUTES.flatMap(({ name, type }) => ['--search-attribute', `${name}=${type}`]),
+    ...(options.searchAttributes === false
+      ? []
+      : HERMES_SEARCH_ATTRIBUTES.flatMap(({ name, type }) => ['--search-attribute', `${name}=${type}`])),
     ...Object.entries(options.dynamicConfig ?? {}).flatMap(([key, value]) => [
       '--dynamic-config-value',
       `${key}=${JSON.stringify(value)}`,
@@ -85,7 +89,7 @@ async function startWithSdkDownload(ip: string, namespace: string, options: DevS
       ...(options.uiPort ? { uiPort: options.uiPort } : {}),
       ...(options.port ? { port: options.port } : {}),
       ...(options.dbFile ? { dbFilename: options.dbFile } : {}),
-      searchAttributes: [...SEARCH_ATTRIBUTE_KEYS],
+      searchAttributes: options.searchAttributes === false ? [] : [...SEARCH_ATTRIBUTE_KEYS],
     },
   });
   return { address: env.address, namespace, stop: () => env.teardown() };
