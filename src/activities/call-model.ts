@@ -112,7 +112,7 @@ export function createCallModelActivity(deps: { registry: ToolRegistry; store: S
       const concurrency = entry.concurrency(args);
       if (concurrency.mode !== 'path') return concurrency;
       if (typeof concurrency.path !== 'string' || !concurrency.path.trim()) return { mode: 'exclusive' };
-      return { mode: 'path', path: path.resolve(cwd, concurrency.path) };
+      return { ...concurrency, path: path.resolve(cwd, concurrency.path) };
     } catch {
       return { mode: 'exclusive' };
     }

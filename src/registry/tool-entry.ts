@@ -19,10 +19,14 @@ export interface ToolDefinition {
 /**
  * How a call may share a turn with its siblings:
  * - `parallel`: independent of other calls, may run concurrently;
- * - `path`: may run concurrently unless another call in the run touches an overlapping path;
+ * - `path`: may run concurrently unless another call in the run writes an overlapping path
+ *   (reads of the same path may share a run; `access` defaults to `write`);
  * - `exclusive`: runs alone, in order (needs the user, or touches shared state).
  */
-export type CallConcurrency = { mode: 'parallel' } | { mode: 'path'; path: string } | { mode: 'exclusive' };
+export type CallConcurrency =
+  | { mode: 'parallel' }
+  | { mode: 'path'; path: string; access?: 'read' | 'write' }
+  | { mode: 'exclusive' };
 
 export interface ToolContext {
   sessionId: string;

@@ -54,7 +54,8 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     ...(options.searchAttributes === false
       ? []
       : HERMES_SEARCH_ATTRIBUTES.flatMap(({ name, type }) => ['--search-attribute', `${name}=${type}`])),
-    ...Object.entries(options.dynamicConfig ?? {}).flatMap(([key, value]) => [
+    // Activities scheduled by a workflow task start on the same worker without a round trip.
+    ...Object.entries({ 'system.enableActivityEagerExecution': true, ...options.dynamicConfig }).flatMap(([key, value]) => [
       '--dynamic-config-value',
       `${key}=${JSON.stringify(value)}`,
     ]),

@@ -30,7 +30,7 @@ register({
   ].join(' '),
   retrySafe: true,
   // Only the arguments are known here; the caller resolves the raw path against the workspace.
-  concurrency: ({ path: target }) => ({ mode: 'path', path: target }),
+  concurrency: ({ path: target }) => ({ mode: 'path', path: target, access: 'read' }),
   handler: async ({ path: target, offset, limit }, context) => {
     const workspace = context.workspace;
     const absolute = workspace.resolve(target);

@@ -1,6 +1,6 @@
 // Splits one turn's tool calls into batches: independent calls run together, calls that need
-// to be alone (shared state, the user) run by themselves, and the original order of side
-// effects is kept. Pure: used by the workflow.
+// to be alone (shared state, the user) run by themselves, a write never races another call on
+// the same path, and the original order of side effects is kept. Pure: used by the workflow.
 import type { ToolCallPlan } from './session-types';
 
 export interface ToolBatch {
@@ -11,12 +11,12 @@ export interface ToolBatch {
 export function planToolBatches(calls: readonly ToolCallPlan[]): ToolBatch[] {
   const batches: ToolBatch[] = [];
   let run: ToolCallPlan[] = [];
-  let reservedPaths: string[] = [];
+  let reserved: { path: string; write: boolean }[] = [];
   const closeRun = () => {
     if (run.length > 1) batches.push({ concurrent: true, calls: run });
     else if (run.length === 1) batches.push({ concurrent: false, calls: run });
     run = [];
-    reservedPaths = [];
+    reserved = [];
   };
 
   for (const call of calls) {
@@ -25,9 +25,10 @@ export function planToolBatches(calls: readonly ToolCallPlan[]): ToolBatch[] {
       closeRun();
       batches.push({ concurrent: false, calls: [call] });
     } else if (concurrency.mode === 'path') {
-      if (reservedPaths.some((reserved) => pathsOverlap(reserved, concurrency.path))) closeRun();
+      const write = concurrency.access !== 'read';
+      if (reserved.some((other) => (write || other.write) && pathsOverlap(other.path, concurrency.path))) closeRun();
       run.push(call);
-      reservedPaths.push(concurrency.path);
+      reserved.push({ path: concurrency.path, write });
     } else {
       run.push(call);
     }

@@ -55,11 +55,19 @@ export function registerSessionCommands(program: Command): void {
     });
 }
 
+const LIVE_STATUS_TIMEOUT_MS = 3000;
+
 async function liveStatus(sessionId: string): Promise<string | undefined> {
   try {
     const connection = await connectTemporal(loadConfig(), { allowEmbedded: false });
     try {
-      const status = await connection.client.workflow.getHandle(workflowIdFor(sessionId)).query(statusQuery);
+      const handle = connection.client.workflow.getHandle(workflowIdFor(sessionId));
+      // A query needs a worker polling the session's task queue; a closed workflow (or one no
+      // worker serves) would hold the query until the server gives up, so ask only running
+      // workflows, and briefly.
+      const description = await handle.describe();
+      if (description.status.name !== 'RUNNING') return description.status.name.toLowerCase();
+      const status = await connection.client.connection.withDeadline(Date.now() + LIVE_STATUS_TIMEOUT_MS, () => handle.query(statusQuery));
       return `${status.status}, turn ${status.turn}/${status.maxTurns}, ${status.toolCalls} tool calls`;
     } finally {
       await connection.close();

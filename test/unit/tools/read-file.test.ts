@@ -103,7 +103,7 @@ describe('read_file', () => {
   it('is a retry-safe path-scoped file tool', () => {
     const entry = registry.get('read_file')!;
     expect(entry).toMatchObject({ toolset: 'file', emoji: '📖', retrySafe: true, maxResultChars: undefined });
-    expect(entry.concurrency({ path: 'src/a.ts' })).toEqual({ mode: 'path', path: 'src/a.ts' });
+    expect(entry.concurrency({ path: 'src/a.ts' })).toEqual({ mode: 'path', path: 'src/a.ts', access: 'read' });
     expect(entry.schema.parameters).toMatchObject({ required: ['path'] });
   });
 });
