@@ -4,7 +4,7 @@ const transform = { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser
 
 /** @type {import('jest').Config} */
 module.exports = {
-  testTimeout: 60_000,
+  testTimeout: 120_000,
   projects: [
     { displayName: 'unit', testEnvironment: 'node', transform, testTimeout: 30_000, testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     {

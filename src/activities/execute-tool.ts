@@ -17,7 +17,7 @@ import { clip } from './tool-call-summary';
 const PREVIEW_CHARS = 200;
 
 interface ToolHeartbeat {
-  phase?: 'starting' | 'started';
+  phase?: 'started';
   outputTail?: string;
 }
 
@@ -38,6 +38,8 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
     const previous = activityInfo().heartbeatDetails as ToolHeartbeat | undefined;
     const entry = deps.registry.get(input.name);
     if (previous?.phase === 'started' && !entry?.retrySafe) {
+      const orphan = `${input.sessionId}-${input.toolCallId}`;
+      await deps.environments.attach(input.environment).killOrphan(orphan).catch(() => undefined);
       return store(interruptedResult(input.name, previous.outputTail));
     }
 
@@ -52,7 +54,8 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
     }
 
     const environment = deps.environments.attach(input.environment);
-    const heartbeat = startHeartbeat({ phase: 'starting' });
+    // Recorded before a non-repeatable tool starts, so a retry after a crash knows not to re-run it.
+    const heartbeat = startHeartbeat({ phase: 'started' }, { immediate: !entry?.retrySafe });
     try {
       const context: ToolContext = {
         sessionId: input.sessionId,
@@ -65,7 +68,6 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
         heartbeat: (details) => heartbeat.update(typeof details === 'object' && details ? { ...details } : {}),
         settings: deps.settings,
       };
-      heartbeat.update({ phase: 'started' });
       const raw = await handleFunctionCall(input.name, call.arguments, context, deps.registry);
       const result = await applyResultBudget(raw, entry?.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS, {
         workspace: environment.workspace,

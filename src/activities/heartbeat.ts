@@ -8,7 +8,11 @@ export interface HeartbeatLoop {
   stop(): void;
 }
 
-export function startHeartbeat(initial: Record<string, unknown> = {}): HeartbeatLoop {
+/**
+ * `immediate` sends the first heartbeat now: use it when the details must reach the server
+ * before work starts (a retry reads them to learn whether the work began).
+ */
+export function startHeartbeat(initial: Record<string, unknown> = {}, options: { immediate?: boolean } = {}): HeartbeatLoop {
   const context = Context.current();
   let details = initial;
   const beat = () => {
@@ -21,7 +25,7 @@ export function startHeartbeat(initial: Record<string, unknown> = {}): Heartbeat
   const timeoutMs = context.info.heartbeatTimeoutMs;
   const intervalMs = Math.max(250, Math.min(5000, timeoutMs ? timeoutMs / 3 : 5000));
   const timer = setInterval(beat, intervalMs);
-  beat();
+  if (options.immediate) beat();
   return {
     update(next) {
       details = { ...details, ...next };

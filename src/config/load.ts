@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
 import { configSchema, type HermesConfig, type PartialConfig } from './schema';
 
 export const PROJECT_CONFIG_FILE = 'hermes-temporal.yaml';
@@ -52,10 +53,15 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
 
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => {
-      const key = issue.path.join('.') || '(root)';
+    const describe = (key: string, reason: string) => {
       const origin = provenanceOf(key, provenance);
-      return `  ${key}: ${issue.message.replace(/^Invalid input: /, '')}${origin ? ` (from ${origin})` : ''}`;
+      return `  ${key || '(root)'}: ${reason}${origin ? ` (from ${origin})` : ''}`;
+    };
+    const problems = parsed.error.issues.flatMap((issue) => {
+      const key = issue.path.join('.');
+      // One line per unknown key, with its full path, so the source of that very key is named.
+      if (issue.code === 'unrecognized_keys') return issue.keys.map((name) => describe(key ? `${key}.${name}` : name, 'unknown key'));
+      return [describe(key, issue.message.replace(/^Invalid input: /, ''))];
     });
     throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   }
@@ -132,10 +138,22 @@ function environmentValues(env: NodeJS.ProcessEnv): Record<string, unknown> {
       setPath(values, known[0].split('.'), known[1](raw));
     } else if (name.startsWith('HERMES__')) {
       const keyPath = name.slice('HERMES__'.length).toLowerCase().split('__');
-      setPath(values, keyPath, raw.includes(',') ? asList(raw) : asScalar(raw));
+      setPath(values, keyPath, parserFor(keyPath)(raw));
     }
   }
   return values;
+}
+
+type JsonSchemaNode = { type?: string; properties?: Record<string, JsonSchemaNode> };
+const CONFIG_JSON_SCHEMA = z.toJSONSchema(configSchema, { io: 'input' }) as JsonSchemaNode;
+
+/** Reads a generic variable as its key's type: `a` is a one-item list, `4` a model name. */
+function parserFor(keyPath: string[]): EnvParser {
+  let node: JsonSchemaNode | undefined = CONFIG_JSON_SCHEMA;
+  for (const key of keyPath) node = node?.properties?.[key];
+  if (node?.type === 'array') return asList;
+  if (node?.type === 'string') return asString;
+  return asScalar;
 }
 
 function setPath(target: Record<string, unknown>, keyPath: string[], value: unknown): void {
@@ -158,10 +176,15 @@ function mergeInto(
     if (value === undefined) continue;
     const keyPath = prefix ? `${prefix}.${key}` : key;
     const existing = target[key];
-    if (isMapping(value) && isMapping(existing)) {
-      mergeInto(existing, value, label, provenance, keyPath);
+    if (isMapping(value)) {
+      // Recurse even into a new section, so each key remembers its own source (not the section's).
+      if (!isMapping(existing)) {
+        target[key] = {};
+        provenance.set(keyPath, label);
+      }
+      mergeInto(target[key] as Record<string, unknown>, value, label, provenance, keyPath);
     } else {
-      target[key] = isMapping(value) ? structuredClone(value) : value;
+      target[key] = value;
       provenance.set(keyPath, label);
     }
   }

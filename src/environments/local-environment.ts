@@ -2,7 +2,7 @@
 // cancellation kills everything the command started. Commands see a sanitised environment.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -20,6 +20,8 @@ export interface LocalEnvironmentOptions {
 }
 
 const DEFAULT_MAX_OUTPUT_CHARS = 50_000;
+/** Appears in every wrapper script, so a pid can be recognised as ours. */
+const WRAPPER_MARKER = '__hermes_exit';
 /** Stop reading ~300 ms after bash exits even if a grandchild still holds the pipe open. */
 const DRAIN_AFTER_EXIT_MS = 300;
 
@@ -48,6 +50,9 @@ export class LocalEnvironment implements TerminalEnvironment {
     const env = { ...sanitizeEnvironment(process.env, this.options.envPassthrough), ...request.env };
 
     const child = spawn('bash', ['-c', script], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
+    // Listen for the exit before the first await: a quick command can finish in between.
+    const exited = waitForExit(child);
+    exited.catch(() => undefined); // handled where it is awaited below
     const decoder = new StringDecoder('utf8');
     const onData = (data: Buffer) => {
       const text = decoder.write(data);
@@ -57,6 +62,8 @@ export class LocalEnvironment implements TerminalEnvironment {
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
+    const pidFile = request.id ? pidFileFor(request.id) : undefined;
+    if (pidFile && child.pid) await writePidFile(pidFile, child.pid);
 
     let timedOut = false;
     let interrupted = false;
@@ -73,7 +80,7 @@ export class LocalEnvironment implements TerminalEnvironment {
     else request.signal?.addEventListener('abort', onAbort, { once: true });
 
     try {
-      const exitCode = await waitForExit(child);
+      const exitCode = await exited;
       output.append(decoder.end());
       let text = output.toString();
       let code = exitCode;
@@ -91,12 +98,33 @@ export class LocalEnvironment implements TerminalEnvironment {
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', onAbort);
       await rm(cwdFile, { force: true });
+      if (pidFile) await rm(pidFile, { force: true });
     }
+  }
+
+  async killOrphan(id: string): Promise<void> {
+    const pidFile = pidFileFor(id);
+    const pid = Number(await readFile(pidFile, 'utf8').catch(() => ''));
+    await rm(pidFile, { force: true });
+    if (!Number.isInteger(pid) || pid <= 0) return;
+    // Only if the pid still runs our wrapper: pids get reused.
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.includes(WRAPPER_MARKER)) killProcessGroup(pid, 0);
   }
 
   async stop(): Promise<void> {
     // Nothing is held between commands on the local backend.
   }
+}
+
+/** Where a running command's process-group id is kept, so a later worker can find it. */
+function pidFileFor(id: string): string {
+  return path.join(os.tmpdir(), 'hermes-commands', `${id.replace(/[^A-Za-z0-9_.-]/g, '_')}.pid`);
+}
+
+async function writePidFile(file: string, pid: number): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, String(pid));
 }
 
 /**
@@ -108,9 +136,9 @@ function wrapCommand(command: string, cwd: string, cwdFile: string): string {
     'exec 2>&1',
     `builtin cd -- ${shellQuote(cwd)} || exit 126`,
     `eval ${shellQuote(command)}`,
-    '__hermes_exit=$?',
+    `${WRAPPER_MARKER}=$?`,
     `builtin pwd -P > ${shellQuote(cwdFile)} 2>/dev/null`,
-    'exit $__hermes_exit',
+    `exit $${WRAPPER_MARKER}`,
   ].join('\n');
 }
 

@@ -23,6 +23,11 @@ export interface ExecRequest {
   signal?: AbortSignal;
   /** Called with output as it arrives (for heartbeats and progress). */
   onOutput?: (chunk: string) => void;
+  /**
+   * Stable id of this command (session and tool call): if the worker dies mid-command, a later
+   * attempt uses it to find and stop what was left running.
+   */
+  id?: string;
   /** Output kept in memory is bounded: head and tail survive, the middle is dropped. */
   maxOutputChars?: number;
 }
@@ -41,6 +46,8 @@ export interface TerminalEnvironment {
   readonly handle: EnvironmentHandle;
   readonly workspace: Workspace;
   exec(request: ExecRequest): Promise<ExecResult>;
+  /** Stops the command started with `id` by a worker that died, if it still runs here. */
+  killOrphan(id: string): Promise<void>;
   /** Release live resources held by this worker (connections, containers when the session ends). */
   stop(): Promise<void>;
 }

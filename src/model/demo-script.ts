@@ -3,7 +3,7 @@
 import type { ModelScriptInput } from './model-script';
 
 export const DEMO_TASK =
-  'In the working directory: find out which system and shell you are running on, write a file ' +
+  'In the working directory: find out which system you are running on and as which user, write a file ' +
   'notes.txt describing it, then read notes.txt back, list the directory and count the words in ' +
   'notes.txt (do these three at once), and finish with a short summary.';
 
@@ -13,7 +13,7 @@ export const DEMO_SCRIPT: ModelScriptInput = {
     {
       tool_calls: [
         { name: 'terminal', arguments: { command: 'uname -srm' } },
-        { name: 'terminal', arguments: { command: 'bash --version | head -n 1' } },
+        { name: 'terminal', arguments: { command: 'id -un' } },
       ],
     },
     {
@@ -39,7 +39,7 @@ export const DEMO_SCRIPT: ModelScriptInput = {
     },
     {
       content:
-        'Done. I checked the system with uname and bash --version, wrote notes.txt, then read it ' +
+        'Done. I checked the system and user with uname and id, wrote notes.txt, then read it ' +
         'back, listed the directory and counted its words in one parallel turn. ' +
         '(This answer comes from the scripted model: it replays a fixed script and does not read tool results.)',
     },

@@ -4,6 +4,7 @@ import { approveCommand } from '../approval-signals/gate';
 import { register } from '../registry/registry';
 import { toolError, toolResult } from '../registry/results';
 import type { FunctionSchema } from '../registry/tool-entry';
+import { isReadOnlyCommand } from './read-only-command';
 import { exitCodeMeaning, stripAnsi } from './terminal-output';
 
 const WORKDIR_PATTERN = /^[A-Za-z0-9/\\:_\-.~ +@=,]+$/;
@@ -54,9 +55,10 @@ register({
   description: describeTerminal(undefined),
   maxResultChars: 100_000,
   patchSchema: (schema: FunctionSchema, available) => ({ ...schema, description: describeTerminal(available) }),
-  // A command that changes shell state (directory, environment) must not race its siblings.
+  // A command that only reads may run beside other reads (never beside a write, hence path '/');
+  // anything else runs alone, in the model's order, as the model most likely expects.
   concurrency: ({ command }) =>
-    /(^|[;&|\s(])(cd|pushd|popd|export|unset|source|\.)(\s|$)/.test(command) ? { mode: 'exclusive' } : { mode: 'parallel' },
+    typeof command === 'string' && isReadOnlyCommand(command) ? { mode: 'path', path: '/', access: 'read' } : { mode: 'exclusive' },
   handler: async ({ command, timeout, workdir }, context) => {
     const limits = context.settings.terminal;
     if (timeout !== undefined && timeout > limits.maxForegroundTimeoutSeconds) {
@@ -87,6 +89,7 @@ register({
       timeoutMs: timeoutSeconds * 1000,
       signal: context.signal,
       maxOutputChars: limits.maxOutputChars,
+      id: `${context.sessionId}-${context.toolCallId}`,
       onOutput: (chunk) => {
         recent = (recent + chunk).slice(-HEARTBEAT_TAIL_CHARS);
         context.heartbeat({ outputTail: recent });

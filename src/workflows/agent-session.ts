@@ -6,6 +6,7 @@ import {
   ActivityFailure,
   ApplicationFailure,
   CancellationScope,
+  ContinueAsNew,
   allHandlersFinished,
   condition,
   continueAsNew,
@@ -62,7 +63,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
   // Tool errors come back as results, so a retry means the infrastructure failed (DESIGN.md rule 6).
   const toolOptions: ActivityOptions = {
     startToCloseTimeout: `${limits.toolTimeoutSeconds} seconds`,
-    heartbeatTimeout: '30 seconds',
+    heartbeatTimeout: `${limits.toolHeartbeatTimeoutSeconds} seconds`,
     retry: { initialInterval: '1 second', maximumAttempts: 5 },
   };
   const { callModel } = proxyActivities<HermesActivities>(modelOptions);
@@ -154,6 +155,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
       reason: `Stopped after reaching the maximum of ${input.maxTurns} turns without a final answer`,
     });
   } catch (error) {
+    if (error instanceof ContinueAsNew) throw error;
     if (isCancellation(error)) {
       await CancellationScope.nonCancellable(async () => {
         setStatus('cancelled');

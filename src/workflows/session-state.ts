@@ -16,6 +16,7 @@ import type {
 } from './session-types';
 
 const MAX_EVENTS = 200;
+const EVENTS_CARRIED_OVER = 20;
 const MAX_RECENT_MESSAGES = 50;
 
 export class SessionState {
@@ -37,6 +38,7 @@ export class SessionState {
     this.toolCallCount = input.resume?.toolCallCount ?? 0;
     this.environment = input.resume?.environment ?? input.environment;
     this.eventIndex = input.resume?.eventIndex ?? 0;
+    this.events.push(...(input.resume?.recentEvents ?? []));
   }
 
   /** Reserves `count` consecutive transcript seqs and returns the first. */
@@ -80,6 +82,7 @@ export class SessionState {
       toolCallCount: this.toolCallCount,
       environment: this.environment,
       eventIndex: this.eventIndex,
+      recentEvents: this.events.slice(-EVENTS_CARRIED_OVER),
     };
   }
 

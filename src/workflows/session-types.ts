@@ -27,6 +27,8 @@ export interface SessionLimits {
   modelRetryInitialIntervalMs: number;
   /** Upper bound for one tool call (the terminal's foreground maximum plus a margin). */
   toolTimeoutSeconds: number;
+  /** A tool call whose worker is silent this long is retried elsewhere (as "interrupted"). */
+  toolHeartbeatTimeoutSeconds: number;
   /** Continue as new after this many turns even if the server has not suggested it. */
   turnsPerRun: number;
 }
@@ -36,6 +38,7 @@ export const DEFAULT_SESSION_LIMITS: SessionLimits = {
   modelMaxAttempts: 8,
   modelRetryInitialIntervalMs: 1000,
   toolTimeoutSeconds: 660,
+  toolHeartbeatTimeoutSeconds: 30,
   turnsPerRun: 200,
 };
 
@@ -47,6 +50,8 @@ export interface SessionCarryOver {
   environment: EnvironmentHandle;
   /** Tool-event counter, so clients following events see no gap across runs. */
   eventIndex: number;
+  /** The latest tool events, so a follower polling across the run boundary misses none. */
+  recentEvents: ToolEvent[];
 }
 
 export type SessionOutcome = 'completed' | 'max_turns';

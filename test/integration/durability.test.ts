@@ -1,0 +1,100 @@
+// Sessions outlive their workers and their own history: a worker killed in the middle of a
+// command, and a long session that continues as new.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { followSession } from '../../src/cli/follow-session';
+import { startScriptedModelServer } from '../../src/model/scripted-model-server';
+import { startSession } from '../../src/temporal/sessions';
+import type { ToolEvent } from '../../src/workflows/session-types';
+import { connectHarness, createTestWorker, testConfig, uniqueName, withScriptedSession, type Harness } from '../helpers/session-harness';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+let harness: Harness;
+beforeAll(async () => {
+  harness = await connectHarness();
+});
+afterAll(async () => {
+  await harness.close();
+});
+
+async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+test('a command whose worker is killed is reported as interrupted, not re-run, and its process is gone', async () => {
+  const token = uniqueName('orphan');
+  const script = {
+    turns: [
+      { tool_calls: [{ name: 'terminal', arguments: { command: `echo begun > marker.txt; sleep 30 # ${token}\necho never > after.txt` } }] },
+      { content: 'noted the interruption' },
+    ],
+  };
+  const model = await startScriptedModelServer({ script });
+  const config = testConfig({ model: { base_url: model.url } });
+  let child: ChildProcess | undefined;
+  try {
+    const handle = await startSession(harness.client, { task: 'survive a crash', config, limits: { toolHeartbeatTimeoutSeconds: 2 } });
+    child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'worker.ts')], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        HERMES_TEMPORAL_HOME: config.home,
+        TEMPORAL_ADDRESS: harness.address,
+        HERMES_TASK_QUEUE: config.temporal.task_queue,
+        OPENAI_BASE_URL: model.url,
+        OPENAI_API_KEY: 'test',
+        HERMES_MODEL: 'scripted',
+        HERMES__SESSION__CWD: config.session.cwd,
+      },
+      stdio: 'ignore',
+    });
+    const marker = path.join(config.session.cwd, 'marker.txt');
+    await waitFor(() => existsSync(marker), 60_000, 'the command to start on the child worker');
+    child.kill('SIGKILL');
+
+    const { worker, store } = await createTestWorker(harness, config);
+    const result = await worker.runUntil(handle.result());
+    expect(result).toMatchObject({ status: 'completed', toolCalls: 1 });
+    const sessionId = handle.workflowId.replace(/^hermes-session-/, '');
+    const toolMessage = (await store.getMessages(sessionId)).find((message) => message.role === 'tool');
+    const outcome = JSON.parse(toolMessage?.content ?? '{}') as Record<string, unknown>;
+    expect(outcome).toMatchObject({ exit_code: 130, status: 'interrupted' });
+    expect(String(outcome.error)).toMatch(/may have partially run/);
+    // The orphaned command was killed, so it never reached its second line.
+    await waitFor(() => spawnSync('pgrep', ['-f', token]).status === 1, 5000, 'the orphaned command to die');
+    expect(existsSync(path.join(config.session.cwd, 'after.txt'))).toBe(false);
+    await store.close();
+  } finally {
+    child?.kill('SIGKILL');
+    await model.close();
+  }
+});
+
+test('a long session continues as new at turn boundaries without losing its place', async () => {
+  const turn = (index: number) => ({ tool_calls: [{ name: 'terminal', arguments: { command: `echo turn-${index}` } }] });
+  const script = { turns: [turn(1), turn(2), turn(3), turn(4), turn(5), { content: 'finished after five tools' }] };
+  await withScriptedSession(harness, { script, limits: { turnsPerRun: 2 } }, async ({ handle, store }) => {
+    const events: ToolEvent[] = [];
+    const final = await followSession(handle, (event) => {
+      if (event.type !== 'final') events.push(event);
+    }, { pollMs: 50 });
+    expect(final).toMatchObject({ status: 'completed', answer: 'finished after five tools', turns: 6, toolCalls: 5 });
+    const description = await handle.describe();
+    expect(description.runId).not.toBe(description.raw.workflowExecutionInfo?.firstRunId);
+    const sessionId = handle.workflowId.replace(/^hermes-session-/, '');
+    const messages = await store.getMessages(sessionId);
+    expect(messages.map((message) => message.seq)).toEqual(messages.map((_, index) => index));
+    const outputs = messages.filter((message) => message.role === 'tool').map((message) => (JSON.parse(message.content ?? '{}') as { output: string }).output);
+    expect(outputs).toEqual(['turn-1', 'turn-2', 'turn-3', 'turn-4', 'turn-5']);
+    // Event indexes carry across runs, so a follower sees every tool exactly once.
+    const finished = events.filter((event) => event.type === 'tool_finished');
+    expect(finished.map((event) => event.summary)).toEqual([1, 2, 3, 4, 5].map((index) => `terminal: echo turn-${index}`));
+  });
+});
