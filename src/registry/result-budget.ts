@@ -7,7 +7,8 @@ import type { Workspace } from '../environments/workspace';
 const PREVIEW_CHARS = 1500;
 
 export function persistedResultPath(sessionId: string, toolCallId: string): string {
-  const safe = (value: string) => value.replace(/[^A-Za-z0-9_.-]/g, '_');
+  // Ids come from the model too: keep them to one harmless path component.
+  const safe = (value: string) => value.replace(/[^A-Za-z0-9_-]/g, '_');
   return path.join(os.tmpdir(), 'hermes-results', safe(sessionId), `${safe(toolCallId)}.txt`);
 }
 

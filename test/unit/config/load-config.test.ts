@@ -1,0 +1,292 @@
+// Configuration as a user sees it: defaults, the files and variables that override them, and
+// error messages that say which key is wrong, why, and where the bad value came from.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { configFromFlags } from '../../../src/cli/config-flags';
+import { ConfigError, loadConfig, PROJECT_CONFIG_FILE, type LoadOptions } from '../../../src/config/load';
+import type { PartialConfig } from '../../../src/config/schema';
+
+let root: string;
+let home: string;
+let projectDir: string;
+
+beforeEach(() => {
+  root = mkdtempSync(path.join(os.tmpdir(), 'hermes-config-'));
+  home = path.join(root, 'home');
+  projectDir = path.join(root, 'project');
+  mkdirSync(home);
+  mkdirSync(projectDir);
+});
+
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const homeConfig = () => path.join(home, 'config.yaml');
+const projectConfig = () => path.join(projectDir, PROJECT_CONFIG_FILE);
+
+function load(options: { env?: Record<string, string>; flags?: PartialConfig } = {}) {
+  const loadOptions: LoadOptions = { env: { HERMES_TEMPORAL_HOME: home, ...options.env }, projectDir, flags: options.flags };
+  return loadConfig(loadOptions);
+}
+
+/** The ConfigError message `run` throws; fails the test if it does not throw one. */
+function configErrorOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).message;
+  }
+  throw new Error('expected a ConfigError, but the configuration loaded');
+}
+
+describe('defaults', () => {
+  it('gives every section its defaults when there is no config file and no variable', () => {
+    const config = load();
+    expect(config.home).toBe(home);
+    expect(config.model).toEqual({ name: 'gpt-4o-mini', timeout_seconds: 600, max_attempts: 8, retry_initial_interval_ms: 1000 });
+    expect(config.temporal).toEqual({
+      namespace: 'default',
+      task_queue: 'hermes-temporal',
+      dev_server: { ip: '127.0.0.1', port: 7233, ui_port: 8233, db_file: path.join(home, 'temporal.db') },
+    });
+    expect(config.worker).toEqual({ max_concurrent_activities: 100, max_concurrent_workflow_tasks: 40, shutdown_grace_seconds: 30 });
+    expect(config.session).toEqual({ max_turns: 50, toolsets: ['hermes-cli'], disabled_toolsets: [], cwd: projectDir });
+    expect(config.terminal).toEqual({
+      backend: 'local',
+      timeout_seconds: 180,
+      max_foreground_timeout_seconds: 600,
+      max_output_chars: 50_000,
+      env_passthrough: [],
+    });
+    expect(config.store).toEqual({ path: path.join(home, 'sessions.db') });
+    expect(config.logging).toEqual({ level: 'warn' });
+  });
+
+  it('treats an empty config file as no settings', () => {
+    writeFileSync(homeConfig(), '');
+    writeFileSync(projectConfig(), '# nothing yet\n');
+    expect(load().session.max_turns).toBe(50);
+  });
+});
+
+describe('precedence: defaults < home config < project config < environment < flags', () => {
+  it('lets each later source override the earlier ones, key by key', () => {
+    writeFileSync(homeConfig(), 'model:\n  name: from-home\nsession:\n  max_turns: 10\nworker:\n  shutdown_grace_seconds: 5\n');
+    writeFileSync(projectConfig(), 'model:\n  name: from-project\nsession:\n  max_turns: 20\n');
+    const config = load({ env: { HERMES_MAX_TURNS: '30' } });
+    expect(config.model.name).toBe('from-project');
+    expect(config.session.max_turns).toBe(30);
+    expect(config.worker.shutdown_grace_seconds).toBe(5);
+
+    const flagged = load({ env: { HERMES_MAX_TURNS: '30', HERMES_MODEL: 'from-env' }, flags: { session: { max_turns: 40 } } });
+    expect(flagged.model.name).toBe('from-env');
+    expect(flagged.session.max_turns).toBe(40);
+  });
+
+  it('reads the home config from HERMES_TEMPORAL_HOME, not from the real home directory', () => {
+    writeFileSync(homeConfig(), 'temporal:\n  namespace: team-ns\n');
+    expect(load().temporal.namespace).toBe('team-ns');
+    const otherHome = path.join(root, 'other-home');
+    mkdirSync(otherHome);
+    expect(loadConfig({ env: { HERMES_TEMPORAL_HOME: otherHome }, projectDir }).temporal.namespace).toBe('default');
+  });
+
+  it('merges sections deeply: overriding one key keeps its siblings from earlier sources', () => {
+    writeFileSync(homeConfig(), 'temporal:\n  namespace: home-ns\n  dev_server:\n    port: 7300\n    ui_port: 8300\n');
+    writeFileSync(projectConfig(), 'temporal:\n  dev_server:\n    port: 7400\n');
+    const config = load({ env: { HERMES_TASK_QUEUE: 'env-queue' } });
+    expect(config.temporal.namespace).toBe('home-ns');
+    expect(config.temporal.task_queue).toBe('env-queue');
+    expect(config.temporal.dev_server.port).toBe(7400);
+    expect(config.temporal.dev_server.ui_port).toBe(8300);
+  });
+
+  it('replaces lists instead of merging them', () => {
+    writeFileSync(projectConfig(), 'session:\n  toolsets: [web, files]\n');
+    expect(load({ env: { HERMES_TOOLSETS: 'terminal' } }).session.toolsets).toEqual(['terminal']);
+  });
+
+  it('maps the well-known environment variables onto their keys', () => {
+    const config = load({
+      env: {
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_BASE_URL: 'http://localhost:1234/v1',
+        HERMES_MODEL: 'local-model',
+        TEMPORAL_ADDRESS: 'temporal.internal:7233',
+        HERMES_TASK_QUEUE: 'agents',
+        HERMES_MAX_TURNS: '7',
+        HERMES_TOOLSETS: 'web, terminal,,files ',
+      },
+    });
+    expect(config.model).toMatchObject({ api_key: 'sk-test', base_url: 'http://localhost:1234/v1', name: 'local-model' });
+    expect(config.temporal).toMatchObject({ address: 'temporal.internal:7233', task_queue: 'agents' });
+    expect(config.session.max_turns).toBe(7);
+    expect(config.session.toolsets).toEqual(['web', 'terminal', 'files']);
+  });
+
+  it('ignores environment variables that are set but empty', () => {
+    writeFileSync(projectConfig(), 'model:\n  name: from-project\n');
+    expect(load({ env: { HERMES_MODEL: '' } }).model.name).toBe('from-project');
+  });
+
+  it('accepts any key in the generic HERMES__SECTION__KEY form, typed as the key expects', () => {
+    const config = load({
+      env: {
+        HERMES__WORKER__SHUTDOWN_GRACE_SECONDS: '60',
+        HERMES__TEMPORAL__DEV_SERVER__UI_PORT: '9000',
+        HERMES__MODEL__TEMPERATURE: '0.5',
+        HERMES__SESSION__DISABLED_TOOLSETS: 'web,browser',
+        HERMES__TERMINAL__ENV_PASSTHROUGH: 'GITHUB_TOKEN',
+        HERMES__MODEL__NAME: '4',
+      },
+    });
+    expect(config.worker.shutdown_grace_seconds).toBe(60);
+    expect(config.temporal.dev_server.ui_port).toBe(9000);
+    expect(config.model.temperature).toBe(0.5);
+    expect(config.session.disabled_toolsets).toEqual(['web', 'browser']);
+    // A one-item list and a string that looks like a number are still read as their key's type.
+    expect(config.terminal.env_passthrough).toEqual(['GITHUB_TOKEN']);
+    expect(config.model.name).toBe('4');
+  });
+});
+
+describe('derived paths', () => {
+  it('resolves a relative session cwd against the project directory', () => {
+    writeFileSync(projectConfig(), 'session:\n  cwd: work/here\n');
+    expect(load().session.cwd).toBe(path.join(projectDir, 'work', 'here'));
+  });
+
+  it('keeps explicit store and dev-server paths', () => {
+    const config = load({
+      env: { HERMES_STORE_PATH: path.join(root, 'elsewhere', 'store.db') },
+      flags: { temporal: { dev_server: { db_file: '/var/lib/temporal.db' } } },
+    });
+    expect(config.store.path).toBe(path.join(root, 'elsewhere', 'store.db'));
+    expect(config.temporal.dev_server.db_file).toBe('/var/lib/temporal.db');
+  });
+});
+
+describe('bad values fail at once, naming the key, the reason and the source', () => {
+  it('reports a number that is not a number, from the environment', () => {
+    const message = configErrorOf(() => load({ env: { HERMES_MAX_TURNS: 'lots' } }));
+    expect(message).toMatch(/session\.max_turns: .*expected number.*\(from environment\)/);
+  });
+
+  it('reports an unknown key with its full path and the file it is in', () => {
+    writeFileSync(homeConfig(), 'model:\n  name: fine\n');
+    writeFileSync(projectConfig(), 'model:\n  nmae: typo\n');
+    const message = configErrorOf(() => load());
+    expect(message).toContain('model.nmae');
+    expect(message).toContain(`(from ${projectConfig()})`);
+    expect(message).not.toContain(homeConfig());
+  });
+
+  it('reports an unknown top-level key with its source', () => {
+    writeFileSync(projectConfig(), 'modle:\n  name: typo\n');
+    const message = configErrorOf(() => load());
+    expect(message).toContain('modle');
+    expect(message).toContain(`(from ${projectConfig()})`);
+  });
+
+  it('reports an unknown key given in the generic environment form', () => {
+    const message = configErrorOf(() => load({ env: { HERMES__MODEL__NMAE: 'x' } }));
+    expect(message).toMatch(/model\.nmae.*\(from environment\)/);
+  });
+
+  it('reports an invalid model URL', () => {
+    const message = configErrorOf(() => load({ env: { OPENAI_BASE_URL: 'not a url' } }));
+    expect(message).toMatch(/model\.base_url: Invalid URL \(from environment\)/);
+  });
+
+  it('reports a negative timeout from the file that set it', () => {
+    writeFileSync(homeConfig(), 'terminal:\n  timeout_seconds: -5\n');
+    const message = configErrorOf(() => load());
+    expect(message).toMatch(/terminal\.timeout_seconds: Too small.*\(from .*config\.yaml\)/);
+    expect(message).toContain(homeConfig());
+  });
+
+  it('reports an unknown terminal backend and lists the valid ones', () => {
+    const message = configErrorOf(() => load({ flags: { terminal: { backend: 'kubernetes' as 'local' } } }));
+    expect(message).toMatch(/terminal\.backend: .*"local".*"docker".*\(from command-line flags\)/);
+  });
+
+  it('reports every problem at once, one line each', () => {
+    writeFileSync(projectConfig(), 'model:\n  timeout_seconds: 0\nlogging:\n  level: loud\n');
+    const message = configErrorOf(() => load({ env: { HERMES_MAX_TURNS: '-1' } }));
+    expect(message.split('\n').filter((line) => line.startsWith('  '))).toHaveLength(3);
+    expect(message).toMatch(/model\.timeout_seconds: /);
+    expect(message).toMatch(/logging\.level: /);
+    expect(message).toMatch(/session\.max_turns: .*\(from environment\)/);
+  });
+
+  it('blames the later source when it replaces a good value with a bad one', () => {
+    writeFileSync(homeConfig(), 'session:\n  max_turns: 10\n');
+    writeFileSync(projectConfig(), 'session:\n  max_turns: ten\n');
+    const message = configErrorOf(() => load());
+    expect(message).toContain(`session.max_turns: expected number, received string (from ${projectConfig()})`);
+  });
+
+  it('reports a section given as a plain value', () => {
+    writeFileSync(projectConfig(), 'model: gpt-4o\n');
+    expect(configErrorOf(() => load())).toMatch(/model: expected object.*\(from .*hermes-temporal\.yaml\)/);
+  });
+
+  it('reports a config file that is not valid YAML, naming the file', () => {
+    writeFileSync(projectConfig(), 'model: [\n  name: x\n');
+    const message = configErrorOf(() => load());
+    expect(message).toContain(projectConfig());
+    expect(message).toContain('is not valid YAML');
+  });
+
+  it('reports a config file that holds a list instead of settings', () => {
+    writeFileSync(homeConfig(), '- model\n- session\n');
+    expect(configErrorOf(() => load())).toContain(`${homeConfig()} must contain a mapping of settings`);
+  });
+});
+
+describe('configFromFlags (the run command flags)', () => {
+  const savedHome = process.env.HERMES_TEMPORAL_HOME;
+
+  beforeEach(() => {
+    process.env.HERMES_TEMPORAL_HOME = home;
+    jest.spyOn(process, 'cwd').mockReturnValue(projectDir);
+  });
+
+  afterEach(() => {
+    jest.restoreAllMocks();
+    if (savedHome === undefined) delete process.env.HERMES_TEMPORAL_HOME;
+    else process.env.HERMES_TEMPORAL_HOME = savedHome;
+  });
+
+  it('rejects a --max-turns that is not a number, naming the key and the flags as the source', () => {
+    const message = configErrorOf(() => configFromFlags({ maxTurns: 'abc' }));
+    expect(message).toContain('session.max_turns');
+    expect(message).toContain('command-line flags');
+  });
+
+  it('rejects a --max-turns of zero', () => {
+    expect(configErrorOf(() => configFromFlags({ maxTurns: '0' }))).toMatch(/session\.max_turns: Too small/);
+  });
+
+  it('turns the flags into configuration values', () => {
+    const config = configFromFlags({
+      toolsets: 'a, b',
+      maxTurns: '12',
+      model: 'flag-model',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      apiKey: 'flag-key',
+      cwd: 'sub',
+    });
+    expect(config.session.toolsets).toEqual(['a', 'b']);
+    expect(config.session.max_turns).toBe(12);
+    expect(config.model).toMatchObject({ name: 'flag-model', base_url: 'http://127.0.0.1:9/v1', api_key: 'flag-key' });
+    expect(config.session.cwd).toBe(path.join(projectDir, 'sub'));
+  });
+
+  it('rejects a --base-url that is not a URL', () => {
+    expect(configErrorOf(() => configFromFlags({ baseUrl: 'localhost' }))).toMatch(
+      /model\.base_url: Invalid URL \(from command-line flags\)/,
+    );
+  });
+});
