@@ -1,0 +1,85 @@
+// One classification: parse, walk, run the rules, and do the same for the text as a terminal
+// would display it (ANSI escapes, NUL and compatibility characters removed) and, when the shell
+// cannot parse it, with unquoted brace words expanded; those variants can only add rules.
+import type { ClassifyContext, CommandVerdict } from '../verdict';
+import { emptyAnalysis, type Analysis } from './analysis-types';
+import { CommandWalker } from './command-walker';
+import { joinLineContinuations, normaliseForDisplay } from './normalise-input';
+import { normaliseContextPath } from './paths';
+import { RULE_CATALOG, type RuleHit } from './rule-catalog';
+import { runRules } from './rules';
+import type { RuleContext } from './rules/rule-types';
+import { withParsedShell, type SyntaxNode } from './shell-parser';
+import { buildVerdict, failureVerdict } from './verdict-builder';
+
+const MAX_TEXT_LENGTH = 100_000;
+
+interface TextAnalysis {
+  analysis: Analysis;
+  hits: RuleHit[];
+  parseError?: string;
+}
+
+export function classifyText(command: string, context: ClassifyContext): CommandVerdict {
+  if (command.length > MAX_TEXT_LENGTH) return failureVerdict(command, `command longer than ${MAX_TEXT_LENGTH} characters`);
+  const ruleContext = normaliseContext(context);
+  const text = joinLineContinuations(command);
+  const main = analyseText(text, ruleContext);
+  const hits = [...main.hits];
+  if (main.parseError !== undefined) hits.push({ id: 'U01', canonical: text.trim().replace(/\s+/g, ' '), command: text, detail: main.parseError });
+  const variants = new Set<string>();
+  // Plain printable ASCII displays as itself: skip the normalisation work.
+  const display = /^[\t\n\r\x20-\x7e]*$/.test(command) ? text : joinLineContinuations(normaliseForDisplay(command));
+  if (display !== text) variants.add(display);
+  if (main.parseError !== undefined) {
+    const expanded = expandBraceWords(text);
+    if (expanded !== text) variants.add(expanded);
+  }
+  for (const variant of variants) {
+    const extra = analyseText(variant, ruleContext).hits.filter((hit) => ['hardline', 'dangerous'].includes(RULE_CATALOG[hit.id].tier));
+    hits.push(...extra);
+  }
+  return buildVerdict(command, main.analysis, hits, main.parseError ?? main.analysis.parseErrors[0]);
+}
+
+function analyseText(text: string, context: RuleContext): TextAnalysis {
+  const analysis = emptyAnalysis();
+  const parseError = withParsedShell(text, (root) => {
+    const walker = new CommandWalker(analysis, context.home);
+    walker.visit(root, { cwd: context.cwd, vars: new Map(), wrappers: [], layers: [], depth: 0, background: false });
+    return root.hasError ? describeParseError(root) : undefined;
+  });
+  const hits = runRules({ analysis, context });
+  return parseError === undefined ? { analysis, hits } : { analysis, hits, parseError };
+}
+
+function normaliseContext(context: ClassifyContext): RuleContext {
+  return {
+    backend: context.backend,
+    cwd: normaliseContextPath(context.cwd),
+    workspaceRoot: normaliseContextPath(context.workspaceRoot),
+    home: normaliseContextPath(context.home),
+    protectedFiles: context.protectedFiles.map(normaliseContextPath),
+  };
+}
+
+function describeParseError(root: SyntaxNode): string {
+  const stack: SyntaxNode[] = [root];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node.type === 'ERROR' || node.isMissing) {
+      const near = node.text.slice(0, 40).replace(/\s+/g, ' ');
+      return `shell syntax error at line ${node.startPosition.row + 1}${near ? ` near "${near}"` : ''}`;
+    }
+    for (let index = node.childCount - 1; index >= 0; index--) {
+      const child = node.child(index);
+      if (child?.hasError || child?.isMissing) stack.push(child);
+    }
+  }
+  return 'shell syntax error';
+}
+
+/** `{rm,-rf,/}` at a command position does not parse; as words it is `rm -rf /`. */
+function expandBraceWords(text: string): string {
+  return text.replace(/(^|[\s;&|(`])\{([^{}\s'"$]*,[^{}\s'"]*)\}(?=$|[\s;&|)`])/g, (_match, before: string, body: string) => `${before}${body.split(',').join(' ')}`);
+}

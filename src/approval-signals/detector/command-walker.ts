@@ -1,0 +1,192 @@
+// Walks a parsed shell text and records every command it would execute: lists, pipelines,
+// subshells, groups, substitutions, control flow, function bodies, heredoc continuations, and
+// the shell text handed to `bash -c`/`eval`/`ssh` (parsed again, depth-limited).
+import type { Analysis, ExecutedCommand, Invocation, Substitution, UnknownFact } from './analysis-types';
+import { applyRedirects } from './redirects';
+import { walkSimpleCommand } from './simple-command';
+import { withParsedShell, type SyntaxNode } from './shell-parser';
+import { buildWord, type WordHooks } from './shell-words';
+import { executeFedText, knownOutput } from './stdin-feeds';
+import { childScope, nestedScope, type Scope } from './walk-scope';
+import type { WalkerApi } from './walker-api';
+
+const LIMITS = { reparseDepth: 6, nesting: 150, commands: 400 };
+
+export class CommandWalker implements WalkerApi {
+  private nesting = 0;
+  private readonly reported = new Set<string>();
+
+  constructor(
+    readonly analysis: Analysis,
+    readonly home: string,
+  ) {}
+
+  visit(node: SyntaxNode, scope: Scope): ExecutedCommand[] {
+    if (this.nesting >= LIMITS.nesting || this.analysis.commands.length >= LIMITS.commands) {
+      this.unknown('U04', node.text);
+      return [];
+    }
+    this.nesting++;
+    try {
+      return this.dispatch(node, scope);
+    } finally {
+      this.nesting--;
+    }
+  }
+
+  private dispatch(node: SyntaxNode, scope: Scope): ExecutedCommand[] {
+    switch (node.type) {
+      case 'command':
+        return walkSimpleCommand(this, node, scope, []);
+      case 'redirected_statement':
+        return this.visitRedirected(node, scope);
+      case 'pipeline':
+        return this.visitPipeline(node, scope);
+      case 'subshell':
+        return this.visitSequence(node, childScope(scope));
+      case 'function_definition':
+        return this.visitFunction(node, scope);
+      case 'variable_assignment':
+        this.assign(node, scope);
+        return [];
+      case 'command_substitution':
+      case 'process_substitution':
+        this.substitution(node, scope);
+        return [];
+      case 'comment':
+      case 'heredoc_body':
+        return [];
+      default:
+        return this.visitSequence(node, scope);
+    }
+  }
+
+  /** Children in order (so `cd` is followed); a child followed by `&` runs in the background. */
+  private visitSequence(node: SyntaxNode, scope: Scope): ExecutedCommand[] {
+    const commands: ExecutedCommand[] = [];
+    const children = node.children;
+    for (let index = 0; index < children.length; index++) {
+      const child = children[index]!;
+      if (!child.isNamed) continue;
+      const background = children[index + 1]?.type === '&';
+      const childScopeFor = background ? { ...childScope(scope), background: true } : scope;
+      commands.push(...this.visit(child, childScopeFor));
+    }
+    return commands;
+  }
+
+  private visitPipeline(node: SyntaxNode, scope: Scope): ExecutedCommand[] {
+    const stages = node.namedChildren.filter((child) => child.type !== 'comment').map((child) => this.visit(child, childScope(scope)));
+    this.linkPipeline(stages, scope);
+    return stages.flat();
+  }
+
+  /** Stage N reads what the stages before it print; a shell stage runs it. */
+  private linkPipeline(stages: ExecutedCommand[][], scope: Scope): void {
+    if (stages.length < 2) return;
+    const id = this.analysis.pipelines.push(stages) - 1;
+    stages.forEach((stage, index) => {
+      for (const command of stage) {
+        command.pipeline ??= { id, index };
+        if (index === 0 || command.stdin) continue;
+        const text = knownOutput(stages[index - 1]!);
+        command.stdin = { kind: 'pipe', producers: stages.slice(0, index).flat(), ...(text === undefined ? {} : { text }) };
+        executeFedText(this, command, scope);
+      }
+    });
+  }
+
+  private visitRedirected(node: SyntaxNode, scope: Scope): ExecutedCommand[] {
+    const body = node.childForFieldName('body');
+    const redirects = node.namedChildren.filter((child) => child !== body && child.type.endsWith('_redirect'));
+    if (body?.type === 'command') return walkSimpleCommand(this, body, scope, redirects, node);
+    const commands = body ? this.visit(body, scope) : [];
+    const effects = applyRedirects(this, redirects, scope, node.text);
+    return [...commands, ...this.continueAfterHeredoc(commands, effects.continuations, scope).slice(commands.length)];
+  }
+
+  /** `cat <<EOF | sh` parses with the `| sh` inside the heredoc redirect: rebuild the pipeline. */
+  continueAfterHeredoc(first: ExecutedCommand[], continuations: readonly SyntaxNode[], scope: Scope): ExecutedCommand[] {
+    if (!continuations.length) return first;
+    const stages: ExecutedCommand[][] = [first];
+    const after: SyntaxNode[] = [];
+    for (const continuation of continuations) {
+      if (continuation.type !== 'pipeline' || continuation.firstChild?.type !== '|') {
+        after.push(continuation);
+        continue;
+      }
+      for (const part of continuation.namedChildren) {
+        const head = part.type === 'list' ? part.namedChildren[0] : part;
+        if (part.type === 'list') after.push(...part.namedChildren.slice(1));
+        if (!head) continue;
+        const headStages = head.type === 'pipeline' ? head.namedChildren : [head];
+        for (const stage of headStages) stages.push(this.visit(stage, childScope(scope)));
+      }
+    }
+    this.linkPipeline(stages, scope);
+    return [...stages.flat(), ...after.flatMap((node) => this.visit(node, scope))];
+  }
+
+  private visitFunction(node: SyntaxNode, scope: Scope): ExecutedCommand[] {
+    const before = this.analysis.commands.length;
+    const body = node.childForFieldName('body');
+    if (body) this.visit(body, childScope(scope));
+    const name = node.childForFieldName('name')?.text ?? '';
+    this.analysis.functions.push({ name, bodyCommands: this.analysis.commands.slice(before) });
+    return [];
+  }
+
+  private assign(node: SyntaxNode, scope: Scope): void {
+    const name = node.childForFieldName('name')?.text;
+    const value = node.childForFieldName('value');
+    const word = value ? buildWord(value, this.wordHooks(scope)) : undefined;
+    if (!name) return;
+    const known = word === undefined ? '' : word.literal ? word.value : word.guess;
+    if (known === undefined) scope.vars.delete(name);
+    else scope.vars.set(name, known);
+  }
+
+  private substitution(node: SyntaxNode, scope: Scope): Substitution {
+    const opening = node.firstChild?.type ?? '$(';
+    const kind: Substitution['kind'] = opening === '`' ? '`' : opening === '<(' ? '<(' : opening === '>(' ? '>(' : '$(';
+    const before = this.analysis.commands.length;
+    const topLevel = this.visitSequence(node, childScope(scope));
+    const substitution: Substitution = { kind, commands: this.analysis.commands.slice(before) };
+    const output = kind === '$(' || kind === '`' ? knownOutput(topLevel) : undefined;
+    if (output !== undefined) substitution.output = output;
+    return substitution;
+  }
+
+  wordHooks(scope: Scope): WordHooks {
+    return {
+      substitution: (node) => this.substitution(node, scope),
+      descend: (node) => void this.visit(node, scope),
+      variable: (name) => scope.vars.get(name),
+    };
+  }
+
+  reparse(text: string, scope: Scope, label: string, layers: Invocation[], cwd: string | null): ExecutedCommand[] {
+    if (scope.depth >= LIMITS.reparseDepth) {
+      this.unknown('U04', text);
+      return [];
+    }
+    return withParsedShell(text, (root) => {
+      if (root.hasError) {
+        this.analysis.parseErrors.push(`could not parse the text run by ${label}`);
+        this.unknown('U01', text);
+      }
+      return this.visitSequence(root, nestedScope(scope, label, layers, cwd));
+    });
+  }
+
+  record(command: ExecutedCommand): void {
+    this.analysis.commands.push(command);
+  }
+
+  unknown(id: UnknownFact['id'], command: string): void {
+    const canonical = command.trim().replace(/\s+/g, ' ');
+    if (this.reported.has(`${id}:${canonical}`)) return;
+    this.reported.add(`${id}:${canonical}`);
+    this.analysis.unknowns.push({ id, command, canonical });
+  }
+}

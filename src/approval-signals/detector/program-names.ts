@@ -1,0 +1,24 @@
+// Families of programs the rules talk about, by lower-cased basename.
+
+export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'yash', 'posh', 'rbash', 'ksh93', 'pdksh']);
+
+const INTERPRETER_NAMES = new Set(['node', 'nodejs', 'perl', 'ruby', 'php', 'deno', 'bun', 'lua', 'pypy', 'pypy3']);
+
+export function isInterpreter(program: string): boolean {
+  return INTERPRETER_NAMES.has(program) || /^python(\d+(\.\d+)?)?$/.test(program);
+}
+
+export function isShell(program: string): boolean {
+  return SHELLS.has(program);
+}
+
+export const FETCHERS = new Set(['curl', 'wget', 'nc', 'ncat', 'netcat', 'fetch', 'aria2c', 'http', 'https', 'xh', 'lwp-request', 'socat']);
+
+export const DATABASE_CLIENTS = new Set([
+  'psql', 'mysql', 'mariadb', 'sqlite3', 'sqlite', 'clickhouse-client', 'clickhouse', 'duckdb', 'sqlcmd', 'cockroach', 'mysqlsh',
+]);
+
+/** Command names that are SQL keywords: text meant for a database prompt, judged as SQL. */
+export const SQL_KEYWORD_COMMANDS = new Set(['drop', 'delete', 'truncate', 'update', 'alter']);
+
+export const POWER_COMMANDS = new Set(['shutdown', 'reboot', 'halt', 'poweroff']);

@@ -1,0 +1,77 @@
+// Deletes: `rm` (recursive or not, wherever its targets point), `find -delete`, `find -exec rm`,
+// `xargs rm`. Targets are normalised first, so `rm -rf "$HOME/"`, `rm -fr //*` and `/bin/rm -R /`
+// are the deletes they look like.
+import type { ExecutedCommand } from '../analysis-types';
+import { findIsUnfiltered, findStartPaths } from '../find-exec';
+import { hasOption, parseArgs } from '../flags';
+import { classifyDeleteTarget, isBuildOrCachePath } from '../path-classes';
+import { displayPath, isInside } from '../paths';
+import type { RuleHit, RuleId } from '../rule-catalog';
+import { args, canonicalCommand, canonicalParsed, resolveTarget } from './rule-helpers';
+import { commandsNamed, type Rule, type RuleContext } from './rule-types';
+
+const HARDLINE_BY_CLASS = { root: 'H01', system: 'H02', home: 'H03' } as const;
+
+export const deleteRules: Rule = (input) => {
+  const hits: RuleHit[] = [];
+  for (const command of commandsNamed(input, 'rm', 'unlink')) hits.push(...removeHits(command, input.context));
+  for (const command of commandsNamed(input, 'find')) hits.push(...findHits(command, input.context));
+  for (const command of commandsNamed(input, 'rsync')) hits.push(...rsyncHits(command, input.context));
+  return hits;
+};
+
+/** `rsync --delete SRC DEST` empties DEST of everything not in SRC: a recursive delete of DEST. */
+function rsyncHits(command: ExecutedCommand, context: RuleContext): RuleHit[] {
+  const parsed = parseArgs(args(command), { shortValued: 'efB', longValued: ['exclude', 'include', 'filter', 'rsh', 'exclude-from', 'include-from'] });
+  const destination = parsed.operands.at(-1);
+  if (!destination || parsed.operands.length < 2 || !parsed.options.some((option) => option.name.startsWith('--delete'))) return [];
+  if (/^[^/]*:/.test(destination.value)) return [];
+  const target = resolveTarget(destination, command, context);
+  const canonical = canonicalParsed(command, parsed, context, true);
+  const targetClass = target.path === null ? undefined : classifyDeleteTarget(target.path, context.home);
+  if (targetClass) return [{ id: HARDLINE_BY_CLASS[targetClass], canonical, command: command.text }];
+  const inside = target.path !== null && !target.dynamic && isInside(target.path, context.workspaceRoot);
+  return inside ? [] : [{ id: 'D02', canonical, command: command.text }];
+}
+
+function removeHits(command: ExecutedCommand, context: RuleContext): RuleHit[] {
+  const parsed = parseArgs(args(command));
+  const recursive = hasOption(parsed, '-r', '-R', '--recursive');
+  const canonical = canonicalParsed(command, parsed, context, true);
+  const hit = (id: RuleId): RuleHit => ({ id, canonical, command: command.text });
+  const hits: RuleHit[] = [];
+  if (command.wrappers.includes('xargs')) hits.push(hit('D38'));
+  if (command.wrappers.some((wrapper) => wrapper.startsWith('find -exec') || wrapper.startsWith('find -ok'))) hits.push(hit('D39'));
+  const targets = parsed.operands.map((word) => resolveTarget(word, command, context));
+  if (recursive) {
+    const hardline = new Set(targets.flatMap((target) => (target.path === null ? [] : [classifyDeleteTarget(target.path, context.home)])));
+    for (const targetClass of ['root', 'system', 'home'] as const) if (hardline.has(targetClass)) hits.push(hit(HARDLINE_BY_CLASS[targetClass]));
+    if (hits.some((candidate) => candidate.id.startsWith('H'))) return hits;
+    const contained =
+      targets.length > 0 &&
+      !command.extraArgsUnknown &&
+      targets.every((target) => target.path !== null && !target.dynamic && isBuildOrCachePath(target.path, context.workspaceRoot));
+    const longOnly = hasOption(parsed, '--recursive') && !hasOption(parsed, '-r', '-R');
+    hits.push(hit(contained ? 'L01' : longOnly ? 'D03' : 'D02'));
+    return hits;
+  }
+  if (targets.some((target) => target.path !== null && !isInside(target.path, context.workspaceRoot))) hits.push(hit('D01'));
+  else if (!command.extraArgsUnknown && targets.some((target) => target.path === null)) hits.push(hit('U05'));
+  return hits;
+}
+
+/** `find -delete`: dangerous; over a whole root, system or home directory it is a hardline wipe. */
+function findHits(command: ExecutedCommand, context: RuleContext): RuleHit[] {
+  const words = args(command);
+  if (!words.some((word) => word.value === '-delete')) return [];
+  const starts = findStartPaths(words).map((word) => resolveTarget(word, command, context));
+  const shown = starts.map((start) => (start.path === null ? '?' : displayPath(start.path, context.home)));
+  const canonical = canonicalCommand(command, ['find', ...shown, ...words.filter((word) => word.value.startsWith('-')).map((word) => word.value)]);
+  const hits: RuleHit[] = [{ id: 'D40', canonical, command: command.text }];
+  if (!findIsUnfiltered(words)) return hits;
+  for (const start of starts) {
+    const targetClass = start.path === null ? undefined : classifyDeleteTarget(start.path, context.home);
+    if (targetClass) hits.push({ id: HARDLINE_BY_CLASS[targetClass], canonical, command: command.text });
+  }
+  return hits;
+}

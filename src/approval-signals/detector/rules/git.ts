@@ -1,0 +1,79 @@
+// Destructive git: hard resets, force pushes, forced cleans, forced branch deletes, discarding
+// the working tree, and `-c` settings that make git run commands.
+import type { ExecutedCommand, ShellWord } from '../analysis-types';
+import type { RuleHit, RuleId } from '../rule-catalog';
+import { args, canonicalCommand } from './rule-helpers';
+import { commandsNamed, type Rule } from './rule-types';
+
+const GLOBAL_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env', '--super-prefix']);
+/** `git -c key=value` settings that run programs. */
+const COMMAND_SETTINGS = /^(?:core\.(?:sshcommand|pager|editor|fsmonitor|hookspath|askpass|gitproxy)|alias\.|credential\.|filter\.|diff\..*\.(?:textconv|command)|diff\.external|gpg\.(?:.*\.)?program|sequence\.editor|uploadpack\.packobjectshook|protocol\.(?:.*\.)?allow|include\.path|includeif\.)/i;
+
+export const gitRules: Rule = (input) => commandsNamed(input, 'git').flatMap(gitHits);
+
+function gitHits(command: ExecutedCommand): RuleHit[] {
+  const words = args(command);
+  const hits: RuleHit[] = [];
+  let index = 0;
+  for (; index < words.length && words[index]!.value.startsWith('-'); index++) {
+    const value = words[index]!.value;
+    const setting = value === '-c' ? words[index + 1]?.value : value.startsWith('-c') && value.length > 2 ? value.slice(2) : undefined;
+    if (setting !== undefined && COMMAND_SETTINGS.test(setting)) hits.push(hit(command, 'N03', ['git', '-c', setting]));
+    if (GLOBAL_VALUED.has(value)) index++;
+  }
+  const subcommand = words[index]?.value;
+  const rest = words.slice(index + 1);
+  const values = rest.map((word) => word.value);
+  const id = subcommand ? subcommandRule(subcommand, values, rest) : undefined;
+  if (id) hits.push(hit(command, id, ['git', subcommand ?? '', ...values]));
+  return hits;
+}
+
+function hit(command: ExecutedCommand, id: RuleId, parts: string[]): RuleHit {
+  return { id, canonical: canonicalCommand(command, parts), command: command.text };
+}
+
+const shortBundle = (values: string[], letter: string) => values.some((value) => /^-[a-zA-Z]+$/.test(value) && value.includes(letter));
+
+function subcommandRule(subcommand: string, values: string[], rest: ShellWord[]): RuleId | undefined {
+  switch (subcommand) {
+    case 'reset':
+      // git accepts abbreviations: `--har`, `--h` (but `--help` is help).
+      return values.some((value) => value.length >= 3 && '--hard'.startsWith(value)) ? 'D64' : undefined;
+    case 'push':
+      if (values.some((value) => value === '--force' || value.startsWith('--force-with-lease') || value === '--force-if-includes')) return 'D65';
+      if (shortBundle(values, 'f')) return 'D66';
+      return rest.slice(1).some((word) => word.value.startsWith('+') && word.value.length > 1) ? 'D65' : undefined;
+    case 'clean':
+      return values.includes('--force') || shortBundle(values, 'f') ? 'D67' : undefined;
+    case 'branch':
+      return branchRule(values);
+    case 'checkout':
+    case 'restore':
+      return discardsWorkingTree(subcommand, values) ? 'N04' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** `-D`, `-d -f`, `--delete --force` in either order; a plain `-d`/`--delete` is a safe delete. */
+function branchRule(values: string[]): RuleId | undefined {
+  const longDelete = values.indexOf('--delete');
+  const longForce = values.indexOf('--force');
+  if (shortBundle(values, 'D')) return 'D68';
+  const shortDelete = shortBundle(values, 'd');
+  const force = longForce !== -1 || shortBundle(values, 'f');
+  if (shortDelete && force) return 'D68';
+  if (longDelete !== -1 && force) return longForce !== -1 && longForce < longDelete ? 'D70' : 'D69';
+  return undefined;
+}
+
+/** `git checkout -- .`, `git checkout -f`, `git restore .` throw away uncommitted work. */
+function discardsWorkingTree(subcommand: string, values: string[]): boolean {
+  if (subcommand === 'restore' && (values.includes('--staged') || values.includes('-S')) && !values.includes('--worktree') && !values.includes('-W')) return false;
+  if (subcommand === 'checkout' && (values.includes('-f') || values.includes('--force'))) return true;
+  const dashDash = values.indexOf('--');
+  const paths = subcommand === 'restore' ? values.filter((value) => !value.startsWith('-')) : dashDash === -1 ? [] : values.slice(dashDash + 1);
+  const everything = ['.', ':/', '*', ':/*', './'];
+  return paths.some((path) => everything.includes(path)) || (subcommand === 'checkout' && dashDash === -1 && values.length === 1 && values[0] === '.');
+}

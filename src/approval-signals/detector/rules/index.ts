@@ -1,0 +1,38 @@
+// Every rule module, run over one analysis.
+import type { RuleHit } from '../rule-catalog';
+import { agentRuntimeRules } from './agent-runtime';
+import { deleteRules } from './delete';
+import { dynamicRules } from './dynamic';
+import { filesystemRules } from './filesystem';
+import { gitRules } from './git';
+import { interpreterRules } from './interpreters';
+import { permissionRules } from './permissions';
+import { privilegeRules } from './privilege';
+import { processRules } from './process';
+import { remoteCodeRules } from './remote-code';
+import type { Rule, RuleInput } from './rule-types';
+import { serviceRules } from './services';
+import { sqlRules } from './sql';
+import { windowsRules } from './windows';
+import { writeRules } from './writes';
+
+const RULES: readonly Rule[] = [
+  deleteRules,
+  filesystemRules,
+  processRules,
+  writeRules,
+  remoteCodeRules,
+  interpreterRules,
+  privilegeRules,
+  serviceRules,
+  agentRuntimeRules,
+  gitRules,
+  sqlRules,
+  permissionRules,
+  windowsRules,
+  dynamicRules,
+];
+
+export function runRules(input: RuleInput): RuleHit[] {
+  return RULES.flatMap((rule) => rule(input));
+}

@@ -1,0 +1,107 @@
+// Files written by redirection, `tee`, `cp`/`mv`/`install`/`ln` destinations, in-place edits
+// (`sed -i`, `perl -i`, `ruby -i`) and `truncate`: raw devices, system configuration,
+// credentials and shell start-up files, project env/config files, this runtime's own config.
+import type { ExecutedCommand, WriteTarget } from '../analysis-types';
+import { hasOption, optionValue, parseArgs } from '../flags';
+import { isBlockDevice, isCredentialPath, isOtherDevice, isProjectEnvOrConfig, isSystemConfigPath } from '../path-classes';
+import { displayPath, isInside } from '../paths';
+import type { RuleHit, RuleId } from '../rule-catalog';
+import { describeScriptInvocation } from '../script-invocations';
+import { literalWord } from '../shell-words';
+import { args, canonicalCommand, resolveTarget } from './rule-helpers';
+import type { Rule, RuleContext } from './rule-types';
+
+type Category = 'device' | 'protected' | 'system' | 'credential' | 'project';
+
+/** Rule per way of writing and category; `undefined`: that combination is not flagged. */
+const RULES: Record<string, Partial<Record<Category, RuleId>>> = {
+  redirect: { device: 'H06', protected: 'SELF01', system: 'D17', credential: 'D35', project: 'D37' },
+  tee: { device: 'H06', protected: 'SELF01', system: 'D34', credential: 'D34', project: 'D36' },
+  copy: { device: 'H06', protected: 'SELF01', system: 'D51', credential: 'D53', project: 'D52' },
+  truncate: { protected: 'SELF01', system: 'D17', credential: 'D35', project: 'D37' },
+  dd: { protected: 'SELF01', system: 'D17', credential: 'D35' },
+  'in-place': { protected: 'D59', system: 'D57', credential: 'D54' },
+  'in-place/long': { protected: 'D60', system: 'D58', credential: 'D55' },
+  'in-place/perl': { protected: 'D61', system: 'D57', credential: 'D56' },
+};
+
+export const writeRules: Rule = (input) => {
+  const writes = [...input.analysis.writes, ...input.analysis.commands.flatMap(commandWrites)];
+  return writes.flatMap((write) => classifyWrite(write, input.context));
+};
+
+function classifyWrite(write: WriteTarget, context: RuleContext): RuleHit[] {
+  const resolved = resolveTarget(write.target, write, context);
+  // A directory only known at run time (`$HERMES_HOME/.env`) still has a telling file name.
+  const path = resolved.path ?? write.target.value;
+  const categories: Category[] = [];
+  if (resolved.path === null) {
+    if (isProjectEnvOrConfig(path)) categories.push('project');
+    return hitsFor(write, categories, path);
+  }
+  if (isBlockDevice(path)) categories.push('device');
+  if (context.protectedFiles.some((file) => isInside(path, file))) categories.push('protected');
+  if (isSystemConfigPath(path) || isOtherDevice(path)) categories.push('system');
+  if (isCredentialPath(path, context.home)) categories.push('credential');
+  if (isProjectEnvOrConfig(path)) categories.push('project');
+  return hitsFor(write, categories, displayPath(path, context.home));
+}
+
+function hitsFor(write: WriteTarget, categories: Category[], shownPath: string): RuleHit[] {
+  const table = RULES[write.flavour ? `${write.via}/${write.flavour}` : write.via] ?? {};
+  const keyWrappers = write.wrappers.filter((wrapper) => ['sudo', 'doas', 'ssh', 'su -c'].includes(wrapper));
+  const canonical = [...keyWrappers, write.program, shownPath].join(' ');
+  return [...new Set(categories.flatMap((category) => table[category] ?? []))].map((id) => ({ id, canonical, command: write.command }));
+}
+
+function write(command: ExecutedCommand, via: WriteTarget['via'], target: WriteTarget['target'], program: string, flavour?: WriteTarget['flavour']): WriteTarget {
+  return { via, target, cwd: command.cwd, command: command.text, program: canonicalCommand(command, [program]), wrappers: command.wrappers, ...(flavour ? { flavour } : {}) };
+}
+
+/** Files a command writes because of what it is, not because of a redirection. */
+function commandWrites(command: ExecutedCommand): WriteTarget[] {
+  const words = args(command);
+  switch (command.program) {
+    case 'tee':
+      return parseArgs(words, { longValued: ['output-error'] }).operands.map((target) => write(command, 'tee', target, 'tee'));
+    case 'cp':
+    case 'mv':
+    case 'install':
+    case 'ln':
+    case 'rsync': {
+      const parsed = parseArgs(words, { shortValued: command.program === 'install' ? 'mogStT' : 'St', longValued: ['target-directory', 'suffix', 'mode', 'owner', 'group'] });
+      const directory = optionValue(parsed, '-t', '--target-directory');
+      if (directory !== undefined) return [write(command, 'copy', literalWord(directory), command.program)];
+      const destination = parsed.operands.at(-1);
+      const enough = parsed.operands.length >= 2 || (command.program === 'install' && hasOption(parsed, '-d'));
+      return destination && enough && !destination.value.includes(':') ? [write(command, 'copy', destination, command.program)] : [];
+    }
+    case 'sed':
+      return sedWrites(command);
+    case 'perl':
+    case 'ruby': {
+      const files = describeScriptInvocation(command.program, words)?.inPlaceFiles ?? [];
+      return files.map((target) => write(command, 'in-place', target, `${command.program} -i`, 'perl'));
+    }
+    case 'truncate':
+      return parseArgs(words, { shortValued: 'sr', longValued: ['size', 'reference'] }).operands.map((target) => write(command, 'truncate', target, 'truncate'));
+    case 'dd':
+      return words.filter((word) => word.value.startsWith('of=')).map((word) => write(command, 'dd', { ...word, value: word.value.slice(3) }, 'dd of='));
+    default:
+      return [];
+  }
+}
+
+function sedWrites(command: ExecutedCommand): WriteTarget[] {
+  const words = args(command);
+  const inPlace = words.find((word) => /^-[a-zA-Z]*i/.test(word.value) && !word.value.startsWith('--')) ?? words.find((word) => word.value.startsWith('--in-place'));
+  if (!inPlace) return [];
+  const parsed = parseArgs(words, { shortValued: 'efl', longValued: ['expression', 'file', 'line-length'] });
+  const hasScriptOption = hasOption(parsed, '-e', '-f', '--expression', '--file');
+  // Without -e/-f the first operand is the script, unless it plainly is a path (`sed -i ~/.bashrc`).
+  const first = parsed.operands[0];
+  const firstIsScript = !hasScriptOption && first !== undefined && !/^(?:~|\.\.?\/|\$HOME|\$\{HOME\})/.test(first.value);
+  const files = firstIsScript ? parsed.operands.slice(1) : parsed.operands;
+  const long = inPlace.value.startsWith('--');
+  return files.map((target) => write(command, 'in-place', target, long ? 'sed --in-place' : 'sed -i', long ? 'long' : undefined));
+}

@@ -1,0 +1,166 @@
+// Turns a tree-sitter word node into a ShellWord: quote removal, which parts expand at run time,
+// globs, brace expansion and `$IFS` splitting. Substitutions inside the word are handed to the
+// walker (they run commands too).
+import type { ShellWord, Substitution } from './analysis-types';
+import { expandBraces, protectSpecials, restoreSpecials } from './brace-expansion';
+import { decodeAnsiC, unescapeDoubleQuoted, unescapeUnquoted } from './quote-removal';
+import type { SyntaxNode } from './shell-parser';
+
+export interface WordHooks {
+  /** Walk a `$(...)`, backquote or `<(...)` and report the commands inside. */
+  substitution(node: SyntaxNode): Substitution;
+  /** Walk any other node that may hold substitutions (`${x:-$(cmd)}`, `$((...))`). */
+  descend(node: SyntaxNode): void;
+  /** The literal value of a variable assigned earlier in the same text, if known. */
+  variable(name: string): string | undefined;
+}
+
+interface Segment {
+  /** Value as the program would see it when literal; the source text for expansions. */
+  text: string;
+  /** The text with quoted/escaped glob and brace characters protected. */
+  pattern: string;
+  quoted: boolean;
+  kind: 'text' | 'variable' | 'substitution' | 'other';
+  variable?: string;
+  substitution?: Substitution;
+}
+
+export function buildWord(node: SyntaxNode, hooks: WordHooks): ShellWord {
+  const segments: Segment[] = [];
+  collectSegments(node, hooks, segments, false);
+  return wordFromSegments(node.text, segments, hooks);
+}
+
+/** A word that is known literally (used for synthetic words such as `find` start paths). */
+export function literalWord(value: string, raw = value): ShellWord {
+  return { raw, value, literal: true, quoted: false, variables: [], substitutions: [], glob: /[*?]/.test(value) };
+}
+
+function collectSegments(node: SyntaxNode, hooks: WordHooks, segments: Segment[], quoted: boolean): void {
+  const text = node.text;
+  switch (node.type) {
+    case 'word':
+    case 'number':
+    case 'heredoc_content':
+    case 'string_content':
+    case 'special_character': {
+      const value = quoted ? unescapeDoubleQuoted(text) : unescapeUnquoted(text);
+      segments.push({ text: restoreSpecials(value), pattern: quoted ? protectSpecials(value) : value, quoted, kind: 'text' });
+      return;
+    }
+    case 'raw_string':
+      return pushQuoted(segments, text.slice(1, -1));
+    case 'ansi_c_string':
+      return pushQuoted(segments, decodeAnsiC(text.slice(2, -1)));
+    case 'string':
+    case 'translated_string':
+      return collectStringSegments(node, hooks, segments);
+    case 'concatenation':
+      for (const child of node.children) collectSegments(child, hooks, segments, quoted);
+      return;
+    case 'simple_expansion':
+    case 'expansion': {
+      const variable = node.namedChildren.find((child) => child.type === 'variable_name' || child.type === 'special_variable_name');
+      for (const child of node.namedChildren) if (child !== variable) hooks.descend(child);
+      segments.push({ text, pattern: protectSpecials(text), quoted, kind: 'variable', variable: variable?.text ?? text.replace(/^\$\{?/, '') });
+      return;
+    }
+    case 'command_substitution':
+    case 'process_substitution':
+      segments.push({ text, pattern: protectSpecials(text), quoted, kind: 'substitution', substitution: hooks.substitution(node) });
+      return;
+    default:
+      hooks.descend(node);
+      segments.push({ text, pattern: protectSpecials(text), quoted, kind: node.type === 'brace_expression' ? 'text' : 'other' });
+  }
+}
+
+function pushQuoted(segments: Segment[], value: string): void {
+  segments.push({ text: value, pattern: protectSpecials(value), quoted: true, kind: 'text' });
+}
+
+/** Double-quoted strings: literal gaps between the children are taken from the source text. */
+function collectStringSegments(node: SyntaxNode, hooks: WordHooks, segments: Segment[]): void {
+  const source = node.text;
+  const base = node.startIndex;
+  let cursor = source.indexOf('"') + 1;
+  for (const child of node.namedChildren) {
+    const start = child.startIndex - base;
+    if (start > cursor) pushQuoted(segments, unescapeDoubleQuoted(source.slice(cursor, start)));
+    if (child.type === 'string_content') pushQuoted(segments, unescapeDoubleQuoted(child.text));
+    else collectSegments(child, hooks, segments, true);
+    cursor = child.endIndex - base;
+  }
+  const end = source.endsWith('"') ? source.length - 1 : source.length;
+  if (end > cursor) pushQuoted(segments, unescapeDoubleQuoted(source.slice(cursor, end)));
+}
+
+const GLOB = /[*?]|\[[^\]]+\]/;
+const FIELD_BREAK = '\uE010';
+
+function wordFromSegments(raw: string, segments: Segment[], hooks: WordHooks): ShellWord {
+  const literal = segments.every((segment) => segment.kind === 'text');
+  const word: ShellWord = {
+    raw,
+    value: segments.map((segment) => segment.text).join(''),
+    literal,
+    quoted: segments.some((segment) => segment.quoted),
+    variables: segments.flatMap((segment) => (segment.variable ? [segment.variable] : [])),
+    substitutions: segments.flatMap((segment) => (segment.substitution ? [segment.substitution] : [])),
+    glob: segments.some((segment) => segment.kind === 'text' && !segment.quoted && GLOB.test(segment.pattern)),
+  };
+  const fields = runTimeFields(segments, hooks);
+  if (fields) word.fields = fields;
+  if (!literal) {
+    const guess = guessValue(segments, hooks);
+    if (guess !== undefined) word.guess = guess;
+  }
+  return word;
+}
+
+/** The value with known variables and echo substitutions filled in, `$IFS` as a space. */
+function guessValue(segments: Segment[], hooks: WordHooks): string | undefined {
+  let guess = '';
+  for (const segment of segments) {
+    const known = knownExpansion(segment, hooks);
+    if (known === undefined) return undefined;
+    guess += known;
+  }
+  return guess;
+}
+
+function knownExpansion(segment: Segment, hooks: WordHooks): string | undefined {
+  if (segment.kind === 'text') return segment.text;
+  if (segment.kind === 'variable' && segment.variable === 'IFS') return ' ';
+  if (segment.kind === 'variable' && segment.variable !== undefined) return hooks.variable(segment.variable);
+  if (segment.kind === 'substitution') return segment.substitution?.output?.replace(/\n+$/, '');
+  return undefined;
+}
+
+/**
+ * Field splitting and brace expansion, when they apply: unquoted `$IFS` and unquoted known
+ * expansions split at white space; unquoted braces expand. `undefined` when the word stays one.
+ */
+function runTimeFields(segments: Segment[], hooks: WordHooks): string[] | undefined {
+  let pattern = '';
+  let splits = false;
+  for (const segment of segments) {
+    if (segment.kind === 'text') {
+      pattern += segment.pattern;
+      continue;
+    }
+    const known = knownExpansion(segment, hooks);
+    if (known === undefined || segment.quoted) {
+      pattern += protectSpecials(known ?? segment.text);
+      continue;
+    }
+    const protectedValue = protectSpecials(known);
+    splits ||= /\s/.test(known);
+    pattern += protectedValue.replace(/\s+/g, FIELD_BREAK);
+  }
+  const pieces = pattern.split(FIELD_BREAK).filter(Boolean);
+  const expanded = pieces.flatMap((piece) => expandBraces(piece) ?? [piece]);
+  if (!splits && expanded.length === 1) return undefined;
+  return expanded.map(restoreSpecials);
+}

@@ -1,0 +1,176 @@
+// One simple command: its words, the program it really runs after peeling wrappers, and the
+// shell text it hands on (`bash -c`, `eval`, `ssh`), which is parsed and walked in turn.
+import type { ExecutedCommand, Invocation, ShellWord } from './analysis-types';
+import { guessedArgvs, programOf } from './dynamic-names';
+import { applyRedirects } from './redirects';
+import { isShell } from './program-names';
+import { resolvePath } from './paths';
+import { describeScriptInvocation } from './script-invocations';
+import type { SyntaxNode } from './shell-parser';
+import { buildWord, literalWord } from './shell-words';
+import { executeEmbeddedShell, executeFedText } from './stdin-feeds';
+import { findExecs } from './find-exec';
+import type { Scope } from './walk-scope';
+import type { WalkerApi } from './walker-api';
+import { unwrapOnce } from './wrappers';
+
+const MAX_WRAPPERS = 16;
+
+/** `statement` is the enclosing redirected statement, when the redirections are written outside the command node. */
+export function walkSimpleCommand(api: WalkerApi, node: SyntaxNode, scope: Scope, outerRedirects: readonly SyntaxNode[], statement?: SyntaxNode): ExecutedCommand[] {
+  const hooks = api.wordHooks(scope);
+  const prefixLabels: string[] = [];
+  const wordNodes: SyntaxNode[] = [];
+  const redirects: SyntaxNode[] = [];
+  for (let index = 0; index < node.childCount; index++) {
+    const child = node.child(index)!;
+    const field = node.fieldNameForChild(index);
+    if (child.type === 'variable_assignment') prefixLabels.push(assignmentLabel(child, api, scope));
+    else if (field === 'name') wordNodes.unshift(child.firstNamedChild ?? child);
+    else if (field === 'argument') wordNodes.push(child);
+    else if (child.type.endsWith('_redirect')) redirects.push(child);
+    else if (child.isNamed) api.visit(child, scope);
+  }
+  const text = (statement ?? node).text;
+  const words = wordNodes.map((wordNode) => buildWord(wordNode, hooks));
+  const effects = applyRedirects(api, [...redirects, ...outerRedirects], scope, text);
+  const commands: ExecutedCommand[] = [];
+  if (words.length) {
+    const base = { text, scope, prefixLabels };
+    const nameWord = words[0]!;
+    const dynamic = !nameWord.literal || nameWord.glob || nameWord.fields !== undefined;
+    const argv = expandFields(words);
+    if (dynamic) {
+      api.unknown('U02', text);
+      const guesses = guessedArgvs(nameWord, argv);
+      if (!guesses.length) commands.push(...resolve(api, argv, { ...base, guessed: true, hidden: false, dynamicName: true }));
+      guesses.forEach((guess, index) => commands.push(...resolve(api, guess, { ...base, guessed: true, hidden: index > 0, dynamicName: true })));
+    } else commands.push(...resolve(api, argv, { ...base, guessed: false, hidden: false, dynamicName: false }));
+  }
+  for (const command of commands) {
+    if (effects.stdin && !command.host) command.stdin = effects.stdin;
+    executeFedText(api, command, scope);
+  }
+  return api.continueAfterHeredoc(commands, effects.continuations, scope);
+}
+
+function assignmentLabel(node: SyntaxNode, api: WalkerApi, scope: Scope): string {
+  const value = node.childForFieldName('value');
+  const word = value ? buildWord(value, api.wordHooks(scope)) : literalWord('');
+  return `${node.childForFieldName('name')?.text ?? ''}=${word.value}`;
+}
+
+/** Brace expansion and `$IFS` splitting turn one word into several. */
+function expandFields(words: readonly ShellWord[]): ShellWord[] {
+  return words.flatMap((word) =>
+    word.fields ? word.fields.map((field) => ({ ...literalWord(field, word.raw), literal: word.literal || !/[$`]/.test(field) })) : [word],
+  );
+}
+
+interface ResolveOptions {
+  text: string;
+  scope: Scope;
+  prefixLabels: string[];
+  guessed: boolean;
+  hidden: boolean;
+  dynamicName: boolean;
+}
+
+/** Peels wrappers, hands shell text on, and records the command that finally runs. */
+function resolve(api: WalkerApi, argv: ShellWord[], options: ResolveOptions): ExecutedCommand[] {
+  const { scope } = options;
+  const layers: Invocation[] = [...scope.layers];
+  const wrappers = [...scope.wrappers, ...options.prefixLabels];
+  let current = argv;
+  let extraArgsUnknown = false;
+  for (let step = 0; step < MAX_WRAPPERS; step++) {
+    const program = programOf(current[0]);
+    if (program === null) break;
+    const unwrapped = unwrapOnce(program, current.slice(1));
+    if (unwrapped.kind === 'none') break;
+    layers.push({ program, argv: current });
+    wrappers.push(unwrapped.label);
+    if (unwrapped.kind === 'inner') {
+      current = unwrapped.inner;
+      extraArgsUnknown ||= unwrapped.extraArgsUnknown === true;
+      continue;
+    }
+    const host = makeCommand(current, { ...options, layers: layers.slice(0, -1), wrappers: wrappers.slice(0, -1), extraArgsUnknown, host: true });
+    api.record(host);
+    handOn(api, host, unwrapped.script, unwrapped.label, layers, unwrapped.remote ? null : scope.cwd, scope);
+    return [host];
+  }
+  if (programOf(current[0]) === null && !options.dynamicName) api.unknown('U02', options.text);
+  const command = makeCommand(current, { ...options, layers, wrappers, extraArgsUnknown, host: false });
+  const invocation = command.program !== null && isShell(command.program) ? describeScriptInvocation(command.program, current.slice(1)) : undefined;
+  // `bash -c STR`: the host is kept for the rules; what runs is the text, parsed again.
+  if (invocation?.source.mode === 'inline') {
+    command.host = true;
+    api.record(command);
+    const label = `${command.program} ${invocation.source.flag}`;
+    handOn(api, command, invocation.source.code[0]!, label, [...layers, { program: command.program, argv: current }], scope.cwd, scope);
+    return [command];
+  }
+  api.record(command);
+  if (!options.guessed && options.prefixLabels.length === 0 && wrappers.length === scope.wrappers.length) followDirectoryChange(api, command, scope);
+  if (command.program === 'find') {
+    const findScope = { ...scope, wrappers, layers: [...layers, { program: 'find', argv: current }] };
+    for (const exec of findExecs(current.slice(1))) resolve(api, exec.argv, { ...options, prefixLabels: [], scope: { ...findScope, wrappers: [...wrappers, `find ${exec.action}`] } });
+  }
+  const script = command.program === null ? undefined : describeScriptInvocation(command.program, current.slice(1));
+  if (script?.source.mode === 'inline') for (const code of script.source.code) executeEmbeddedShell(api, command, code.guess ?? code.value, scope);
+  return [command];
+}
+
+/** Walks the shell text a host runs; text only known at run time makes the verdict unknown. */
+function handOn(api: WalkerApi, host: ExecutedCommand, script: ShellWord, label: string, layers: Invocation[], cwd: string | null, scope: Scope): void {
+  const text = script.literal ? script.value : script.guess;
+  if (text === undefined) {
+    api.unknown('U03', host.text);
+    host.host = false;
+    return;
+  }
+  if (!script.literal) api.unknown('U03', host.text);
+  api.reparse(text, scope, label, layers, cwd);
+}
+
+interface MakeOptions extends ResolveOptions {
+  layers: Invocation[];
+  wrappers: string[];
+  extraArgsUnknown: boolean;
+  host: boolean;
+}
+
+function makeCommand(argv: ShellWord[], options: MakeOptions): ExecutedCommand {
+  const nameWord = argv[0] ?? literalWord('');
+  const path = nameWord.guess ?? nameWord.value;
+  const known = !options.dynamicName && nameWord.literal;
+  return {
+    program: programOf(nameWord),
+    name: known ? path.slice(path.lastIndexOf('/') + 1) : null,
+    path,
+    argv,
+    wrappers: options.wrappers,
+    layers: options.layers,
+    text: options.text,
+    cwd: options.scope.cwd,
+    background: options.scope.background,
+    extraArgsUnknown: options.extraArgsUnknown,
+    host: options.host,
+    guessed: options.guessed,
+    hidden: options.hidden,
+  };
+}
+
+/** `cd DIR` (and `pushd`) changes where later relative paths point. */
+function followDirectoryChange(api: WalkerApi, command: ExecutedCommand, scope: Scope): void {
+  if (command.program === 'popd') scope.cwd = null;
+  if (command.program !== 'cd' && command.program !== 'pushd') return;
+  const target = command.argv.slice(1).find((word) => !/^-[LPe@]+$/.test(word.value));
+  if (!target) {
+    if (command.program === 'cd') scope.cwd = api.home;
+    return;
+  }
+  const resolved = resolvePath(target, scope.cwd, api.home);
+  scope.cwd = target.value === '-' || resolved.dynamic ? null : resolved.path;
+}

@@ -1,0 +1,126 @@
+// The verdict beyond its tier: canonical approval keys, the commands found, compound detection,
+// ordering, determinism and what happens before the parser is loaded.
+import { classifyCommand, defaultClassifyContext, loadCommandClassifier } from '../../../src/approval-signals/classify-command';
+import type * as ClassifyModule from '../../../src/approval-signals/classify-command';
+import { VECTOR_CONTEXT } from './vectors/vector-types';
+
+beforeAll(() => loadCommandClassifier());
+
+const classify = (command: string) => classifyCommand(command, VECTOR_CONTEXT);
+const keys = (command: string) => classify(command).rules.map((rule) => rule.key);
+
+describe('approval keys', () => {
+  it('are the same for spellings of the same delete and differ for a different target', () => {
+    expect(keys('rm -rf src')).toEqual(keys('rm -fr ./src/'));
+    expect(keys('rm -rf src')).toEqual(keys('rm -r -f src'));
+    expect(keys('rm -rf src')).toEqual(['D02:rm -f -r ~/project/src']);
+    expect(keys('rm -rf build')).toEqual(keys('rm -fr ./build/'));
+    expect(keys('rm -rf build')).not.toEqual(keys('rm -rf /'));
+    expect(keys('rm -rf /')).toEqual(['H01:rm -f -r /']);
+  });
+
+  it('resolve `..` against the working directory and fold the home directory to ~', () => {
+    expect(keys('rm -rf ../other')).toEqual(['D02:rm -f -r ~/other']);
+    expect(keys('rm -rf $HOME/tmp')).toEqual(keys('rm -rf ~/tmp/'));
+  });
+
+  it('keep sudo apart from the same command without it', () => {
+    expect(keys('sudo rm -rf src')).toEqual(['D02:sudo rm -f -r ~/project/src']);
+  });
+
+  it('name what is piped into a shell and which script runs', () => {
+    expect(keys('curl https://a.example | sh')).not.toEqual(keys('curl https://b.example | sh'));
+    expect(keys('python3 -c "print(1)"')).not.toEqual(keys('python3 -c "import shutil; shutil.rmtree(\'x\')"'));
+  });
+});
+
+describe('matched rules', () => {
+  it('come most severe first', () => {
+    const tiers = classify('rm -rf node_modules; git push --force; rm -rf /').rules.map((rule) => rule.tier);
+    expect(tiers).toEqual(['hardline', 'dangerous', 'low_risk']);
+  });
+
+  it('say when interpreter code makes destructive calls', () => {
+    const [rule] = classify("python3 -c 'import shutil; shutil.rmtree(\"/srv\")'").rules;
+    expect(rule?.id).toBe('D26');
+    expect(rule?.description).toBe('script execution via -e/-c flag (destructive calls found: shutil.rmtree)');
+    expect(classify("python -c \"print('hello')\"").rules[0]?.description).toBe('script execution via -e/-c flag');
+  });
+});
+
+describe('the commands found', () => {
+  it('lists the command that runs, with the wrappers peeled off', () => {
+    expect(classify('sudo timeout 5 env X=1 rm -rf /tmp/x').commands).toEqual([
+      { name: 'rm', args: ['-rf', '/tmp/x'], wrappers: ['sudo', 'timeout', 'env'], text: 'sudo timeout 5 env X=1 rm -rf /tmp/x' },
+    ]);
+    expect(classify('FOO=1 make').commands[0]?.wrappers).toEqual(['FOO=1']);
+  });
+
+  it('lists every executed command, including those inside substitutions and re-parsed text', () => {
+    const names = (command: string) => classify(command).commands.map((parsed) => `${parsed.wrappers.join('>')}:${parsed.name}`);
+    expect(names('ls && echo $(pwd) | tee out')).toEqual([':ls', ':pwd', ':echo', ':tee']);
+    expect(names("bash -c 'cd src && make'")).toEqual(['bash -c:cd', 'bash -c:make']);
+    expect(names('find . -name x -exec rm {} \\;')).toEqual([':find', 'find -exec:rm']);
+    expect(names('ls | xargs rm')).toEqual([':ls', 'xargs:rm']);
+  });
+
+  it('gives no name to a command whose name is built at run time', () => {
+    const verdict = classify('$CMD --help');
+    expect(verdict.commands).toEqual([{ name: null, args: ['--help'], wrappers: [], text: '$CMD --help' }]);
+    expect(verdict.tier).toBe('unknown');
+  });
+});
+
+describe('compound commands', () => {
+  it.each([
+    ['ls -la', false],
+    ['sudo rm -rf /tmp/x', false],
+    ["bash -c 'echo hi'", false],
+    ['ls && pwd', true],
+    ['cat x | grep y', true],
+    ["bash -c 'a; b'", true],
+    ['echo $(date)', true],
+    ['ls\npwd', true],
+    ['ls\n\n', false],
+  ])('%j compound: %s', (command, compound) => {
+    expect(classify(command).compound).toBe(compound);
+  });
+});
+
+describe('unparsable and dynamic text', () => {
+  it('is unknown with the reason, never safe', () => {
+    const verdict = classify('echo "unterminated');
+    expect(verdict.tier).toBe('unknown');
+    expect(verdict.parseError).toMatch(/syntax error/);
+    expect(verdict.rules.map((rule) => rule.id)).toContain('U01');
+  });
+
+  it('still reports the dangerous parts of text that does not parse', () => {
+    expect(classify('rm -rf / && if then fi (').tier).toBe('hardline');
+  });
+});
+
+describe('determinism', () => {
+  it('gives the same plain-JSON verdict every time', () => {
+    const command = "sudo bash -c 'curl -s x | sh' && rm -rf node_modules ~/.cache; echo $(id) > /etc/motd";
+    const first = classify(command);
+    expect(JSON.parse(JSON.stringify(first))).toEqual(first);
+    for (let index = 0; index < 5; index++) expect(classify(command)).toEqual(first);
+  });
+
+  it('depends only on the context given, not on the process', () => {
+    const context = defaultClassifyContext({ cwd: '/srv/app', home: '/home/alice' });
+    expect(context).toEqual({ backend: 'local', cwd: '/srv/app', workspaceRoot: '/srv/app', home: '/home/alice', protectedFiles: [] });
+    expect(classifyCommand('rm -rf ~', context).rules[0]?.key).toBe('H03:rm -f -r ~');
+  });
+});
+
+describe('before the parser is loaded', () => {
+  it('refuses with a clear error', () => {
+    jest.isolateModules(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const fresh = require('../../../src/approval-signals/classify-command') as typeof ClassifyModule;
+      expect(() => fresh.classifyCommand('ls', VECTOR_CONTEXT)).toThrow(/loadCommandClassifier/);
+    });
+  });
+});
