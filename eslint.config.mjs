@@ -5,10 +5,10 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import { builtinModules } from 'node:module';
 
-const ioPackages = ['openai', 'dockerode', 'ssh2', 'pino', 'better-sqlite3', 'node-pty', 'yaml', 'commander'];
+const ioPackages = ['openai', 'dockerode', 'ssh2', 'pino', 'better-sqlite3', 'pg', 'node-pty', 'yaml', 'commander', 'modal', '@daytonaio/sdk', '@vercel/sandbox'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.venv-temporal/**', 'eslint.config.mjs', 'jest.config.js'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.venv-temporal/**', '.tmp/**', 'eslint.config.mjs', 'jest.config.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -1,18 +1,32 @@
-// Two projects: unit (no services) and integration (a real Temporal dev server, started once
-// for the run by the global setup).
+// Three projects: unit (no services), integration (a real Temporal dev server, started once for
+// the run by the global setup) and backends (also real services: dockerd, sshd, ... started by
+// scripts/services/*.sh, found through HERMES_TEST_* variables).
 const transform = { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }] };
+// Only these folders are crawled: service state under .tmp/ (dockerd, postgres) holds many files.
+const roots = ['<rootDir>/src', '<rootDir>/test'];
 
 /** @type {import('jest').Config} */
 module.exports = {
   testTimeout: 120_000,
   projects: [
-    { displayName: 'unit', testEnvironment: 'node', transform, testTimeout: 30_000, testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
+    { displayName: 'unit', testEnvironment: 'node', transform, roots, testTimeout: 30_000, testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     {
       displayName: 'integration',
       testEnvironment: 'node',
+      roots,
       testTimeout: 120_000,
       transform,
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/helpers/global-setup.ts',
+      globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
+    },
+    {
+      displayName: 'backends',
+      testEnvironment: 'node',
+      roots,
+      testTimeout: 180_000,
+      transform,
+      testMatch: ['<rootDir>/test/backends/**/*.test.ts'],
       globalSetup: '<rootDir>/test/helpers/global-setup.ts',
       globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
     },

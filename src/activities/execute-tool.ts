@@ -3,11 +3,11 @@
 import { activityInfo, cancellationSignal } from '@temporalio/activity';
 import type { Logger } from '../logging';
 import type { EnvironmentFactory } from '../environments/factory';
-import { AGENT_LOOP_TOOLS, handleFunctionCall } from '../registry/handle-function-call';
+import { AGENT_LOOP_TOOLS, handleFunctionCall, parseToolArguments } from '../registry/handle-function-call';
 import type { ToolRegistry } from '../registry/registry';
 import { applyResultBudget } from '../registry/result-budget';
 import { toolError } from '../registry/results';
-import { DEFAULT_MAX_RESULT_CHARS, type ToolContext, type ToolSettings } from '../registry/tool-entry';
+import { DEFAULT_MAX_RESULT_CHARS, isRetrySafeCall, type ToolContext, type ToolSettings } from '../registry/tool-entry';
 import type { SessionStore, StoredMessage } from '../store/session-store';
 import type { EnvironmentHandle } from '../environments/terminal-environment';
 import type { ExecuteToolInput, ToolOutcome } from '../workflows/session-types';
@@ -37,15 +37,16 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
 
     const previous = activityInfo().heartbeatDetails as ToolHeartbeat | undefined;
     const entry = deps.registry.get(input.name);
-    if (previous?.phase === 'started' && !entry?.retrySafe) {
-      const orphan = `${input.sessionId}-${input.toolCallId}`;
-      await deps.environments.attach(input.environment).killOrphan(orphan).catch(() => undefined);
-      return store(interruptedResult(input.name, previous.outputTail));
-    }
-
     const session = await deps.store.getSession(input.sessionId);
     const assistant = await deps.store.getMessage(input.sessionId, input.assistantSeq);
     const call = assistant?.toolCalls?.find((candidate) => candidate.id === input.toolCallId);
+    const retrySafe = isRetrySafeCall(entry, parseToolArguments(call?.arguments));
+    if (previous?.phase === 'started' && !retrySafe) {
+      const orphan = `${input.sessionId}-${input.toolCallId}`;
+      await deps.environments.attach(input.environment).then((environment) => environment.killOrphan(orphan)).catch(() => undefined);
+      return store(interruptedResult(input.name, previous.outputTail));
+    }
+
     if (!session || !call) {
       return store(toolError(`Tool call ${input.toolCallId} was not found in the session transcript`));
     }
@@ -53,9 +54,12 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
       return store(toolError(`Unknown tool: ${input.name}`, { available_tools: session.toolNames }));
     }
 
-    const environment = deps.environments.attach(input.environment);
+    if (input.gate && !input.gate.approved) {
+      return store(JSON.stringify({ output: '', exit_code: -1, error: input.gate.message, status: 'blocked' }));
+    }
+    const environment = await deps.environments.attach(input.environment);
     // Recorded before a non-repeatable tool starts, so a retry after a crash knows not to re-run it.
-    const heartbeat = startHeartbeat({ phase: 'started' }, { immediate: !entry?.retrySafe });
+    const heartbeat = startHeartbeat({ phase: 'started' }, { immediate: !retrySafe });
     try {
       const context: ToolContext = {
         sessionId: input.sessionId,
@@ -67,6 +71,7 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
         signal: cancellationSignal(),
         heartbeat: (details) => heartbeat.update(typeof details === 'object' && details ? { ...details } : {}),
         settings: deps.settings,
+        ...(input.gate ? { commandApproval: input.gate } : {}),
       };
       const raw = await handleFunctionCall(input.name, call.arguments, context, deps.registry);
       const result = await applyResultBudget(raw, entry?.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS, {
@@ -95,7 +100,26 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
 
 function outcomeOf(message: StoredMessage): ToolOutcome {
   const content = message.content ?? '';
-  return { seq: message.seq, ok: !isErrorResult(content), preview: clip(content.replace(/\s+/g, ' '), PREVIEW_CHARS), resultChars: content.length };
+  const backgroundStarted = message.name === 'terminal' ? startedBackgroundProcess(content) : undefined;
+  return {
+    seq: message.seq,
+    ok: !isErrorResult(content),
+    preview: clip(content.replace(/\s+/g, ' '), PREVIEW_CHARS),
+    resultChars: content.length,
+    ...(backgroundStarted ? { backgroundStarted } : {}),
+  };
+}
+
+/** The process a terminal(background=true) result reports, so the workflow can watch it. */
+export function startedBackgroundProcess(content: string): ToolOutcome['backgroundStarted'] {
+  if (!content.startsWith('{')) return undefined;
+  try {
+    const parsed = JSON.parse(content) as { output?: unknown; session_id?: unknown; notify_on_complete?: unknown; error?: unknown };
+    if (parsed.output !== 'Background process started' || typeof parsed.session_id !== 'string' || parsed.error) return undefined;
+    return { processId: parsed.session_id, notifyOnComplete: parsed.notify_on_complete === true };
+  } catch {
+    return undefined;
+  }
 }
 
 /** A result is an error when it is a JSON object with a truthy `error`. */

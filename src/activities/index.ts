@@ -1,16 +1,21 @@
 // Builds every activity from its dependencies; the worker registers the result and workflows
 // proxy its type (`import type`).
+import type { LoadedConfig } from '../config/load';
 import type { EnvironmentFactory } from '../environments/factory';
 import type { Logger } from '../logging';
 import type { ToolRegistry } from '../registry/registry';
 import type { ToolSettings } from '../registry/tool-entry';
 import type { SessionStore } from '../store/session-store';
+import { createApprovalActivities, userConfigFile } from './approval-activities';
+import { createBackgroundActivities } from './background-activities';
 import { createCallModelActivity } from './call-model';
+import { createEnvironmentActivities } from './environment-activities';
 import { createExecuteToolActivity } from './execute-tool';
 import type { ModelClients } from './model-clients';
 import { createSessionActivities } from './session-activities';
 
 export interface ActivityDeps {
+  config: LoadedConfig;
   registry: ToolRegistry;
   store: SessionStore;
   environments: EnvironmentFactory;
@@ -21,9 +26,12 @@ export interface ActivityDeps {
 
 export function createActivities(deps: ActivityDeps) {
   return {
-    ...createSessionActivities(deps),
+    ...createSessionActivities({ ...deps, allowlistFile: userConfigFile(deps.config) }),
+    ...createApprovalActivities(deps),
     callModel: createCallModelActivity(deps),
     executeTool: createExecuteToolActivity(deps),
+    ...createEnvironmentActivities(deps),
+    ...createBackgroundActivities(deps),
   };
 }
 

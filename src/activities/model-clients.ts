@@ -19,17 +19,16 @@ export class ModelClients {
   }
 
   get(sessionBaseUrl: string | undefined): OpenAI {
-    const baseURL = this.baseUrlFor(sessionBaseUrl);
-    const key = baseURL ?? '';
-    let client = this.clients.get(key);
+    return this.forEndpoint(this.baseUrlFor(sessionBaseUrl), this.defaults.apiKey);
+  }
+
+  /** A client for an explicit endpoint and key (e.g. the auxiliary model of smart approval). */
+  forEndpoint(baseURL: string | undefined, apiKey: string | undefined): OpenAI {
+    const cacheKey = `${baseURL ?? ''}\u0000${apiKey ?? ''}`;
+    let client = this.clients.get(cacheKey);
     if (!client) {
-      client = new OpenAI({
-        apiKey: this.defaults.apiKey ?? 'not-set',
-        baseURL,
-        maxRetries: 0,
-        timeout: this.defaults.timeoutSeconds * 1000,
-      });
-      this.clients.set(key, client);
+      client = new OpenAI({ apiKey: apiKey ?? 'not-set', baseURL, maxRetries: 0, timeout: this.defaults.timeoutSeconds * 1000 });
+      this.clients.set(cacheKey, client);
     }
     return client;
   }

@@ -1,4 +1,7 @@
 // Activities that open and close a session's record in the store.
+import { readCommandAllowlist } from '../approval-signals/allowlist-file';
+import type { EnvironmentFactory } from '../environments/factory';
+import type { Backend } from '../environments/terminal-environment';
 import type { SessionStore } from '../store/session-store';
 import { selectToolNames } from '../registry/definitions';
 import type { ToolRegistry } from '../registry/registry';
@@ -9,6 +12,8 @@ export interface PrepareSessionInput {
   task: string;
   model: string;
   cwd: string;
+  /** The session's terminal backend: tools that need it are left out when it cannot work here. */
+  backend: Backend;
   toolsets?: string[];
   disabledToolsets?: string[];
   parentSessionId?: string;
@@ -18,6 +23,8 @@ export interface PreparedSession {
   /** The next free transcript seq. */
   nextSeq: number;
   toolCount: number;
+  /** The permanent command allowlist, read afresh for every session. */
+  allowlist: string[];
 }
 
 export interface FinishSessionInput {
@@ -36,12 +43,19 @@ export function systemPrompt(cwd: string): string {
   ].join('\n');
 }
 
-export function createSessionActivities(deps: { registry: ToolRegistry; store: SessionStore }) {
+export function createSessionActivities(deps: {
+  registry: ToolRegistry;
+  store: SessionStore;
+  environments: EnvironmentFactory;
+  allowlistFile: string;
+}) {
   return {
     /** Records the session, resolves its tools once, and writes the system and user messages. */
     async prepareSession(input: PrepareSessionInput): Promise<PreparedSession> {
       const selected = selectToolNames(input.toolsets, input.disabledToolsets, { registry: deps.registry });
-      const available = await deps.registry.getDefinitions(selected);
+      const available = await deps.registry.getDefinitions(selected, {
+        terminalUnavailableReason: () => deps.environments.unavailableReason(input.backend),
+      });
       const toolNames = available.map((definition) => definition.function.name);
       await deps.store.createSession({
         sessionId: input.sessionId,
@@ -55,7 +69,23 @@ export function createSessionActivities(deps: { registry: ToolRegistry; store: S
       });
       await deps.store.appendMessage(input.sessionId, { seq: 0, role: 'system', content: systemPrompt(input.cwd) });
       await deps.store.appendMessage(input.sessionId, { seq: 1, role: 'user', content: input.task });
-      return { nextSeq: 2, toolCount: toolNames.length };
+      return { nextSeq: 2, toolCount: toolNames.length, allowlist: await readCommandAllowlist(deps.allowlistFile) };
+    },
+
+    /** Adds a message the session itself produced (e.g. a background-process notification). */
+    async appendSessionMessage(input: { sessionId: string; seq: number; role: 'user'; content: string }): Promise<void> {
+      await deps.store.appendMessage(input.sessionId, { seq: input.seq, role: input.role, content: input.content });
+    },
+
+    /** Stores a tool result the workflow itself produced (when the tool's activity gave up). */
+    async appendToolResult(input: { sessionId: string; seq: number; toolCallId: string; name: string; content: string }): Promise<void> {
+      await deps.store.appendMessage(input.sessionId, {
+        seq: input.seq,
+        role: 'tool',
+        content: input.content,
+        toolCallId: input.toolCallId,
+        name: input.name,
+      });
     },
 
     async finishSession(input: FinishSessionInput): Promise<void> {

@@ -9,10 +9,14 @@ export interface SessionFlags {
   toolsets?: string;
   cwd?: string;
   maxTurns?: string;
+  approvalMode?: string;
+  backend?: string;
 }
 
 export function configFromFlags(flags: SessionFlags): LoadedConfig {
-  const partial: Record<string, Record<string, unknown>> = { model: {}, session: {} };
+  const partial: Record<string, Record<string, unknown>> = { model: {}, session: {}, approvals: {}, terminal: {} };
+  if (flags.backend !== undefined) partial.terminal!.backend = flags.backend;
+  if (flags.approvalMode !== undefined) partial.approvals!.mode = flags.approvalMode;
   if (flags.model !== undefined) partial.model!.name = flags.model;
   if (flags.baseUrl !== undefined) partial.model!.base_url = flags.baseUrl;
   if (flags.apiKey !== undefined) partial.model!.api_key = flags.apiKey;

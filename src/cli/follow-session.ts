@@ -3,7 +3,7 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import type { SessionHandle } from '../temporal/sessions';
 import { statusQuery } from '../workflows/messages';
-import type { SessionResult, ToolEvent } from '../workflows/session-types';
+import type { SessionResult, SessionStatus, ToolEvent } from '../workflows/session-types';
 
 export interface FinalEvent {
   type: 'final';
@@ -19,7 +19,7 @@ export type FollowEvent = ToolEvent | FinalEvent;
 export async function followSession(
   handle: SessionHandle,
   onEvent: (event: FollowEvent) => void,
-  options: { pollMs?: number } = {},
+  options: { pollMs?: number; onStatus?: (status: SessionStatus) => void } = {},
 ): Promise<FinalEvent> {
   let lastIndex = -1;
   let done = false;
@@ -32,6 +32,7 @@ export async function followSession(
           onEvent(event);
         }
       }
+      options.onStatus?.(status);
     } catch {
       // The query can fail between runs or while no worker is polling; try again next tick.
     }

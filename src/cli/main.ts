@@ -2,6 +2,8 @@
 // The `hermes-temporal` command.
 import { Command } from 'commander';
 import { ConfigError } from '../config/load';
+import { registerApprovalCommands } from './commands/approvals';
+import { registerCheckCommand } from './commands/check-command';
 import { registerDemoCommand } from './commands/demo';
 import { registerDevCommand } from './commands/dev';
 import { registerRunCommand } from './commands/run';
@@ -20,6 +22,8 @@ export function buildProgram(): Command {
   registerDevCommand(program);
   registerWorkerCommand(program);
   registerSessionCommands(program);
+  registerApprovalCommands(program);
+  registerCheckCommand(program);
   registerToolsCommand(program);
   registerScriptedModelCommand(program);
   registerTemporalCliCommand(program);

@@ -9,7 +9,17 @@ export interface SessionStartedEvent {
   uiUrl?: string;
 }
 
-export type CliEvent = SessionStartedEvent | FollowEvent;
+export interface ApprovalPendingEvent {
+  type: 'approval_pending';
+  sessionId: string;
+  approvalId: string;
+  command: string;
+  description: string;
+  choices: string[];
+  expiresAt: string;
+}
+
+export type CliEvent = SessionStartedEvent | ApprovalPendingEvent | FollowEvent;
 
 export interface EventPrinter {
   print(event: CliEvent): void;
@@ -42,6 +52,14 @@ export function createEventPrinter(options: {
         case 'session_started':
           write(`${style('1', '▶ Session', color)} ${event.sessionId} (workflow ${event.workflowId})`);
           if (event.uiUrl) write(`  Web UI: ${event.uiUrl}`);
+          break;
+        case 'approval_pending':
+          write(`  ${style('33;1', '⏸ approval needed', color)} ${event.approvalId}: ${event.description}`);
+          write(`      ${event.command.split('\n').join('\n      ')}`);
+          write(
+            `      answer with: hermes-temporal approve ${event.sessionId} ${event.approvalId} [--session|--always]` +
+              `  or  hermes-temporal deny ${event.sessionId} ${event.approvalId} (until ${event.expiresAt})`,
+          );
           break;
         case 'tool_started':
           write(`  ${emoji(event.name)} ${event.summary}`);

@@ -3,11 +3,14 @@
 import type { LoadedConfig } from '../config/load';
 import { createLogger } from '../logging';
 import { registry } from '../registry/registry';
-import { SqliteSessionStore } from '../store/sqlite-session-store';
+import { createSessionStore } from '../store/create-session-store';
 import { connectTemporal, workflowUiUrl, type TemporalConnection } from '../temporal/connection';
 import { installTemporalRuntime } from '../temporal/runtime';
-import { startSession } from '../temporal/sessions';
-import { createHermesWorker, loadBuiltinTools } from '../temporal/worker';
+import { startSession, type SessionHandle } from '../temporal/sessions';
+import { createHermesWorker, loadBuiltinTools, releaseWorkerEnvironments } from '../temporal/worker';
+import type { ApprovalSurface, PendingApproval } from '../approval-signals/approval-types';
+import type { SessionStatus } from '../workflows/session-types';
+import { ApprovalPrompter } from './approval-prompt';
 import { followSession, type FinalEvent } from './follow-session';
 import { createEventPrinter, type EventPrinter } from './output';
 
@@ -19,6 +22,10 @@ export interface RunOptions {
   detach?: boolean;
   /** Serve the session with a worker in this process (default true). */
   worker?: boolean;
+  /** Who answers approvals: `interactive` prompts here; default `async` (or `interactive` in a terminal). */
+  surface?: ApprovalSurface;
+  /** Called once per pending approval when nobody is prompted here (the demo answers itself). */
+  onApprovalPending?: (approval: PendingApproval, handle: SessionHandle, printer: EventPrinter) => void;
   /** Called once the session runs, e.g. to print where the Web UI is. */
   onStarted?: (connection: TemporalConnection, printer: EventPrinter) => void;
   /** Keep the embedded server up after the session ends, until this resolves. */
@@ -46,14 +53,15 @@ export async function runSession(options: RunOptions): Promise<RunOutcome> {
   const printer = createEventPrinter({ json: Boolean(options.json), emojiFor: (tool) => registry.getEmoji(tool) });
 
   const connection = await connectTemporal(config, { log: (message) => printer.note(message) });
-  const store = new SqliteSessionStore(config.store.path);
+  const store = createSessionStore(config);
   const worker = serveLocally
     ? await createHermesWorker({ connection: connection.nativeConnection, config, store, logger })
     : undefined;
   const workerDone = worker?.run();
   let interrupted = 0;
   try {
-    const handle = await startSession(connection.client, { task: options.task, config, sessionId: options.sessionId });
+    const surface = options.surface ?? (!options.json && !options.detach && process.stdin.isTTY && process.stdout.isTTY ? 'interactive' : 'async');
+    const handle = await startSession(connection.client, { task: options.task, config, sessionId: options.sessionId, surface });
     const sessionId = handle.workflowId.replace(/^hermes-session-/, '');
     printer.print({
       type: 'session_started',
@@ -72,16 +80,37 @@ export async function runSession(options: RunOptions): Promise<RunOutcome> {
       handle.cancel().catch(() => undefined);
     };
     process.on('SIGINT', onInterrupt);
+    const prompter = surface === 'interactive' ? new ApprovalPrompter(handle) : undefined;
+    const announced = new Set<string>();
+    const onStatus = (status: SessionStatus) => {
+      if (prompter) return prompter.offer(status.pendingApprovals);
+      for (const approval of status.pendingApprovals) {
+        if (announced.has(approval.approvalId)) continue;
+        announced.add(approval.approvalId);
+        printer.print({
+          type: 'approval_pending',
+          sessionId,
+          approvalId: approval.approvalId,
+          command: approval.command,
+          description: approval.description,
+          choices: approval.smartDenied ? ['once', 'deny'] : approval.allowAlways ? ['once', 'session', 'always', 'deny'] : ['once', 'session', 'deny'],
+          expiresAt: approval.expiresAt,
+        });
+        options.onApprovalPending?.(approval, handle, printer);
+      }
+    };
     try {
-      const final = await followSession(handle, (event) => printer.print(event));
+      const final = await followSession(handle, (event) => printer.print(event), { onStatus });
       if (connection.embedded && options.keepServerUntil) await options.keepServerUntil(connection, printer);
       return { sessionId, workflowId: handle.workflowId, final };
     } finally {
+      prompter?.close();
       process.off('SIGINT', onInterrupt);
     }
   } finally {
     worker?.shutdown();
     await workerDone;
+    if (worker) await releaseWorkerEnvironments(worker);
     await store.close();
     await connection.close();
   }

@@ -1,26 +1,39 @@
 // A long-running worker process: `hermes-temporal worker`, worker.ts and the dev command. The
 // SDK runtime turns SIGINT/SIGTERM into a graceful shutdown: no new tasks, running tools get
 // `worker.shutdown_grace_seconds` to finish.
-import type { LoadedConfig } from '../config/load';
+import { loadConfig, type LoadedConfig } from '../config/load';
 import { createLogger } from '../logging';
-import { SqliteSessionStore } from '../store/sqlite-session-store';
-import type { TemporalConnection } from '../temporal/connection';
+import { createSessionStore, describeSessionStore } from '../store/create-session-store';
+import { connectTemporal, type TemporalConnection } from '../temporal/connection';
 import { installTemporalRuntime } from '../temporal/runtime';
-import { createHermesWorker } from '../temporal/worker';
+import { createHermesWorker, releaseWorkerEnvironments } from '../temporal/worker';
 
 export async function serveWorker(config: LoadedConfig, connection: TemporalConnection): Promise<void> {
   const logger = createLogger({ level: config.logging.level === 'warn' ? 'info' : config.logging.level });
   installTemporalRuntime(logger);
-  const store = new SqliteSessionStore(config.store.path);
+  const store = createSessionStore(config);
   try {
     const worker = await createHermesWorker({ connection: connection.nativeConnection, config, store, logger });
     logger.info(
-      { address: connection.address, namespace: connection.namespace, taskQueue: config.temporal.task_queue, store: config.store.path },
+      { address: connection.address, namespace: connection.namespace, taskQueue: config.temporal.task_queue, store: describeSessionStore(config) },
       'hermes-temporal worker polling; SIGINT/SIGTERM drains running tools and exits',
     );
     await worker.run();
+    await releaseWorkerEnvironments(worker);
     logger.info('worker stopped');
   } finally {
     await store.close();
+  }
+}
+
+/** The worker process: configuration from files and environment, a server at TEMPORAL_ADDRESS. */
+export async function runConfiguredWorker(): Promise<void> {
+  const config = loadConfig();
+  installTemporalRuntime(createLogger({ level: config.logging.level }));
+  const connection = await connectTemporal(config, { allowEmbedded: false });
+  try {
+    await serveWorker(config, connection);
+  } finally {
+    await connection.close();
   }
 }

@@ -122,6 +122,7 @@ const ENVIRONMENT_KEYS: Record<string, [key: string, parse: EnvParser]> = {
   TERMINAL_TIMEOUT: ['terminal.timeout_seconds', asScalar],
   TERMINAL_MAX_FOREGROUND_TIMEOUT: ['terminal.max_foreground_timeout_seconds', asScalar],
   HERMES_STORE_PATH: ['store.path', asString],
+  HERMES_STORE_POSTGRES_URL: ['store.postgres_url', asString],
   HERMES_LOG_LEVEL: ['logging.level', asString],
 };
 

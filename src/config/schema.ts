@@ -5,6 +5,109 @@ import { BACKENDS } from '../environments/terminal-environment';
 
 const positiveInt = z.number().int().positive();
 
+/**
+ * Tools of sessions on a backend can run on their own task queue, served by a worker on the
+ * machine that has the backend (e.g. `tools-docker` on the Docker host).
+ */
+const taskQueue = z.string().min(1).optional();
+
+const dockerSchema = z
+  .object({
+    /** Docker API socket (DOCKER_HOST unix:// paths work too). */
+    socket_path: z.string().default('/var/run/docker.sock'),
+    image: z.string().default('debian:bookworm-slim'),
+    /** Network access for containers; off unless asked for. */
+    network: z.boolean().default(false),
+    memory_mb: positiveInt.default(2048),
+    cpus: z.number().positive().default(1),
+    pids_limit: positiveInt.default(512),
+    /** `host:container[:ro]` bind mounts; any host mount turns dangerous-command checks back on. */
+    volumes: z.array(z.string()).default([]),
+    env: z.record(z.string(), z.string()).default({}),
+    /** Names of worker environment variables copied into the container. */
+    forward_env: z.array(z.string()).default([]),
+    /** Working directory inside the container. */
+    workdir: z.string().default('/workspace'),
+    /** Containers kill themselves after this long, even if their worker vanished. */
+    lifetime_seconds: positiveInt.default(6 * 3600),
+    /** Labelled containers older than this are removed by the orphan reaper. */
+    orphan_max_age_seconds: positiveInt.default(12 * 3600),
+    task_queue: taskQueue,
+  })
+  .strict();
+
+const sshSchema = z
+  .object({
+    host: z.string().optional(),
+    port: z.number().int().min(1).max(65535).default(22),
+    user: z.string().optional(),
+    key_path: z.string().optional(),
+    password: z.string().optional(),
+    /** Pinned host key: SHA256 fingerprint as `ssh-keygen -lf` prints it (`SHA256:...`) or hex. */
+    host_fingerprint: z.string().optional(),
+    /** Accept a host whose key is not pinned (unsafe; off by default). */
+    trust_unknown_host: z.boolean().default(false),
+    /** Channels in flight per connection; keep below the server's MaxSessions (default 10). */
+    max_channels: z.number().int().min(1).max(64).default(8),
+    keepalive_seconds: positiveInt.default(15),
+    /** Working directory on the remote host (`~` when unset). */
+    workdir: z.string().optional(),
+    task_queue: taskQueue,
+  })
+  .strict();
+
+const singularitySchema = z
+  .object({
+    /** `apptainer` or `singularity`; found on PATH when unset (apptainer first). */
+    binary: z.string().optional(),
+    image: z.string().default('docker://debian:bookworm-slim'),
+    /** Persistent overlay directory per session; a writable tmpfs when unset. */
+    overlay_dir: z.string().optional(),
+    workdir: z.string().default('/workspace'),
+    task_queue: taskQueue,
+  })
+  .strict();
+
+const modalSchema = z
+  .object({
+    token_id: z.string().optional(),
+    token_secret: z.string().optional(),
+    environment: z.string().optional(),
+    app_name: z.string().default('hermes-temporal'),
+    image: z.string().default('python:3.12-slim'),
+    workdir: z.string().default('/workspace'),
+    timeout_seconds: positiveInt.default(3600),
+    /** Base URL of a Modal-compatible endpoint (tests point it at a local stand-in). */
+    endpoint: z.string().optional(),
+    task_queue: taskQueue,
+  })
+  .strict();
+
+const daytonaSchema = z
+  .object({
+    api_key: z.string().optional(),
+    api_url: z.string().optional(),
+    target: z.string().optional(),
+    image: z.string().default('python:3.12-slim'),
+    workdir: z.string().default('/home/daytona/workspace'),
+    task_queue: taskQueue,
+  })
+  .strict();
+
+const vercelSchema = z
+  .object({
+    token: z.string().optional(),
+    team_id: z.string().optional(),
+    project_id: z.string().optional(),
+    image: z.string().optional(),
+    workdir: z.string().default('/vercel/sandbox'),
+    timeout_seconds: positiveInt.default(1800),
+    /** Base URL of the Vercel API (tests point it at a local stand-in). */
+    api_url: z.string().optional(),
+    task_queue: taskQueue,
+  })
+  .strict();
+
 export const configSchema = z
   .object({
     model: z
@@ -72,6 +175,14 @@ export const configSchema = z
         max_output_chars: positiveInt.default(50_000),
         /** Secret-looking environment variables that commands may still see. */
         env_passthrough: z.array(z.string()).default([]),
+        /** Time between SIGTERM and SIGKILL when a command or process tree is stopped. */
+        kill_grace_seconds: z.number().min(0).max(60).default(2),
+        docker: dockerSchema.prefault({}),
+        ssh: sshSchema.prefault({}),
+        singularity: singularitySchema.prefault({}),
+        modal: modalSchema.prefault({}),
+        daytona: daytonaSchema.prefault({}),
+        vercel_sandbox: vercelSchema.prefault({}),
       })
       .strict()
       .prefault({}),
@@ -79,9 +190,51 @@ export const configSchema = z
       .object({
         /** SQLite file holding transcripts; defaults to <home>/sessions.db. */
         path: z.string().optional(),
+        /** PostgreSQL instead of SQLite, for workers on several machines: `postgres://user:pass@host:5432/db`. */
+        postgres_url: z
+          .string()
+          .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+          .optional(),
+        /** Connections each process keeps to PostgreSQL at most (default 10). */
+        postgres_pool_size: positiveInt.optional(),
       })
       .strict()
       .prefault({}),
+    approvals: z
+      .object({
+        /** manual: ask a human; smart: an auxiliary model decides clear cases first; off: never ask. */
+        mode: z.enum(['manual', 'smart', 'off']).default('manual'),
+        /** A pending approval waits this long; then it counts as denied. */
+        timeout_seconds: positiveInt.default(1800),
+        /** What happens to dangerous commands in unattended sessions (nobody can answer). */
+        unattended_policy: z.enum(['deny', 'approve']).default('deny'),
+        /** Glob patterns of commands that are always refused, in every mode. */
+        deny: z.array(z.string()).default([]),
+        webhook: z
+          .object({
+            /** POSTed a signed JSON description of every pending approval. */
+            url: z.url().optional(),
+            /** HMAC-SHA256 key for the X-Hermes-Signature-256 header (both directions). */
+            secret: z.string().min(16).optional(),
+            timeout_seconds: positiveInt.default(10),
+          })
+          .strict()
+          .prefault({}),
+        smart: z
+          .object({
+            /** Auxiliary model for smart approval; defaults to the session's model endpoint. */
+            model: z.string().optional(),
+            base_url: z.url().optional(),
+            api_key: z.string().optional(),
+            timeout_seconds: positiveInt.default(30),
+          })
+          .strict()
+          .prefault({}),
+      })
+      .strict()
+      .prefault({}),
+    /** Approval keys (or exact commands) approved forever; `always` answers add to it. */
+    command_allowlist: z.array(z.string()).default([]),
     logging: z
       .object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn') })
       .strict()

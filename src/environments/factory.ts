@@ -1,29 +1,81 @@
-// The one place that turns an environment handle into a live backend. Live environments are a
-// per-worker cache keyed by session (DESIGN.md rule 5); the handle itself stays in the workflow.
+// The one place that turns an environment handle into a live backend. Each backend is a driver
+// that keeps its own per-worker connections (DESIGN.md rule 5); the handle itself stays in the
+// workflow, so any worker can re-attach.
+import { LocalPtyProcesses } from './background/local-pty-processes';
 import { LocalEnvironment, type LocalEnvironmentOptions } from './local-environment';
-import type { EnvironmentHandle, TerminalEnvironment } from './terminal-environment';
+import type { Backend, EnvironmentDriver, EnvironmentHandle, TerminalEnvironment } from './terminal-environment';
 
-export interface EnvironmentFactoryOptions {
-  local?: LocalEnvironmentOptions;
+/** The local backend: nothing to create, nothing to destroy. */
+export class LocalDriver implements EnvironmentDriver {
+  readonly backend = 'local' as const;
+  private readonly options: LocalEnvironmentOptions;
+
+  constructor(options: LocalEnvironmentOptions = {}) {
+    // PTY processes live in this worker's memory and must outlive each per-call view.
+    this.options = { ...options, ptyProcesses: options.ptyProcesses ?? new LocalPtyProcesses() };
+  }
+
+  async unavailableReason(): Promise<string | undefined> {
+    return undefined;
+  }
+
+  async start(handle: EnvironmentHandle): Promise<EnvironmentHandle> {
+    return handle;
+  }
+
+  async attach(handle: EnvironmentHandle): Promise<TerminalEnvironment> {
+    return new LocalEnvironment(handle, this.options);
+  }
+
+  async destroy(): Promise<void> {
+    // The local machine outlives the session.
+  }
 }
 
 export class EnvironmentFactory {
-  constructor(private readonly options: EnvironmentFactoryOptions = {}) {}
+  private readonly drivers = new Map<Backend, EnvironmentDriver>();
 
-  /** A live environment for `handle`; cheap for local, where nothing is held between commands. */
-  attach(handle: EnvironmentHandle): TerminalEnvironment {
-    switch (handle.backend) {
-      case 'local':
-        return new LocalEnvironment(handle, this.options.local);
-      default:
-        throw new UnsupportedBackendError(handle.backend);
-    }
+  constructor(drivers: EnvironmentDriver[] = [new LocalDriver()]) {
+    for (const driver of drivers) this.drivers.set(driver.backend, driver);
+  }
+
+  driver(backend: Backend): EnvironmentDriver {
+    const driver = this.drivers.get(backend);
+    if (!driver) throw new UnsupportedBackendError(backend, [...this.drivers.keys()]);
+    return driver;
+  }
+
+  /** Why `backend` cannot be used on this worker, or undefined when it can. */
+  async unavailableReason(backend: Backend): Promise<string | undefined> {
+    const driver = this.drivers.get(backend);
+    return driver ? driver.unavailableReason() : `backend '${backend}' is not configured on this worker`;
+  }
+
+  start(handle: EnvironmentHandle, signal?: AbortSignal): Promise<EnvironmentHandle> {
+    return this.driver(handle.backend).start(handle, signal);
+  }
+
+  /** A live environment for `handle` (drivers reuse their connections across calls). */
+  attach(handle: EnvironmentHandle): Promise<TerminalEnvironment> {
+    return this.driver(handle.backend).attach(handle);
+  }
+
+  destroy(handle: EnvironmentHandle): Promise<void> {
+    return this.driver(handle.backend).destroy(handle);
+  }
+
+  /** Releases every driver's live connections (worker shutdown). */
+  async releaseAll(): Promise<void> {
+    await Promise.all([...this.drivers.values()].map(async (driver) => driver.releaseAll?.().catch(() => undefined)));
   }
 }
 
 export class UnsupportedBackendError extends Error {
   override readonly name = 'UnsupportedBackendError';
-  constructor(readonly backend: string) {
-    super(`Terminal backend '${backend}' is not available in this build; use 'local'`);
+  constructor(
+    readonly backend: string,
+    available: string[],
+  ) {
+    super(`Terminal backend '${backend}' is not configured on this worker (available: ${available.join(', ')})`);
   }
 }

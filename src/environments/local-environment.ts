@@ -1,5 +1,6 @@
 // The local backend: each command is `bash -c` in its own process group, so a timeout or a
 // cancellation kills everything the command started. Commands see a sanitised environment.
+// With `pty` a command runs under a pseudo-terminal (node-pty) instead of pipes.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -10,13 +11,20 @@ import { BoundedOutput } from './bounded-output';
 import { LocalWorkspace } from './local-workspace';
 import { sanitizeEnvironment } from './sanitize-env';
 import { shellQuote } from './shell-quote';
-import type { EnvironmentHandle, ExecRequest, ExecResult, TerminalEnvironment } from './terminal-environment';
+import { ExecBackgroundProcesses } from './background/exec-background-processes';
+import { LocalBackgroundProcesses } from './background/local-background-processes';
+import { LocalPtyProcesses } from './background/local-pty-processes';
+import { shellExitCode, spawnInPty } from './local-pty';
+import type { BackgroundProcesses, EnvironmentHandle, ExecRequest, ExecResult, TerminalEnvironment } from './terminal-environment';
+import { ExecDeadline } from './exec-deadline';
 
 export interface LocalEnvironmentOptions {
   /** Secret-looking variables that commands may still see. */
   envPassthrough?: readonly string[];
   /** Time between SIGTERM and SIGKILL when a command is stopped. */
   killGraceMs?: number;
+  /** Where PTY background processes live; defaults to this worker's shared set. */
+  ptyProcesses?: LocalPtyProcesses;
 }
 
 const DEFAULT_MAX_OUTPUT_CHARS = 50_000;
@@ -27,6 +35,7 @@ const DRAIN_AFTER_EXIT_MS = 300;
 
 export class LocalEnvironment implements TerminalEnvironment {
   readonly workspace: LocalWorkspace;
+  readonly background: BackgroundProcesses;
   private current: EnvironmentHandle;
 
   constructor(
@@ -35,6 +44,16 @@ export class LocalEnvironment implements TerminalEnvironment {
   ) {
     this.current = { ...handle };
     this.workspace = new LocalWorkspace(handle.cwd);
+    const stateDir = path.join(os.tmpdir(), 'hermes-bg', (handle.sessionId ?? 'default').replace(/[^A-Za-z0-9_-]/g, '_'));
+    const killGraceMs = options.killGraceMs ?? 2000;
+    const files = new ExecBackgroundProcesses((request) => this.exec(request), stateDir, Math.ceil(killGraceMs / 1000));
+    this.background = new LocalBackgroundProcesses(
+      files,
+      options.ptyProcesses ?? new LocalPtyProcesses(),
+      stateDir,
+      () => sanitizeEnvironment(process.env, options.envPassthrough),
+      killGraceMs,
+    );
   }
 
   /** The handle as it is now: a `cd` in a command moves the session's cwd. */
@@ -49,54 +68,25 @@ export class LocalEnvironment implements TerminalEnvironment {
     const output = new BoundedOutput(request.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);
     const env = { ...sanitizeEnvironment(process.env, this.options.envPassthrough), ...request.env };
 
-    const child = spawn('bash', ['-c', script], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
-    // Listen for the exit before the first await: a quick command can finish in between.
-    const exited = waitForExit(child);
-    exited.catch(() => undefined); // handled where it is awaited below
-    const decoder = new StringDecoder('utf8');
-    const onData = (data: Buffer) => {
-      const text = decoder.write(data);
-      if (!text) return;
+    const onText = (text: string) => {
       output.append(text);
       request.onOutput?.(text);
     };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
+    const child = request.pty ? startInPty(script, env, onText) : startWithPipes(script, env, onText);
+    // Listen for the exit before the first await: a quick command can finish in between.
+    child.exited.catch(() => undefined); // handled where it is awaited below
     const pidFile = request.id ? pidFileFor(request.id) : undefined;
     if (pidFile && child.pid) await writePidFile(pidFile, child.pid);
 
-    let timedOut = false;
-    let interrupted = false;
-    const stop = () => killProcessGroup(child.pid, this.options.killGraceMs ?? 1000);
-    const timer = setTimeout(() => {
-      timedOut = true;
-      stop();
-    }, request.timeoutMs);
-    const onAbort = () => {
-      interrupted = true;
-      stop();
-    };
-    if (request.signal?.aborted) onAbort();
-    else request.signal?.addEventListener('abort', onAbort, { once: true });
-
+    const deadline = new ExecDeadline(request, () => killProcessGroup(child.pid, this.options.killGraceMs ?? 1000));
     try {
-      const exitCode = await exited;
-      output.append(decoder.end());
-      let text = output.toString();
-      let code = exitCode;
-      if (timedOut) {
-        code = 124;
-        text += `\n[Command timed out after ${Math.round(request.timeoutMs / 1000)}s]`;
-      } else if (interrupted) {
-        code = 130;
-        text += '\n[Command interrupted]';
-      }
+      const code = await child.exited;
+      const { output: text, exitCode } = deadline.conclude(output.toString(), code);
       const finalCwd = (await readFile(cwdFile, 'utf8').catch(() => '')).trim() || cwd;
       if (request.cwd === undefined) this.current = { ...this.current, cwd: finalCwd };
-      return { output: text, exitCode: code, timedOut, interrupted, cwd: finalCwd };
+      return { output: text, exitCode, timedOut: deadline.timedOut, interrupted: deadline.interrupted, cwd: finalCwd };
     } finally {
-      clearTimeout(timer);
-      request.signal?.removeEventListener('abort', onAbort);
+      deadline.dispose();
       await rm(cwdFile, { force: true });
       if (pidFile) await rm(pidFile, { force: true });
     }
@@ -112,7 +102,7 @@ export class LocalEnvironment implements TerminalEnvironment {
     if (cmdline.includes(WRAPPER_MARKER)) killProcessGroup(pid, 0);
   }
 
-  async stop(): Promise<void> {
+  async release(): Promise<void> {
     // Nothing is held between commands on the local backend.
   }
 }
@@ -140,6 +130,36 @@ function wrapCommand(command: string, cwd: string, cwdFile: string): string {
     `builtin pwd -P > ${shellQuote(cwdFile)} 2>/dev/null`,
     `exit $${WRAPPER_MARKER}`,
   ].join('\n');
+}
+
+interface StartedCommand {
+  /** Also the process-group id: the command leads its own group. */
+  pid: number | undefined;
+  /** The exit code once the output is drained. */
+  exited: Promise<number>;
+}
+
+function startWithPipes(script: string, env: Record<string, string>, onText: (text: string) => void): StartedCommand {
+  const child = spawn('bash', ['-c', script], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
+  const decoder = new StringDecoder('utf8');
+  const onData = (data: Buffer) => {
+    const text = decoder.write(data);
+    if (text) onText(text);
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  const exited = waitForExit(child).then((exitCode) => {
+    const rest = decoder.end();
+    if (rest) onText(rest);
+    return exitCode;
+  });
+  return { pid: child.pid, exited };
+}
+
+/** Under a pseudo-terminal (node-pty): output arrives with `\n` line ends like the pipe path. */
+function startInPty(script: string, env: Record<string, string>, onText: (text: string) => void): StartedCommand {
+  const child = spawnInPty(script, env, onText);
+  return { pid: child.pid, exited: child.exited.then(shellExitCode) };
 }
 
 function waitForExit(child: ReturnType<typeof spawn>): Promise<number> {

@@ -10,8 +10,12 @@ export interface EnvironmentHandle {
   backend: Backend;
   /** Session working directory; follows `cd` between commands. */
   cwd: string;
-  /** Backend-specific identity (container id, host, instance name). */
+  /** The session that owns the environment: names its container, instance or sandbox. */
+  sessionId?: string;
+  /** Backend identity once started (container id, instance name, sandbox id, host). */
   id?: string;
+  /** A few backend facts worth keeping (image, host, whether host paths are mounted). */
+  details?: Record<string, string | number | boolean>;
 }
 
 export interface ExecRequest {
@@ -21,6 +25,8 @@ export interface ExecRequest {
   timeoutMs: number;
   env?: Record<string, string>;
   signal?: AbortSignal;
+  /** Run under a pseudo-terminal (interactive programs; stderr folds into stdout). */
+  pty?: boolean;
   /** Called with output as it arrives (for heartbeats and progress). */
   onOutput?: (chunk: string) => void;
   /**
@@ -42,12 +48,80 @@ export interface ExecResult {
   cwd: string;
 }
 
+/** A background process as the `process` tool reports it. */
+export interface BackgroundProcessInfo {
+  /** `proc_<12 hex>`: what the model passes back as `session_id`. */
+  id: string;
+  command: string;
+  pid?: number;
+  cwd: string;
+  startedAt: string;
+  status: 'running' | 'exited';
+  exitCode?: number;
+  pty: boolean;
+  notifyOnComplete: boolean;
+  /** True when a later worker re-found it (its output before that point is on disk only). */
+  detached?: boolean;
+}
+
+export interface BackgroundStartRequest {
+  command: string;
+  cwd: string;
+  pty?: boolean;
+  notifyOnComplete?: boolean;
+  env?: Record<string, string>;
+}
+
+/**
+ * Background processes of one environment. They are kept in the environment itself (pid, log and
+ * exit files), so any worker can find them again after a restart where the backend allows.
+ */
+export interface BackgroundProcesses {
+  start(request: BackgroundStartRequest): Promise<BackgroundProcessInfo>;
+  list(): Promise<BackgroundProcessInfo[]>;
+  /** Current state and the last `tailChars` of output. */
+  poll(id: string, tailChars?: number): Promise<{ info: BackgroundProcessInfo; outputTail: string } | undefined>;
+  /** Lines of output: `offset` 0 means the last `limit` lines. */
+  log(id: string, offset: number, limit: number): Promise<{ info: BackgroundProcessInfo; output: string; totalLines: number } | undefined>;
+  /** Waits (bounded) for the process to exit. */
+  wait(id: string, timeoutMs: number, signal?: AbortSignal): Promise<{ info: BackgroundProcessInfo; outputTail: string } | undefined>;
+  /** Kills the whole process tree (TERM, then KILL). */
+  kill(id: string): Promise<BackgroundProcessInfo | undefined>;
+  /** Writes to stdin (`submit` adds a newline; `close` sends EOF). Throws when stdin is not available. */
+  write(id: string, data: string): Promise<void>;
+  closeStdin(id: string): Promise<void>;
+}
+
 export interface TerminalEnvironment {
   readonly handle: EnvironmentHandle;
   readonly workspace: Workspace;
+  readonly background: BackgroundProcesses;
   exec(request: ExecRequest): Promise<ExecResult>;
   /** Stops the command started with `id` by a worker that died, if it still runs here. */
   killOrphan(id: string): Promise<void>;
-  /** Release live resources held by this worker (connections, containers when the session ends). */
-  stop(): Promise<void>;
+  /** Releases what this view holds (usually nothing: connections belong to the driver). */
+  release(): Promise<void>;
+}
+
+/** What a backend plugs into the factory. */
+export interface EnvironmentDriver {
+  readonly backend: Backend;
+  /** Why the backend cannot work on this worker (no socket, credentials or binary), if so. */
+  unavailableReason(): Promise<string | undefined>;
+  /** Creates the session's environment, or re-finds it; returns the handle with its identity. */
+  start(handle: EnvironmentHandle, signal?: AbortSignal): Promise<EnvironmentHandle>;
+  /**
+   * A live environment for a started handle. Cheap: drivers cache their connections (per host,
+   * per daemon) and build a view with the handle's cwd.
+   */
+  attach(handle: EnvironmentHandle): Promise<TerminalEnvironment>;
+  /** Removes the session's environment for good (session ended). Idempotent. */
+  destroy(handle: EnvironmentHandle): Promise<void>;
+  /** Closes this worker's cached connections (worker shutdown). */
+  releaseAll?(): Promise<void>;
+}
+
+/** Failure to reach a backend before a command started: safe to retry elsewhere. */
+export class BackendUnavailableError extends Error {
+  override readonly name = 'BackendUnavailableError';
 }

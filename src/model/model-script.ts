@@ -13,7 +13,10 @@ const scriptedFailure = z.object({
 
 const scriptedToolCall = z.object({
   name: z.string(),
-  /** An object is sent as JSON; a string is sent as-is (to script malformed arguments). */
+  /**
+   * An object is sent as JSON; a string is sent as-is (to script malformed arguments). Either may
+   * hold `{{last.<field>}}`: that field of the latest tool result that has it.
+   */
   arguments: z.union([z.record(z.string(), z.unknown()), z.string()]).default({}),
   id: z.string().optional(),
 });

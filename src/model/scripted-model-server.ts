@@ -58,7 +58,7 @@ export async function startScriptedModelServer(options: {
       return sendError(response, failure.status, failure.message, headers);
     }
     if (turn.delay_ms) await new Promise((resolve) => setTimeout(resolve, turn.delay_ms));
-    sendJson(response, 200, completion(body.model, turn, turnIndex));
+    sendJson(response, 200, completion(body.model, turn, turnIndex, body.messages));
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -78,11 +78,14 @@ export async function startScriptedModelServer(options: {
   };
 }
 
-function completion(model: string, turn: ScriptedTurn, turnIndex: number) {
+function completion(model: string, turn: ScriptedTurn, turnIndex: number, messages: RecordedRequest['messages'] = []) {
   const toolCalls = (turn.tool_calls ?? []).map((call, index) => ({
     id: call.id ?? `call_${turnIndex}_${index}`,
     type: 'function',
-    function: { name: call.name, arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments) },
+    function: {
+      name: call.name,
+      arguments: fillFromResults(typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments), messages),
+    },
   }));
   return {
     id: `chatcmpl-scripted-${turnIndex}`,
@@ -98,6 +101,25 @@ function completion(model: string, turn: ScriptedTurn, turnIndex: number) {
     ],
     usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
   };
+}
+
+/**
+ * Scripts may refer to values only known at run time: `{{last.session_id}}` becomes the
+ * `session_id` of the most recent tool result (a JSON object) that has one.
+ */
+function fillFromResults(argumentsText: string, messages: RecordedRequest['messages']): string {
+  return argumentsText.replace(/\{\{last\.([A-Za-z0-9_]+)\}\}/g, (placeholder, field: string) => {
+    for (const message of [...messages].reverse()) {
+      if (message.role !== 'tool' || typeof message.content !== 'string') continue;
+      try {
+        const value = (JSON.parse(message.content) as Record<string, unknown>)[field];
+        if (value !== undefined) return typeof value === 'string' ? value : JSON.stringify(value);
+      } catch {
+        // not JSON: look further back
+      }
+    }
+    return placeholder;
+  });
 }
 
 /** Identifies a conversation by its opening messages, so failure counters are per session. */

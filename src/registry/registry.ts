@@ -6,6 +6,7 @@ import { argumentIssues, coerceArguments } from './arguments';
 import { isCancellation, toolError } from './results';
 import {
   DEFAULT_TOOL_EMOJI,
+  type CheckContext,
   type CheckFn,
   type FunctionSchema,
   type RegisterOptions,
@@ -122,8 +123,8 @@ export class ToolRegistry {
    * Unknown names are skipped. A check that throws means "unavailable". Each check function
    * runs at most once per call, even when several tools share it.
    */
-  async getDefinitions(names: Iterable<string>): Promise<ToolDefinition[]> {
-    const checks = new CheckCache(this.logger);
+  async getDefinitions(names: Iterable<string>, context: CheckContext = {}): Promise<ToolDefinition[]> {
+    const checks = new CheckCache(this.logger, context);
     const definitions: ToolDefinition[] = [];
     for (const name of [...new Set(names)].sort()) {
       const entry = this.tools.get(name);
@@ -144,8 +145,8 @@ export class ToolRegistry {
   }
 
   /** `{toolset: available}` for every registered toolset. */
-  async checkToolsetRequirements(): Promise<Record<string, boolean>> {
-    const checks = new CheckCache(this.logger);
+  async checkToolsetRequirements(context: CheckContext = {}): Promise<Record<string, boolean>> {
+    const checks = new CheckCache(this.logger, context);
     const result: Record<string, boolean> = {};
     for (const toolset of this.getRegisteredToolsetNames()) result[toolset] = await this.isToolsetAvailable(toolset, checks);
     return result;
@@ -182,11 +183,19 @@ export class ToolRegistry {
 
 /** Runs each check function at most once (per instance); a throw counts as unavailable. */
 export class CheckCache {
-  private readonly results = new Map<CheckFn, Promise<boolean>>();
+  private readonly results = new Map<CheckFn, Promise<string | undefined>>();
 
-  constructor(private readonly logger: Logger = silentLogger) {}
+  constructor(
+    private readonly logger: Logger = silentLogger,
+    private readonly context: CheckContext = {},
+  ) {}
 
-  passes(check: CheckFn): Promise<boolean> {
+  async passes(check: CheckFn): Promise<boolean> {
+    return (await this.unavailableReason(check)) === undefined;
+  }
+
+  /** Why the check fails (undefined when it passes). */
+  unavailableReason(check: CheckFn): Promise<string | undefined> {
     let result = this.results.get(check);
     if (!result) {
       result = this.run(check);
@@ -195,14 +204,16 @@ export class CheckCache {
     return result;
   }
 
-  private async run(check: CheckFn): Promise<boolean> {
+  private async run(check: CheckFn): Promise<string | undefined> {
     try {
-      const available = Boolean(await check());
-      if (!available) this.logger.debug({ check: check.name }, 'check function returned false');
-      return available;
+      const outcome = await check(this.context);
+      if (outcome === true) return undefined;
+      const reason = typeof outcome === 'string' && outcome ? outcome : 'its check failed';
+      this.logger.debug({ check: check.name, reason }, 'tool unavailable');
+      return reason;
     } catch (error) {
       this.logger.warn({ check: check.name, err: error }, 'check function raised; dependent tools are unavailable');
-      return false;
+      return `its check raised: ${error instanceof Error ? error.message : String(error)}`;
     }
   }
 }
@@ -229,6 +240,7 @@ function createEntry<Schema extends z.ZodObject>(options: RegisterOptions<Schema
     maxResultChars: options.maxResultChars,
     concurrency: (options.concurrency as ToolEntry['concurrency'] | undefined) ?? (() => ({ mode: 'exclusive' })),
     retrySafe: options.retrySafe ?? false,
+    retrySafeFor: options.retrySafeFor,
     patchSchema: options.patchSchema,
   });
 }

@@ -45,6 +45,8 @@ export interface ToolContext {
   heartbeat(details?: unknown): void;
   /** Limits and defaults from configuration. */
   settings: ToolSettings;
+  /** The session's approval decision for this call, when its command needed one. */
+  commandApproval?: { approved: true; note?: string } | { approved: false; message: string };
 }
 
 /** The part of the configuration tools read; plain data so tests can build it by hand. */
@@ -64,7 +66,14 @@ export const DEFAULT_TOOL_SETTINGS: ToolSettings = {
 };
 
 export type ToolHandler<Args> = (args: Args, context: ToolContext) => string | Promise<string>;
-export type CheckFn = () => boolean | Promise<boolean>;
+/** What availability checks may consult about the worker they run on. */
+export interface CheckContext {
+  /** Why the session's terminal backend cannot work on this worker, if it cannot. */
+  terminalUnavailableReason?: () => Promise<string | undefined>;
+}
+
+/** Is the tool usable here? `true`/`false`, or a string: unavailable, and why. */
+export type CheckFn = (context: CheckContext) => boolean | string | Promise<boolean | string>;
 
 export interface RegisterOptions<Schema extends z.ZodObject = z.ZodObject> {
   name: string;
@@ -86,6 +95,11 @@ export interface RegisterOptions<Schema extends z.ZodObject = z.ZodObject> {
   /** True when re-running an interrupted call cannot do harm (pure reads). */
   retrySafe?: boolean;
   /**
+   * Per call, for tools where only some calls are pure reads (e.g. `process` list/poll/log);
+   * wins over `retrySafe`. Gets the model's arguments as sent, before coercion and validation.
+   */
+  retrySafeFor?: (args: Record<string, unknown>) => boolean;
+  /**
    * For tools whose schema mentions other tools: rebuild the schema for the set of tools that
    * survived filtering, so the model never hears of a tool it cannot call.
    */
@@ -106,7 +120,15 @@ export interface ToolEntry {
   readonly maxResultChars?: number;
   readonly concurrency: (args: Record<string, unknown>) => CallConcurrency;
   readonly retrySafe: boolean;
+  readonly retrySafeFor?: (args: Record<string, unknown>) => boolean;
   readonly patchSchema?: (schema: FunctionSchema, availableTools: ReadonlySet<string>) => FunctionSchema;
+}
+
+/** Whether re-running this call after its worker died cannot do harm. */
+export function isRetrySafeCall(entry: ToolEntry | undefined, args: Record<string, unknown> | undefined): boolean {
+  if (!entry) return false;
+  if (entry.retrySafeFor) return args !== undefined && entry.retrySafeFor(args);
+  return entry.retrySafe;
 }
 
 export const DEFAULT_TOOL_EMOJI = '⚡';

@@ -1,6 +1,7 @@
 // Client-side helpers to start and follow sessions, shared by the CLI and the tests.
 import { randomUUID } from 'node:crypto';
 import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { ApprovalSurface } from '../approval-signals/approval-types';
 import type { LoadedConfig } from '../config/load';
 import type { agentSession } from '../workflows/agent-session';
 import type { SessionInput, SessionLimits } from '../workflows/session-types';
@@ -8,6 +9,8 @@ import { HermesModel, HermesParentSession, HermesStatus, HermesToolCalls } from 
 
 export interface StartSessionOptions {
   task: string;
+  /** Who can answer approvals (default `async`: later, from the CLI, webhook or UI). */
+  surface?: ApprovalSurface;
   config: LoadedConfig;
   sessionId?: string;
   parentSessionId?: string;
@@ -32,7 +35,8 @@ export function sessionInputFrom(options: StartSessionOptions, sessionId: string
     task: options.task,
     model: config.model.name,
     ...(config.model.base_url ? { baseUrl: config.model.base_url } : {}),
-    environment: { backend: config.terminal.backend, cwd: config.session.cwd },
+    environment: { backend: config.terminal.backend, cwd: sessionWorkdir(config), sessionId },
+    ...(toolTaskQueueFor(config) ? { toolTaskQueue: toolTaskQueueFor(config) } : {}),
     toolsets: config.session.toolsets,
     ...(config.session.disabled_toolsets.length ? { disabledToolsets: config.session.disabled_toolsets } : {}),
     maxTurns: config.session.max_turns,
@@ -44,7 +48,26 @@ export function sessionInputFrom(options: StartSessionOptions, sessionId: string
       toolTimeoutSeconds: config.terminal.max_foreground_timeout_seconds + 60,
       ...options.limits,
     },
+    approvals: {
+      mode: config.approvals.mode,
+      surface: options.surface ?? 'async',
+      unattendedPolicy: config.approvals.unattended_policy,
+      timeoutSeconds: config.approvals.timeout_seconds,
+      webhook: Boolean(config.approvals.webhook.url),
+    },
   };
+}
+
+/** Where a session's commands start: the `--cwd` locally, the backend's workdir elsewhere. */
+export function sessionWorkdir(config: LoadedConfig): string {
+  const { backend } = config.terminal;
+  if (backend === 'local') return config.session.cwd;
+  return config.terminal[backend].workdir ?? '~';
+}
+
+function toolTaskQueueFor(config: LoadedConfig): string | undefined {
+  const { backend } = config.terminal;
+  return backend === 'local' ? undefined : config.terminal[backend].task_queue;
 }
 
 export async function startSession(client: Client, options: StartSessionOptions): Promise<SessionHandle> {

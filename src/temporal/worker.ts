@@ -2,9 +2,12 @@
 import path from 'node:path';
 import { type NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleOption } from '@temporalio/worker';
 import { createActivities } from '../activities';
+import { loadCommandClassifier } from '../approval-signals/classify-command';
 import { ModelClients } from '../activities/model-clients';
 import type { LoadedConfig } from '../config/load';
+import { createDrivers } from '../environments/drivers';
 import { EnvironmentFactory } from '../environments/factory';
+import type { EnvironmentDriver } from '../environments/terminal-environment';
 import type { Logger } from '../logging';
 import { discoverBuiltinTools } from '../registry/discovery';
 import { registry as defaultRegistry, type ToolRegistry } from '../registry/registry';
@@ -23,6 +26,8 @@ export interface HermesWorkerOptions {
   taskQueue?: string;
   /** A pre-built bundle; otherwise the workflows are bundled now. */
   workflowBundle?: WorkflowBundleOption;
+  /** Terminal backends to serve instead of those built from the config (tests give stand-ins). */
+  drivers?: EnvironmentDriver[];
 }
 
 let builtinsLoaded = false;
@@ -55,10 +60,13 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
   const { config, logger } = options;
   const registry = options.registry ?? defaultRegistry;
   if (registry === defaultRegistry) loadBuiltinTools(logger);
+  await loadCommandClassifier();
+  const environments = new EnvironmentFactory(options.drivers ?? createDrivers(config));
   const activities = createActivities({
+    config,
     registry,
     store: options.store,
-    environments: new EnvironmentFactory({ local: { envPassthrough: config.terminal.env_passthrough } }),
+    environments,
     models: new ModelClients({
       apiKey: config.model.api_key,
       baseUrl: config.model.base_url,
@@ -67,7 +75,7 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
     settings: toolSettingsFrom(config),
     logger,
   });
-  return Worker.create({
+  const worker = await Worker.create({
     connection: options.connection,
     namespace: config.temporal.namespace,
     taskQueue: options.taskQueue ?? config.temporal.task_queue,
@@ -77,6 +85,15 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
     maxConcurrentWorkflowTaskExecutions: config.worker.max_concurrent_workflow_tasks,
     shutdownGraceTime: `${config.worker.shutdown_grace_seconds} seconds`,
   });
+  workerEnvironments.set(worker, environments);
+  return worker;
+}
+
+const workerEnvironments = new WeakMap<Worker, EnvironmentFactory>();
+
+/** Closes the backend connections (ssh, docker) a worker kept; call once it has stopped. */
+export async function releaseWorkerEnvironments(worker: Worker): Promise<void> {
+  await workerEnvironments.get(worker)?.releaseAll();
 }
 
 const quietBundlerLogger = {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { register } from '../registry/registry';
 import { isCancellation, toolError, toolResult } from '../registry/results';
 import { describeFileError, displayPath, isBinary, unifiedDiff, type TextEdit } from './file-helpers';
+import { terminalBackendAvailable } from './terminal-availability';
 
 const MAX_DIFF_CHARS = 4000;
 const TAB_WIDTH = 4;
@@ -22,6 +23,7 @@ const patchArguments = z.object({
 register({
   name: 'patch',
   toolset: 'file',
+  checkFn: terminalBackendAvailable,
   emoji: '🩹',
   schema: patchArguments,
   description: [

@@ -6,6 +6,7 @@ import type { Workspace } from '../environments/workspace';
 import { register } from '../registry/registry';
 import { isCancellation, toolError, toolResult } from '../registry/results';
 import { describeFileError, isBinary, SKIPPED_DIRECTORIES, splitLines } from './file-helpers';
+import { terminalBackendAvailable } from './terminal-availability';
 
 const MAX_LINE_CHARS = 2000;
 const MAX_SIMILAR_FILES = 5;
@@ -21,6 +22,7 @@ const readFileArguments = z.object({
 register({
   name: 'read_file',
   toolset: 'file',
+  checkFn: terminalBackendAvailable,
   emoji: '📖',
   schema: readFileArguments,
   description: [

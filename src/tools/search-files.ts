@@ -7,6 +7,7 @@ import { register } from '../registry/registry';
 import { isCancellation, toolError, toolResult } from '../registry/results';
 import type { ToolContext } from '../registry/tool-entry';
 import { describeFileError, displayPath, globToRegExp, isBinary, SKIPPED_DIRECTORIES, splitLines } from './file-helpers';
+import { terminalBackendAvailable } from './terminal-availability';
 
 const MAX_FILES = 20_000;
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
@@ -36,6 +37,7 @@ interface ContentMatch {
 register({
   name: 'search_files',
   toolset: 'file',
+  checkFn: terminalBackendAvailable,
   emoji: '🔎',
   schema: searchArguments,
   description: [

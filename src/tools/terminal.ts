@@ -1,109 +1,169 @@
-// The terminal tool: run a shell command in the session's environment, in the foreground.
+// The terminal tool: run a shell command in the session's environment, in the foreground (the
+// result comes back when it ends) or in the background (a `proc_…` id for the process tool).
 import { z } from 'zod';
 import { approveCommand } from '../approval-signals/gate';
 import { register } from '../registry/registry';
 import { toolError, toolResult } from '../registry/results';
-import type { FunctionSchema } from '../registry/tool-entry';
+import type { FunctionSchema, ToolContext } from '../registry/tool-entry';
 import { isReadOnlyCommand } from './read-only-command';
 import { exitCodeMeaning, stripAnsi } from './terminal-output';
+import { terminalBackendAvailable } from './terminal-availability';
+import {
+  NOTIFY_PARAMETER,
+  PTY_PARAMETER,
+  SILENT_BACKGROUND_HINT,
+  TIMEOUT_PARAMETER,
+  describeBackgroundParameter,
+  describeTerminal,
+} from './terminal-description';
+import { disallowedWorkdirCharacter, foregroundBackgroundGuidance } from './terminal-guards';
 
-const WORKDIR_PATTERN = /^[A-Za-z0-9/\\:_\-.~ +@=,]+$/;
 const HEARTBEAT_TAIL_CHARS = 2000;
-
-/** Lines that steer the model to the dedicated file tools, shown only when those tools exist. */
-const FILE_TOOL_HINTS: [tool: string, hint: string][] = [
-  ['read_file', 'Do NOT use cat/head/tail to read files — use read_file instead.'],
-  ['search_files', 'Do NOT use grep/rg/find to search — use search_files instead.'],
-  ['search_files', "Do NOT use ls to list directories — use search_files(target='files') instead."],
-  ['patch', 'Do NOT use sed/awk to edit files — use patch instead.'],
-  ['write_file', 'Do NOT use echo/cat heredoc to create files — use write_file instead.'],
-];
-
-function describeTerminal(availableTools: ReadonlySet<string> | undefined): string {
-  const hints = FILE_TOOL_HINTS.filter(([tool]) => !availableTools || availableTools.has(tool)).map(([, hint]) => hint);
-  return [
-    'Execute shell commands on a Linux environment. The current working directory persists between calls (a `cd` carries over).',
-    '',
-    ...(hints.length ? [...hints, ''] : []),
-    'Reserve terminal for: builds, installs, git, processes, scripts, network, package managers, and anything that needs a shell.',
-    '',
-    'Commands return as soon as they finish, even if the timeout is high. Set timeout=300 for long builds or scripts.',
-    'Working directory: use `workdir` for a per-command directory.',
-    'Do NOT use vim/nano/interactive tools — they hang without a terminal. Pipe git output to cat if it might page.',
-  ].join('\n');
-}
 
 const terminalArguments = z.object({
   command: z.string().describe('The command to execute'),
-  timeout: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe('Max seconds to wait (default: 180, foreground max: 600). Returns as soon as the command finishes.'),
+  background: z.boolean().default(false).describe(describeBackgroundParameter(undefined)),
+  timeout: z.number().int().min(1).optional().describe(TIMEOUT_PARAMETER),
   workdir: z
     .string()
     .optional()
     .describe('Working directory for this command (absolute path). Defaults to the session working directory.'),
+  pty: z.boolean().default(false).describe(PTY_PARAMETER),
+  notify_on_complete: z.boolean().default(false).describe(NOTIFY_PARAMETER),
 });
+
+type TerminalArguments = z.infer<typeof terminalArguments>;
+
+function isTrue(value: unknown): boolean {
+  return value === true || (typeof value === 'string' && value.toLowerCase() === 'true');
+}
+
+/** `{output: "", exit_code: -1, error, status}`: the original's shape for a command that did not run. */
+function notRun(error: string, status: 'error' | 'blocked'): string {
+  return JSON.stringify({ output: '', exit_code: -1, error, status });
+}
 
 register({
   name: 'terminal',
   toolset: 'terminal',
+  checkFn: terminalBackendAvailable,
   emoji: '💻',
   schema: terminalArguments,
   description: describeTerminal(undefined),
   maxResultChars: 100_000,
-  patchSchema: (schema: FunctionSchema, available) => ({ ...schema, description: describeTerminal(available) }),
+  patchSchema: (schema: FunctionSchema, available) => patchTerminalSchema(schema, available),
   // A command that only reads may run beside other reads (never beside a write, hence path '/');
-  // anything else runs alone, in the model's order, as the model most likely expects.
-  concurrency: ({ command }) =>
-    typeof command === 'string' && isReadOnlyCommand(command) ? { mode: 'path', path: '/', access: 'read' } : { mode: 'exclusive' },
-  handler: async ({ command, timeout, workdir }, context) => {
+  // anything else, and every background start, runs alone, in the model's order. (The arguments
+  // here are the model's, before coercion: `background` may still be the string "true".)
+  concurrency: ({ command, background }) =>
+    !isTrue(background) && typeof command === 'string' && isReadOnlyCommand(command)
+      ? { mode: 'path', path: '/', access: 'read' }
+      : { mode: 'exclusive' },
+  handler: async (args, context) => {
+    const { command, background, timeout, workdir } = args;
     const limits = context.settings.terminal;
-    if (timeout !== undefined && timeout > limits.maxForegroundTimeoutSeconds) {
+    if (!background && timeout !== undefined && timeout > limits.maxForegroundTimeoutSeconds) {
       return toolError(
         `Foreground timeout ${timeout}s exceeds the maximum of ${limits.maxForegroundTimeoutSeconds}s. ` +
           'Use background=true with notify_on_complete=true for long-running commands.',
       );
     }
-    if (workdir !== undefined && !WORKDIR_PATTERN.test(workdir)) {
-      const bad = [...workdir].find((char) => !WORKDIR_PATTERN.test(char));
-      return JSON.stringify({
-        output: '',
-        exit_code: -1,
-        error: `Blocked: workdir contains disallowed character '${bad}'. Use a simple filesystem path without shell metacharacters.`,
-        status: 'blocked',
-      });
+    if (!background) {
+      const guidance = foregroundBackgroundGuidance(command);
+      if (guidance) return notRun(guidance, 'error');
+    }
+    const bad = workdir === undefined ? undefined : disallowedWorkdirCharacter(workdir);
+    if (bad !== undefined) {
+      return notRun(`Blocked: workdir contains disallowed character '${bad}'. Use a simple filesystem path without shell metacharacters.`, 'blocked');
     }
     const approval = await approveCommand(command, context);
-    if (!approval.approved) {
-      return JSON.stringify({ output: '', exit_code: -1, error: approval.message, status: 'blocked' });
-    }
+    if (!approval.approved) return notRun(approval.message, 'blocked');
 
-    const timeoutSeconds = timeout ?? limits.defaultTimeoutSeconds;
-    let recent = '';
-    const result = await context.environment.exec({
-      command,
-      cwd: workdir === undefined ? undefined : context.workspace.resolve(workdir),
-      timeoutMs: timeoutSeconds * 1000,
-      signal: context.signal,
-      maxOutputChars: limits.maxOutputChars,
-      id: `${context.sessionId}-${context.toolCallId}`,
-      onOutput: (chunk) => {
-        recent = (recent + chunk).slice(-HEARTBEAT_TAIL_CHARS);
-        context.heartbeat({ outputTail: recent });
-      },
-    });
-    if (result.interrupted) throw context.signal.reason ?? new Error('Command interrupted');
-
-    const meaning = exitCodeMeaning(command, result.exitCode);
-    return toolResult({
-      output: stripAnsi(result.output).trim(),
-      exit_code: result.exitCode,
-      error: result.timedOut ? `Command timed out after ${timeoutSeconds} seconds` : null,
-      ...(meaning ? { exit_code_meaning: meaning } : {}),
-      ...(approval.note ? { approval: approval.note } : {}),
-    });
+    const approvalNote: Record<string, string> = approval.note ? { approval: approval.note } : {};
+    if (background) return startInBackground(args, context, approvalNote);
+    return runInForeground(args, context, approvalNote);
   },
 });
+
+async function runInForeground(
+  { command, timeout, workdir, pty }: TerminalArguments,
+  context: ToolContext,
+  approvalNote: Record<string, string>,
+): Promise<string> {
+  const limits = context.settings.terminal;
+  const timeoutSeconds = timeout ?? limits.defaultTimeoutSeconds;
+  let recent = '';
+  const result = await context.environment.exec({
+    command,
+    cwd: workdir === undefined ? undefined : context.workspace.resolve(workdir),
+    timeoutMs: timeoutSeconds * 1000,
+    signal: context.signal,
+    maxOutputChars: limits.maxOutputChars,
+    id: `${context.sessionId}-${context.toolCallId}`,
+    ...(pty ? { pty: true } : {}),
+    onOutput: (chunk) => {
+      recent = (recent + chunk).slice(-HEARTBEAT_TAIL_CHARS);
+      context.heartbeat({ outputTail: recent });
+    },
+  });
+  // Cancelled from outside: propagate. Interrupted otherwise (a dropped connection): report it.
+  if (result.interrupted && context.signal.aborted) throw context.signal.reason ?? new Error('Command interrupted');
+
+  const meaning = exitCodeMeaning(command, result.exitCode);
+  return toolResult({
+    output: stripAnsi(result.output).trim(),
+    exit_code: result.exitCode,
+    error: result.timedOut
+      ? `Command timed out after ${timeoutSeconds} seconds`
+      : result.interrupted
+        ? 'Command interrupted before it finished; it may have partially run'
+        : null,
+    ...(meaning ? { exit_code_meaning: meaning } : {}),
+    ...approvalNote,
+  });
+}
+
+async function startInBackground(
+  { command, workdir, pty, notify_on_complete: notifyOnComplete }: TerminalArguments,
+  context: ToolContext,
+  approvalNote: Record<string, string>,
+): Promise<string> {
+  const cwd = workdir === undefined ? context.environment.handle.cwd : context.workspace.resolve(workdir);
+  let started;
+  try {
+    started = await context.environment.background.start({
+      command,
+      cwd,
+      pty,
+      notifyOnComplete,
+      // As the original: Python output reaches the log as it is printed.
+      env: { PYTHONUNBUFFERED: '1' },
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return toolResult({ output: '', exit_code: -1, error: `Failed to start background process: ${message}` });
+  }
+  return toolResult({
+    output: 'Background process started',
+    session_id: started.id,
+    pid: started.pid ?? null,
+    exit_code: 0,
+    error: null,
+    ...approvalNote,
+    ...(notifyOnComplete ? { notify_on_complete: true } : { hint: SILENT_BACKGROUND_HINT }),
+  });
+}
+
+/** The description and the `background` parameter mention the process tool only where it exists. */
+function patchTerminalSchema(schema: FunctionSchema, available: ReadonlySet<string>): FunctionSchema {
+  const parameters = schema.parameters as { properties?: Record<string, Record<string, unknown>> };
+  const properties = parameters.properties ?? {};
+  return {
+    ...schema,
+    description: describeTerminal(available),
+    parameters: {
+      ...schema.parameters,
+      properties: { ...properties, background: { ...properties.background, description: describeBackgroundParameter(available) } },
+    },
+  };
+}

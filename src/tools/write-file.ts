@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { register } from '../registry/registry';
 import { isCancellation, toolError, toolResult } from '../registry/results';
 import { describeFileError, splitLines } from './file-helpers';
+import { terminalBackendAvailable } from './terminal-availability';
 
 const writeFileArguments = z.object({
   path: z.string().describe('Path of the file to write (absolute, or relative to the working directory)'),
@@ -13,6 +14,7 @@ const writeFileArguments = z.object({
 register({
   name: 'write_file',
   toolset: 'file',
+  checkFn: terminalBackendAvailable,
   emoji: '✍️',
   schema: writeFileArguments,
   description: [

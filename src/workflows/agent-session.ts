@@ -1,8 +1,8 @@
 // The agent session workflow: model turn, tool calls (concurrent where independent), repeat,
-// until the model answers without tools or the turn limit is reached. Transcripts stay in the
-// session store; history holds seq numbers and short summaries only.
+// until the model answers without tools or the turn limit is reached. Dangerous terminal
+// commands wait for a human decision first. Transcripts stay in the session store; history holds
+// seq numbers and short summaries only.
 import {
-  type ActivityOptions,
   ActivityFailure,
   ApplicationFailure,
   CancellationScope,
@@ -11,13 +11,12 @@ import {
   condition,
   continueAsNew,
   isCancellation,
-  proxyActivities,
   setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { HermesActivities } from '../activities';
+import type { ApprovalGateResult } from '../approval-signals/approval-types';
 import {
   HermesModel,
   HermesParentSession,
@@ -27,6 +26,9 @@ import {
   type SessionStatusValue,
 } from '../temporal/search-attributes';
 import { statusQuery, transcriptQuery } from './messages';
+import { sessionActivities } from './session-activities';
+import { BackgroundWatches } from './background-watches';
+import { installApprovals } from './session-approvals';
 import { SessionState } from './session-state';
 import {
   DEFAULT_SESSION_LIMITS,
@@ -35,6 +37,7 @@ import {
   type SessionLimits,
   type SessionResult,
   type ToolCallPlan,
+  type ToolOutcome,
 } from './session-types';
 import { planToolBatches } from './tool-batches';
 
@@ -42,46 +45,36 @@ export const SESSION_FAILED = 'Hermes.Session.Failed';
 
 export async function agentSession(input: SessionInput): Promise<SessionResult> {
   const limits: SessionLimits = { ...DEFAULT_SESSION_LIMITS, ...input.limits };
+  const activities = sessionActivities(limits, input.toolTaskQueue);
   const state = new SessionState(input);
-  setHandler(statusQuery, () => state.statusView());
-  setHandler(transcriptQuery, () => state.transcriptView());
-
-  const { prepareSession, finishSession } = proxyActivities<HermesActivities>({
-    startToCloseTimeout: '1 minute',
-    retry: { maximumAttempts: 10 },
-  });
-  const modelOptions: ActivityOptions = {
-    startToCloseTimeout: `${limits.modelTimeoutSeconds + 30} seconds`,
-    heartbeatTimeout: '1 minute',
-    retry: {
-      initialInterval: limits.modelRetryInitialIntervalMs,
-      backoffCoefficient: 2,
-      maximumInterval: '1 minute',
-      maximumAttempts: limits.modelMaxAttempts,
-    },
-  };
-  // Tool errors come back as results, so a retry means the infrastructure failed (DESIGN.md rule 6).
-  const toolOptions: ActivityOptions = {
-    startToCloseTimeout: `${limits.toolTimeoutSeconds} seconds`,
-    heartbeatTimeout: `${limits.toolHeartbeatTimeoutSeconds} seconds`,
-    retry: { initialInterval: '1 second', maximumAttempts: 5 },
-  };
-  const { callModel } = proxyActivities<HermesActivities>(modelOptions);
-  const { executeTool } = proxyActivities<HermesActivities>(toolOptions);
-
   const setStatus = (status: SessionStatusValue) => {
     state.status = status;
     upsertSearchAttributes([{ key: HermesStatus, value: status }]);
   };
+  const approvals = installApprovals(input, state, activities, (awaiting) => setStatus(awaiting ? 'awaiting_approval' : 'running'));
+  const watches = new BackgroundWatches(input.resume ?? {}, (processId) =>
+    activities.watchBackgroundProcess({ environment: state.environment, processId, sessionId: input.sessionId }),
+  );
+  setHandler(statusQuery, () => state.statusView(approvals.pending()));
+  setHandler(transcriptQuery, () => state.transcriptView());
   upsertSearchAttributes([
     { key: HermesStatus, value: 'running' },
     { key: HermesModel, value: input.model },
     ...(input.parentSessionId ? [{ key: HermesParentSession, value: input.parentSessionId }] : []),
   ]);
 
+  // The session's environment goes when the session does, however it ends.
+  const destroyEnvironment = () =>
+    CancellationScope.nonCancellable(async () => {
+      if (state.environment.backend === 'local' || !state.environment.id) return;
+      await activities.destroyEnvironment({ handle: state.environment }).catch(() => undefined);
+    });
+
   const finish = async (result: SessionResult): Promise<SessionResult> => {
     state.result = result;
-    await finishSession({ sessionId: input.sessionId, status: result.status, answer: result.answer });
+    watches.cancelAll();
+    await destroyEnvironment();
+    await activities.finishSession({ sessionId: input.sessionId, status: result.status, answer: result.answer });
     setStatus('completed');
     upsertSearchAttributes([
       { key: HermesStopReason, value: result.status },
@@ -92,20 +85,38 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     return result;
   };
 
-  const runCall = async (call: ToolCallPlan, seq: number, assistantSeq: number) => {
+  const runCall = async (call: ToolCallPlan, seq: number, assistantSeq: number, pendingGate?: Promise<ApprovalGateResult>) => {
+    const gate = pendingGate && (await pendingGate);
     state.toolStarted(call, Date.now());
-    const outcome = await executeTool.executeWithOptions(
-      { ...toolOptions, summary: call.summary },
-      [{ sessionId: input.sessionId, seq, assistantSeq, toolCallId: call.id, name: call.name, environment: state.environment }],
-    );
+    let outcome: ToolOutcome;
+    try {
+      outcome = await activities.executeTool.executeWithOptions({ ...activities.toolOptions, summary: call.summary }, [
+        { sessionId: input.sessionId, seq, assistantSeq, toolCallId: call.id, name: call.name, environment: state.environment, ...(gate ? { gate } : {}) },
+      ]);
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+      // The tool's infrastructure failed even after retries: the model hears it; the session goes on.
+      const content = JSON.stringify({ error: `Tool infrastructure failed: ${describeFailure(error)}`, status: 'infrastructure_error' });
+      await activities.appendToolResult({ sessionId: input.sessionId, seq, toolCallId: call.id, name: call.name, content });
+      outcome = { seq, ok: false, preview: content.slice(0, 200), resultChars: content.length };
+    }
     state.toolFinished(call, outcome, Date.now());
+    if (outcome.backgroundStarted?.notifyOnComplete) watches.start(outcome.backgroundStarted.processId);
+  };
+
+  /** Tells the model, as a user message, about background processes that ended. */
+  const deliverNotifications = async () => {
+    const notifications = watches.take();
+    if (!notifications.length) return;
+    await activities.appendSessionMessage({ sessionId: input.sessionId, seq: state.reserveSeqs(1), role: 'user', content: notifications.join('\n\n') });
   };
 
   const runTools = async (turn: ModelTurn) => {
     const firstSeq = state.reserveSeqs(turn.toolCalls.length);
     const seqOf = new Map(turn.toolCalls.map((call, index) => [call.id, firstSeq + index]));
+    const gates = await approvals.prepare(turn.toolCalls.filter((call) => call.name === 'terminal'), turn.seq);
     for (const batch of planToolBatches(turn.toolCalls)) {
-      const run = (call: ToolCallPlan) => runCall(call, seqOf.get(call.id) as number, turn.seq);
+      const run = (call: ToolCallPlan) => runCall(call, seqOf.get(call.id) as number, turn.seq, gates.get(call.id));
       if (batch.concurrent) await Promise.all(batch.calls.map(run));
       else for (const call of batch.calls) await run(call);
     }
@@ -114,29 +125,42 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
 
   try {
     if (!input.resume) {
-      const prepared = await prepareSession({
+      const prepared = await activities.prepareSession({
         sessionId: input.sessionId,
         workflowId: workflowInfo().workflowId,
         task: input.task,
         model: input.model,
         cwd: input.environment.cwd,
+        backend: input.environment.backend,
         toolsets: input.toolsets,
         disabledToolsets: input.disabledToolsets,
         parentSessionId: input.parentSessionId,
       });
       state.nextSeq = prepared.nextSeq;
+      approvals.extendAllowlist(prepared.allowlist);
+    }
+    if (input.environment.backend !== 'local' && !state.environment.id) {
+      setCurrentDetails(`Starting the ${input.environment.backend} environment`);
+      state.environment = await activities.startEnvironment({ handle: { ...state.environment, sessionId: input.sessionId } });
     }
 
     let turnsThisRun = 0;
     while (state.turn < input.maxTurns) {
       state.turn += 1;
       turnsThisRun += 1;
+      await deliverNotifications();
       setCurrentDetails(`Turn ${state.turn}/${input.maxTurns}: waiting for the model (${input.model})`);
-      const turn = await callModel.executeWithOptions({ ...modelOptions, summary: `${input.model}, turn ${state.turn}` }, [
+      const turn = await activities.callModel.executeWithOptions({ ...activities.modelOptions, summary: `${input.model}, turn ${state.turn}` }, [
         { sessionId: input.sessionId, seq: state.reserveSeqs(1), model: input.model, baseUrl: input.baseUrl },
       ]);
       state.recordAssistant(turn.seq, turn.content ?? turn.toolCalls.map((call) => call.summary).join('; '));
       if (!turn.toolCalls.length) {
+        if (watches.outstanding && state.turn < input.maxTurns) {
+          // The model asked to hear when these end: wait for one, then let it react.
+          setCurrentDetails(`Waiting for ${watches.outstanding} background process(es) the model asked to be told about`);
+          await watches.waitForNews();
+          if (watches.hasNotifications) continue;
+        }
         return await finish({ status: 'completed', answer: turn.content ?? '', turns: state.turn, toolCalls: state.toolCallCount });
       }
       setCurrentDetails(`Turn ${state.turn}/${input.maxTurns}: running ${turn.toolCalls.map((call) => call.name).join(', ')}`);
@@ -144,7 +168,10 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
 
       if (state.turn < input.maxTurns && (workflowInfo().continueAsNewSuggested || turnsThisRun >= limits.turnsPerRun)) {
         await condition(allHandlersFinished);
-        return await continueAsNew<typeof agentSession>({ ...input, resume: state.carryOver() });
+        return await continueAsNew<typeof agentSession>({
+          ...input,
+          resume: { ...state.carryOver(), ...watches.carryOver(), approvals: approvals.carryOver() },
+        });
       }
     }
     return await finish({
@@ -156,18 +183,21 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     });
   } catch (error) {
     if (error instanceof ContinueAsNew) throw error;
+    watches.cancelAll();
     if (isCancellation(error)) {
       await CancellationScope.nonCancellable(async () => {
         setStatus('cancelled');
-        await finishSession({ sessionId: input.sessionId, status: 'cancelled' });
+        await activities.finishSession({ sessionId: input.sessionId, status: 'cancelled' });
       });
+      await destroyEnvironment();
       throw error;
     }
     const message = describeFailure(error);
     state.lastError = message;
     setStatus('failed');
     setCurrentDetails(`**failed**: ${message}`);
-    await finishSession({ sessionId: input.sessionId, status: 'failed', error: message }).catch(() => undefined);
+    await activities.finishSession({ sessionId: input.sessionId, status: 'failed', error: message }).catch(() => undefined);
+    await destroyEnvironment();
     throw ApplicationFailure.create({ message, type: SESSION_FAILED, nonRetryable: true, cause: error as Error });
   }
 }

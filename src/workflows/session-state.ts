@@ -1,5 +1,6 @@
 // The session's in-memory state and what queries report about it. Plain class, no Temporal
 // calls, so the workflow stays a readable loop.
+import type { PendingApproval } from '../approval-signals/approval-types';
 import type { EnvironmentHandle } from '../environments/terminal-environment';
 import type { SessionStatusValue } from '../temporal/search-attributes';
 import type {
@@ -75,7 +76,7 @@ export class SessionState {
     });
   }
 
-  carryOver(): SessionCarryOver {
+  carryOver(): Omit<SessionCarryOver, 'approvals'> {
     return {
       turn: this.turn,
       nextSeq: this.nextSeq,
@@ -86,7 +87,7 @@ export class SessionState {
     };
   }
 
-  statusView(): SessionStatus {
+  statusView(pendingApprovals: PendingApproval[]): SessionStatus {
     return {
       sessionId: this.input.sessionId,
       status: this.status,
@@ -96,6 +97,7 @@ export class SessionState {
       runningTools: [...this.running.values()].map(({ startedMs: _startedMs, ...tool }) => tool),
       lastError: this.lastError,
       events: [...this.events],
+      pendingApprovals,
       result: this.result,
     };
   }

@@ -1,5 +1,6 @@
 // JSON-only types that cross the workflow boundary: session input and result, the small
 // summaries activities return, and what queries answer. Pure module shared by every side.
+import type { ApprovalGateResult, PendingApproval, SessionApprovalSettings } from '../approval-signals/approval-types';
 import type { EnvironmentHandle } from '../environments/terminal-environment';
 import type { CallConcurrency } from '../registry/tool-entry';
 import type { SessionStatusValue } from '../temporal/search-attributes';
@@ -17,6 +18,13 @@ export interface SessionInput {
   maxTurns: number;
   parentSessionId?: string;
   limits?: Partial<SessionLimits>;
+  /**
+   * Task queue for the session's tool calls and environment lifecycle, when its backend is served
+   * by dedicated workers (e.g. `tools-docker` on the Docker host).
+   */
+  toolTaskQueue?: string;
+  /** How dangerous commands are approved (defaults: manual mode, async surface). */
+  approvals?: Partial<SessionApprovalSettings>;
   /** Present when this run continues an earlier one (continue-as-new). */
   resume?: SessionCarryOver;
 }
@@ -52,6 +60,12 @@ export interface SessionCarryOver {
   eventIndex: number;
   /** The latest tool events, so a follower polling across the run boundary misses none. */
   recentEvents: ToolEvent[];
+  /** Background processes the model asked to be told about when they end, still running. */
+  watchedProcesses?: string[];
+  /** Notifications not yet shown to the model. */
+  pendingNotifications?: string[];
+  /** Session approvals and the permanent allowlist as read at session start. */
+  approvals: { sessionApprovals: string[]; allowlist: string[]; approvalCounter: number };
 }
 
 export type SessionOutcome = 'completed' | 'max_turns';
@@ -92,6 +106,8 @@ export interface ExecuteToolInput {
   toolCallId: string;
   name: string;
   environment: EnvironmentHandle;
+  /** The approval gate's decision for a terminal command (absent: no approval was needed). */
+  gate?: ApprovalGateResult;
 }
 
 export interface ToolOutcome {
@@ -102,6 +118,8 @@ export interface ToolOutcome {
   resultChars: number;
   /** The environment after the call, when it changed (e.g. a `cd`). */
   environment?: EnvironmentHandle;
+  /** Set when the call was terminal(background=true) and started a process. */
+  backgroundStarted?: { processId: string; notifyOnComplete: boolean };
 }
 
 export interface ToolEvent {
@@ -133,6 +151,8 @@ export interface SessionStatus {
   lastError: string | null;
   /** The most recent tool events (bounded); `index` increases, so clients can follow along. */
   events: ToolEvent[];
+  /** Approvals waiting for a human decision, oldest first. */
+  pendingApprovals: PendingApproval[];
   result: SessionResult | null;
 }
 

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { ModelScriptInput } from '../../src/model/model-script';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../src/model/scripted-model-server';
 import { tempDir, uniqueName } from './session-harness';
+import { waitFor } from './wait';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 export const CLI_ENTRY = path.join(PROJECT_ROOT, 'dist', 'src', 'cli', 'main.js');
@@ -203,24 +204,3 @@ export async function withTimeout<T>(promise: Promise<T>, timeoutMs: number, mes
   }
 }
 
-/** Polls `condition` until it holds (errors count as "not yet"), failing after `timeoutMs`. */
-export async function waitFor<T>(
-  condition: () => T | Promise<T>,
-  options: { timeoutMs: number; intervalMs?: number; what: string },
-): Promise<T> {
-  const deadline = Date.now() + options.timeoutMs;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      const value = await condition();
-      if (value) return value;
-    } catch (error) {
-      lastError = error;
-    }
-    if (Date.now() >= deadline) {
-      const reason = lastError instanceof Error ? ` (last error: ${lastError.message})` : '';
-      throw new Error(`Timed out after ${options.timeoutMs} ms waiting for ${options.what}${reason}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 100));
-  }
-}

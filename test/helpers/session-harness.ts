@@ -5,12 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
+import type { ApprovalSurface } from '../../src/approval-signals/approval-types';
 import { loadConfig, type LoadedConfig } from '../../src/config/load';
 import type { PartialConfig } from '../../src/config/schema';
 import { silentLogger } from '../../src/logging';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../src/model/scripted-model-server';
 import type { ModelScriptInput } from '../../src/model/model-script';
-import { SqliteSessionStore } from '../../src/store/sqlite-session-store';
+import { createSessionStore } from '../../src/store/create-session-store';
+import type { SessionStore } from '../../src/store/session-store';
 import { installTemporalRuntime } from '../../src/temporal/runtime';
 import { createHermesWorker } from '../../src/temporal/worker';
 import { startSession, type SessionHandle } from '../../src/temporal/sessions';
@@ -65,12 +67,12 @@ export function testConfig(overrides: PartialConfig = {}, dirs = { home: tempDir
 
 export interface WorkerContext {
   config: LoadedConfig;
-  store: SqliteSessionStore;
+  store: SessionStore;
   worker: Worker;
 }
 
-export async function createTestWorker(harness: Harness, config: LoadedConfig, store?: SqliteSessionStore): Promise<WorkerContext> {
-  const sessionStore = store ?? new SqliteSessionStore(config.store.path);
+export async function createTestWorker(harness: Harness, config: LoadedConfig, store?: SessionStore): Promise<WorkerContext> {
+  const sessionStore = store ?? createSessionStore(config);
   const bundlePath = process.env.HERMES_TEST_WORKFLOW_BUNDLE;
   const worker = await createHermesWorker({
     connection: harness.nativeConnection,
@@ -84,7 +86,7 @@ export async function createTestWorker(harness: Harness, config: LoadedConfig, s
 
 export interface ScriptedSession {
   config: LoadedConfig;
-  store: SqliteSessionStore;
+  store: SessionStore;
   model: ScriptedModelServer;
   handle: SessionHandle;
 }
@@ -95,7 +97,13 @@ export interface ScriptedSession {
  */
 export async function withScriptedSession<T>(
   harness: Harness,
-  options: { script: ModelScriptInput; task?: string; config?: PartialConfig; limits?: Partial<SessionLimits> },
+  options: {
+    script: ModelScriptInput;
+    task?: string;
+    config?: PartialConfig;
+    limits?: Partial<SessionLimits>;
+    surface?: ApprovalSurface;
+  },
   body: (session: ScriptedSession) => Promise<T>,
 ): Promise<T> {
   const model = await startScriptedModelServer({ script: options.script });
@@ -103,7 +111,12 @@ export async function withScriptedSession<T>(
   const { store, worker } = await createTestWorker(harness, config);
   try {
     return await worker.runUntil(async () => {
-      const handle = await startSession(harness.client, { task: options.task ?? uniqueName('task'), config, limits: options.limits });
+      const handle = await startSession(harness.client, {
+        task: options.task ?? uniqueName('task'),
+        config,
+        limits: options.limits,
+        surface: options.surface,
+      });
       return body({ config, store, model, handle });
     });
   } finally {
@@ -111,3 +124,14 @@ export async function withScriptedSession<T>(
     await store.close();
   }
 }
+
+export function sessionIdOf(handle: SessionHandle): string {
+  return handle.workflowId.replace(/^hermes-session-/, '');
+}
+
+/** The session's tool results (parsed JSON), in transcript order. */
+export async function toolResults(store: SessionStore, handle: SessionHandle): Promise<Record<string, unknown>[]> {
+  const messages = await store.getMessages(sessionIdOf(handle));
+  return messages.filter((message) => message.role === 'tool').map((message) => JSON.parse(message.content ?? '{}') as Record<string, unknown>);
+}
+

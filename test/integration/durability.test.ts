@@ -1,15 +1,23 @@
 // Sessions outlive their workers and their own history: a worker killed in the middle of a
 // command, and a long session that continues as new.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { followSession } from '../../src/cli/follow-session';
 import { startScriptedModelServer } from '../../src/model/scripted-model-server';
 import { startSession } from '../../src/temporal/sessions';
 import type { ToolEvent } from '../../src/workflows/session-types';
-import { connectHarness, createTestWorker, testConfig, uniqueName, withScriptedSession, type Harness } from '../helpers/session-harness';
+import {
+  connectHarness,
+  createTestWorker,
+  testConfig,
+  uniqueName,
+  withScriptedSession,
+  type Harness,
+} from '../helpers/session-harness';
+import { waitFor } from '../helpers/wait';
+import { spawnWorkerProcess } from '../helpers/worker-process';
 
-const ROOT = path.resolve(__dirname, '../..');
 
 let harness: Harness;
 beforeAll(async () => {
@@ -18,14 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await harness.close();
 });
-
-async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 test('a command whose worker is killed is reported as interrupted, not re-run, and its process is gone', async () => {
   const token = uniqueName('orphan');
@@ -40,23 +40,13 @@ test('a command whose worker is killed is reported as interrupted, not re-run, a
   let child: ChildProcess | undefined;
   try {
     const handle = await startSession(harness.client, { task: 'survive a crash', config, limits: { toolHeartbeatTimeoutSeconds: 2 } });
-    child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'worker.ts')], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        HERMES_TEMPORAL_HOME: config.home,
-        TEMPORAL_ADDRESS: harness.address,
-        HERMES_TASK_QUEUE: config.temporal.task_queue,
-        OPENAI_BASE_URL: model.url,
-        OPENAI_API_KEY: 'test',
-        HERMES_MODEL: 'scripted',
-        HERMES__SESSION__CWD: config.session.cwd,
-      },
-      stdio: 'ignore',
+    child = spawnWorkerProcess({
+      address: harness.address,
+      config,
+      modelUrl: model.url,
     });
     const marker = path.join(config.session.cwd, 'marker.txt');
-    await waitFor(() => existsSync(marker), 60_000, 'the command to start on the child worker');
+    await waitFor(() => existsSync(marker), { timeoutMs: 60_000, what: 'the command to start on the child worker' });
     child.kill('SIGKILL');
 
     const { worker, store } = await createTestWorker(harness, config);
@@ -68,7 +58,7 @@ test('a command whose worker is killed is reported as interrupted, not re-run, a
     expect(outcome).toMatchObject({ exit_code: 130, status: 'interrupted' });
     expect(String(outcome.error)).toMatch(/may have partially run/);
     // The orphaned command was killed, so it never reached its second line.
-    await waitFor(() => spawnSync('pgrep', ['-f', token]).status === 1, 5000, 'the orphaned command to die');
+    await waitFor(() => spawnSync('pgrep', ['-f', token]).status === 1, { timeoutMs: 5000, what: 'the orphaned command to die' });
     expect(existsSync(path.join(config.session.cwd, 'after.txt'))).toBe(false);
     await store.close();
   } finally {

@@ -2,9 +2,7 @@
 // model failures retried or reported, the turn limit, and a history that stays small.
 import { WorkflowFailedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { connectHarness, withScriptedSession, type Harness } from '../helpers/session-harness';
-import type { SessionHandle } from '../../src/temporal/sessions';
-import type { SqliteSessionStore } from '../../src/store/sqlite-session-store';
+import { connectHarness, sessionIdOf, toolResults, withScriptedSession, type Harness } from '../helpers/session-harness';
 
 const EventType = temporal.api.enums.v1.EventType;
 
@@ -15,15 +13,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await harness.close();
 });
-
-function sessionIdOf(handle: SessionHandle): string {
-  return handle.workflowId.replace(/^hermes-session-/, '');
-}
-
-async function toolResults(store: SqliteSessionStore, handle: SessionHandle): Promise<Record<string, unknown>[]> {
-  const messages = await store.getMessages(sessionIdOf(handle));
-  return messages.filter((message) => message.role === 'tool').map((message) => JSON.parse(message.content ?? '{}') as Record<string, unknown>);
-}
 
 test('independent tool calls of one turn run as concurrent activities', async () => {
   const script = {

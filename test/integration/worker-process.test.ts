@@ -5,7 +5,8 @@ import path from 'node:path';
 import type { ModelScriptInput } from '../../src/model/model-script';
 import { statusQuery } from '../../src/workflows/messages';
 import type { SessionResult } from '../../src/workflows/session-types';
-import { CliTestbed, jsonLines, requireBuild, waitFor, withTimeout, type CliSandbox } from '../helpers/cli';
+import { CliTestbed, jsonLines, requireBuild, withTimeout, type CliSandbox } from '../helpers/cli';
+import { waitFor } from '../helpers/wait';
 import { connectHarness, type Harness } from '../helpers/session-harness';
 
 requireBuild();

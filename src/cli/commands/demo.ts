@@ -1,10 +1,11 @@
 // `hermes-temporal demo` (npm run demo): a real session on an embedded Temporal dev server, with
 // the configured model when OPENAI_API_KEY is set and the scripted model server otherwise.
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
+import { decideApprovalUpdate } from '../../approval-signals/definitions';
 import { loadConfig } from '../../config/load';
 import { DEMO_SCRIPT, DEMO_TASK } from '../../model/demo-script';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../model/scripted-model-server';
@@ -18,6 +19,8 @@ export function registerDemoCommand(program: Command): void {
     .option('--keep', 'keep the dev server and Web UI up after the session until Enter is pressed')
     .action(async (flags: { json?: boolean; keep?: boolean }) => {
       const workdir = mkdtempSync(path.join(os.tmpdir(), 'hermes-demo-'));
+      mkdirSync(path.join(workdir, 'old-reports'));
+      writeFileSync(path.join(workdir, 'old-reports', 'q1.txt'), 'stale numbers\n');
       let model: ScriptedModelServer | undefined;
       const live = Boolean(process.env.OPENAI_API_KEY);
       if (!live) model = await startScriptedModelServer({ script: DEMO_SCRIPT });
@@ -42,6 +45,13 @@ export function registerDemoCommand(program: Command): void {
           task: DEMO_TASK,
           config,
           json: flags.json,
+          // With nobody at a terminal, the demo plays the operator and approves (once).
+          onApprovalPending: (approval, handle, printer) => {
+            setTimeout(() => {
+              printer.note(`  (demo: no terminal to ask, so approving ${approval.approvalId} once, as \`hermes-temporal approve\` would)`);
+              handle.executeUpdate(decideApprovalUpdate, { args: [{ approvalId: approval.approvalId, choice: 'once', decidedBy: 'demo' }] }).catch(() => undefined);
+            }, 1000);
+          },
           keepServerUntil: keep
             ? async (connection) => {
                 const prompt = createInterface({ input: process.stdin, output: process.stdout });

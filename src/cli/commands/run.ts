@@ -5,6 +5,7 @@ import { exitCodeFor, runSession } from '../run-session';
 
 interface RunFlags extends SessionFlags {
   sessionId?: string;
+  unattended?: boolean;
   json?: boolean;
   detach?: boolean;
   worker: boolean;
@@ -25,6 +26,9 @@ export function registerRunCommand(program: Command): void {
     .option('--json', 'print newline-delimited JSON events')
     .option('--detach', 'return once the session has started (needs TEMPORAL_ADDRESS)')
     .option('--no-worker', 'do not run a worker in this process (needs TEMPORAL_ADDRESS)')
+    .option('--backend <name>', 'terminal backend: local, docker, ssh, singularity, modal, daytona, vercel_sandbox')
+    .option('--approval-mode <mode>', 'manual | smart | off (approvals.mode)')
+    .option('--unattended', 'nobody will answer approvals: dangerous commands follow approvals.unattended_policy (deny by default)')
     .action(async (task: string, flags: RunFlags) => {
       const config = configFromFlags(flags);
       const outcome = await runSession({
@@ -34,6 +38,7 @@ export function registerRunCommand(program: Command): void {
         json: flags.json,
         detach: flags.detach,
         worker: flags.worker,
+        ...(flags.unattended ? { surface: 'unattended' as const } : {}),
       });
       process.exitCode = exitCodeFor(outcome.final);
     });

@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/load';
 import type { SessionRecord, StoredMessage } from '../../store/session-store';
-import { SqliteSessionStore } from '../../store/sqlite-session-store';
+import { createSessionStore, describeSessionStore } from '../../store/create-session-store';
 import { connectTemporal } from '../../temporal/connection';
 import { workflowIdFor } from '../../temporal/sessions';
 import { statusQuery } from '../../workflows/messages';
@@ -15,7 +15,7 @@ export function registerSessionCommands(program: Command): void {
     .option('--limit <n>', 'how many', '20')
     .option('--json', 'print JSON')
     .action(async (flags: { limit: string; json?: boolean }) => {
-      const store = new SqliteSessionStore(loadConfig().store.path);
+      const store = createSessionStore(loadConfig());
       try {
         const sessions = await store.listSessions({ limit: Number(flags.limit) || 20 });
         if (flags.json) return console.log(JSON.stringify(sessions, null, 2));
@@ -33,11 +33,11 @@ export function registerSessionCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (sessionId: string, flags: { json?: boolean }) => {
       const config = loadConfig();
-      const store = new SqliteSessionStore(config.store.path);
+      const store = createSessionStore(config);
       try {
         const session = await store.getSession(sessionId);
         if (!session) {
-          console.error(`No session '${sessionId}' in ${config.store.path}`);
+          console.error(`No session '${sessionId}' in ${describeSessionStore(config)}`);
           process.exitCode = 1;
           return;
         }

@@ -4,6 +4,8 @@ import { loadConfig } from '../../config/load';
 import { createLogger } from '../../logging';
 import { CheckCache, registry } from '../../registry/registry';
 import { getToolsetInfo, getToolsetNames } from '../../registry/toolsets';
+import { createDrivers } from '../../environments/drivers';
+import { EnvironmentFactory } from '../../environments/factory';
 import { loadBuiltinTools } from '../../temporal/worker';
 
 export function registerToolsCommand(program: Command): void {
@@ -13,8 +15,10 @@ export function registerToolsCommand(program: Command): void {
     .option('--toolsets', 'list toolsets instead of tools')
     .option('--json', 'print JSON')
     .action(async (flags: { toolsets?: boolean; json?: boolean }) => {
-      loadBuiltinTools(createLogger({ level: loadConfig().logging.level }));
-      const checks = new CheckCache();
+      const config = loadConfig();
+      loadBuiltinTools(createLogger({ level: config.logging.level }));
+      const environments = new EnvironmentFactory(createDrivers(config));
+      const checks = new CheckCache(undefined, { terminalUnavailableReason: () => environments.unavailableReason(config.terminal.backend) });
       if (flags.toolsets) {
         const rows = [];
         for (const name of getToolsetNames()) {
@@ -33,12 +37,20 @@ export function registerToolsCommand(program: Command): void {
       for (const name of registry.getAllToolNames()) {
         const entry = registry.get(name);
         if (!entry) continue;
-        const available = entry.checkFn ? await checks.passes(entry.checkFn) : true;
-        rows.push({ name, toolset: entry.toolset, emoji: registry.getEmoji(name), available, description: entry.description.split('\n')[0] ?? '' });
+        const reason = entry.checkFn ? await checks.unavailableReason(entry.checkFn) : undefined;
+        rows.push({
+          name,
+          toolset: entry.toolset,
+          emoji: registry.getEmoji(name),
+          available: reason === undefined,
+          ...(reason ? { reason } : {}),
+          description: entry.description.split('\n')[0] ?? '',
+        });
       }
       if (flags.json) return console.log(JSON.stringify(rows, null, 2));
       for (const row of rows) {
-        console.log(`${row.emoji} ${row.name.padEnd(14)} ${row.toolset.padEnd(10)} ${row.available ? 'available  ' : 'unavailable'}  ${row.description.slice(0, 80)}`);
+        const state = row.available ? 'available  ' : 'unavailable';
+        console.log(`${row.emoji} ${row.name.padEnd(14)} ${row.toolset.padEnd(10)} ${state}  ${row.reason ?? row.description.slice(0, 80)}`);
       }
     });
 }

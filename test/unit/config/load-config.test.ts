@@ -52,14 +52,19 @@ describe('defaults', () => {
     });
     expect(config.worker).toEqual({ max_concurrent_activities: 100, max_concurrent_workflow_tasks: 40, shutdown_grace_seconds: 30 });
     expect(config.session).toEqual({ max_turns: 50, toolsets: ['hermes-cli'], disabled_toolsets: [], cwd: projectDir });
-    expect(config.terminal).toEqual({
+    expect(config.terminal).toMatchObject({
       backend: 'local',
       timeout_seconds: 180,
       max_foreground_timeout_seconds: 600,
       max_output_chars: 50_000,
       env_passthrough: [],
+      kill_grace_seconds: 2,
+      docker: { network: false, image: 'debian:bookworm-slim', workdir: '/workspace' },
+      ssh: { port: 22, trust_unknown_host: false, max_channels: 8 },
     });
-    expect(config.store).toEqual({ path: path.join(home, 'sessions.db') });
+    expect(config.approvals).toMatchObject({ mode: 'manual', timeout_seconds: 1800, unattended_policy: 'deny', deny: [] });
+    expect(config.command_allowlist).toEqual([]);
+    expect(config.store).toMatchObject({ path: path.join(home, 'sessions.db') });
     expect(config.logging).toEqual({ level: 'warn' });
   });
 

@@ -222,7 +222,8 @@ describe('terminal tool', () => {
 
   it('kills background children of a command that timed out', async () => {
     const pidFile = path.join(dir, 'tool-background.pid');
-    const result = await terminal({ command: `sleep 30 & echo $! > ${shellQuote(pidFile)}; sleep 30`, timeout: 1 });
+    // `30&` (no space): the foreground guard refuses ` & `, which starts a long-lived process.
+    const result = await terminal({ command: `sleep 30& echo $! > ${shellQuote(pidFile)}; sleep 30`, timeout: 1 });
     expect(result.exit_code).toBe(124);
     const backgroundPid = Number(readFileSync(pidFile, 'utf8'));
     expect(await waitUntil(() => !isAlive(backgroundPid), 5000)).toBe(true);

@@ -579,7 +579,8 @@ describe('dynamic schema patching', () => {
     });
 
     it('getToolDefinitions with the terminal toolset alone hides the file-tool hints', async () => {
-      const [terminal] = await getToolDefinitions(['terminal'], undefined, { registry: processRegistry });
+      const definitions = await getToolDefinitions(['terminal'], undefined, { registry: processRegistry });
+      const terminal = definitions.find((definition) => definition.function.name === 'terminal');
       expect(terminal!.function.name).toBe('terminal');
       expect(terminal!.function.description).not.toMatch(/read_file|search_files|write_file|\bpatch\b/);
     });

@@ -1,0 +1,95 @@
+// Watching a background process for terminal(notify_on_complete=true): a long activity that polls
+// the process until it ends and returns the message the session should hear. It heartbeats while
+// it waits, so a worker that dies is noticed and another one takes over the watch.
+import { Context } from '@temporalio/activity';
+import type { EnvironmentFactory } from '../environments/factory';
+import type { BackgroundProcessInfo, EnvironmentHandle } from '../environments/terminal-environment';
+import { stripAnsi } from '../tools/terminal-output';
+import { startHeartbeat } from './heartbeat';
+
+const POLL_INTERVAL_MS = 2000;
+/** The original's COMPLETION_OUTPUT_CHARS. */
+const NOTIFICATION_OUTPUT_CHARS = 2000;
+
+export interface WatchBackgroundProcessInput {
+  environment: EnvironmentHandle;
+  processId: string;
+  sessionId: string;
+}
+
+export interface WatchBackgroundProcessResult {
+  processId: string;
+  /** `lost`: the process disappeared (its files are gone, or its PTY's worker restarted). */
+  status: 'exited' | 'lost';
+  exitCode?: number;
+  command: string;
+  outputTail: string;
+  /** The text to add to the session, in the original's `[IMPORTANT: ...]` form. */
+  notification: string;
+}
+
+export interface BackgroundActivityDeps {
+  environments: EnvironmentFactory;
+  /** How often the process is polled (tests shorten it). */
+  pollIntervalMs?: number;
+}
+
+export function createBackgroundActivities(deps: BackgroundActivityDeps) {
+  const interval = deps.pollIntervalMs ?? POLL_INTERVAL_MS;
+  return {
+    async watchBackgroundProcess(input: WatchBackgroundProcessInput): Promise<WatchBackgroundProcessResult> {
+      const context = Context.current();
+      const heartbeat = startHeartbeat({ processId: input.processId, status: 'running' }, { immediate: true });
+      try {
+        const environment = await deps.environments.attach(input.environment);
+        let command = '';
+        for (;;) {
+          const state = await environment.background.poll(input.processId, NOTIFICATION_OUTPUT_CHARS);
+          command = state?.info.command ?? command;
+          if (!state || state.info.status === 'exited') {
+            return watchResult(input.processId, command, state?.info, stripAnsi(state?.outputTail ?? '').slice(-NOTIFICATION_OUTPUT_CHARS));
+          }
+          heartbeat.update({ status: 'running' });
+          // Rejects with a CancelledFailure when the activity is cancelled.
+          await context.sleep(interval);
+        }
+      } finally {
+        heartbeat.stop();
+      }
+    },
+  };
+}
+
+function watchResult(processId: string, command: string, info: BackgroundProcessInfo | undefined, outputTail: string): WatchBackgroundProcessResult {
+  const exitCode = info?.exitCode;
+  const status = exitCode === undefined ? 'lost' : 'exited';
+  return {
+    processId,
+    status,
+    ...(exitCode === undefined ? {} : { exitCode }),
+    command,
+    outputTail,
+    notification: formatProcessNotification({ processId, command, exitCode, outputTail }),
+  };
+}
+
+/**
+ * `[IMPORTANT: Background process {id} {status} (exit code {code}[, SIGTERM]).\nCommand: ...\nOutput:\n...]`
+ * with the original's status words.
+ */
+export function formatProcessNotification(event: { processId: string; command: string; exitCode?: number; outputTail: string }): string {
+  const { exitCode } = event;
+  const status =
+    exitCode === undefined
+      ? 'marked lost because the process backend disappeared'
+      : exitCode === -15
+        ? 'terminated by process.kill'
+        : exitCode === 0
+          ? 'completed normally'
+          : 'exited';
+  const signal = exitCode === -15 || exitCode === 143 ? ', SIGTERM' : '';
+  return (
+    `[IMPORTANT: Background process ${event.processId} ${status} (exit code ${exitCode ?? '?'}${signal}).\n` +
+    `Command: ${event.command || 'unknown'}\nOutput:\n${event.outputTail}]`
+  );
+}

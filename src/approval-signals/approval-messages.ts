@@ -1,0 +1,45 @@
+// The words the model and the user see about approvals, kept close to the original's so agents
+// trained on it react the same way. Pure.
+
+const NO_CONSENT =
+  'The user has NOT consented to this action. Do NOT retry this command, do NOT rephrase it, and do NOT ' +
+  'attempt the same outcome via a different command. Stop the current workflow and wait for the user to ' +
+  'respond before taking any further destructive or irreversible action.';
+
+export function hardlineBlocked(description: string): string {
+  return (
+    `BLOCKED (hardline): ${description}. This command is never run by the agent, in any mode or backend. ` +
+    'If it is really needed, the user must run it themselves outside the agent.'
+  );
+}
+
+export function userDenyRuleBlocked(pattern: string): string {
+  return (
+    `BLOCKED: this command matches the user-defined deny rule '${pattern}' (approvals.deny in the configuration). ` +
+    'It cannot be executed via the agent, not even with approvals.mode=off. Do NOT retry or rephrase this ' +
+    'command; the user has explicitly forbidden it.'
+  );
+}
+
+export function deniedByUser(reason?: string): string {
+  const given = reason ? ` Reason given by the user: "${reason.slice(0, 280)}".` : '';
+  return `BLOCKED: Command denied by user.${given} ${NO_CONSENT}`;
+}
+
+export function timedOut(): string {
+  return `BLOCKED: Command timed out without user response. ${NO_CONSENT} Silence is not consent.`;
+}
+
+export function unattendedBlocked(description: string): string {
+  return (
+    `BLOCKED: Command flagged as dangerous (${description}) but this session runs unattended, with nobody ` +
+    'present to approve it. Find an alternative approach that avoids this command. To allow dangerous ' +
+    'commands in unattended sessions, set approvals.unattended_policy: approve in the configuration.'
+  );
+}
+
+export function approvedNote(description: string, by: 'user' | 'smart' | 'policy'): string {
+  if (by === 'smart') return `Command was flagged (${description}) and auto-approved by smart approval.`;
+  if (by === 'policy') return `Command was flagged (${description}) and approved by the unattended policy.`;
+  return `Command required approval (${description}) and was approved by the user.`;
+}

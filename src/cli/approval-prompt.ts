@@ -1,0 +1,96 @@
+// Asks the person at the terminal about each pending approval of a session, one at a time, and
+// sends the answer as the `decideApproval` update. Enter (or anything unexpected) denies.
+import os from 'node:os';
+import { createInterface, type Interface } from 'node:readline/promises';
+import type { ApprovalChoice, PendingApproval } from '../approval-signals/approval-types';
+import { decideApprovalUpdate } from '../approval-signals/definitions';
+import type { SessionHandle } from '../temporal/sessions';
+
+const ANSWERS: Record<string, ApprovalChoice> = { o: 'once', once: 'once', s: 'session', session: 'session', a: 'always', always: 'always' };
+
+/** The choice typed at the prompt; `always` only where offered; everything else denies. */
+export function parseAnswer(answer: string, pending: Pick<PendingApproval, 'allowAlways' | 'smartDenied'>): ApprovalChoice {
+  const choice = ANSWERS[answer.trim().toLowerCase()] ?? 'deny';
+  if (pending.smartDenied) return choice === 'once' ? 'once' : 'deny';
+  if (choice === 'always' && !pending.allowAlways) return 'session';
+  return choice;
+}
+
+export function promptText(pending: PendingApproval): string {
+  const options = pending.smartDenied
+    ? ['[o]nce  |  [d]eny', 'Choice [o/D]: ']
+    : pending.allowAlways
+      ? ['[o]nce  |  [s]ession  |  [a]lways  |  [d]eny', 'Choice [o/s/a/D]: ']
+      : ['[o]nce  |  [s]ession  |  [d]eny', 'Choice [o/s/D]: '];
+  const command = pending.command.split('\n').map((line) => `      ${line}`).join('\n');
+  return `\n  ⚠️  DANGEROUS COMMAND: ${pending.description}\n${command}\n\n      ${options[0]}\n      ${options[1]}`;
+}
+
+export class ApprovalPrompter {
+  private readonly seen = new Set<string>();
+  private readonly queue: PendingApproval[] = [];
+  private current?: { approvalId: string; abort: AbortController };
+  private running = false;
+  private readline?: Interface;
+
+  constructor(
+    private readonly handle: SessionHandle,
+    private readonly write: (text: string) => void = (text) => process.stdout.write(text),
+  ) {}
+
+  /** Call with the session's pending approvals whenever they are known. */
+  offer(pending: PendingApproval[]): void {
+    const ids = new Set(pending.map((approval) => approval.approvalId));
+    if (this.current && !ids.has(this.current.approvalId)) this.current.abort.abort();
+    for (const approval of pending) {
+      if (this.seen.has(approval.approvalId)) continue;
+      this.seen.add(approval.approvalId);
+      this.queue.push(approval);
+    }
+    if (!this.running) void this.drain();
+  }
+
+  close(): void {
+    this.current?.abort.abort();
+    this.readline?.close();
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true;
+    try {
+      for (let approval = this.queue.shift(); approval; approval = this.queue.shift()) await this.ask(approval);
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async ask(approval: PendingApproval): Promise<void> {
+    this.readline ??= createInterface({ input: process.stdin, output: process.stdout, terminal: true });
+    const abort = new AbortController();
+    this.current = { approvalId: approval.approvalId, abort };
+    let answer: string;
+    try {
+      answer = await this.readline.question(promptText(approval), { signal: abort.signal });
+    } catch {
+      this.write('      (decided elsewhere)\n');
+      return;
+    } finally {
+      this.current = undefined;
+    }
+    const choice = parseAnswer(answer, approval);
+    try {
+      const result = await this.handle.executeUpdate(decideApprovalUpdate, {
+        args: [{ approvalId: approval.approvalId, choice, decidedBy: `cli:${os.userInfo().username}` }],
+      });
+      const labels: Record<ApprovalChoice, string> = {
+        once: '✓ Allowed once',
+        session: '✓ Allowed for this session',
+        always: '✓ Added to permanent allowlist',
+        deny: '✗ Denied',
+      };
+      this.write(`      ${labels[result.applied]}\n`);
+    } catch (error) {
+      this.write(`      Could not record the decision: ${(error as Error).message}\n`);
+    }
+  }
+}

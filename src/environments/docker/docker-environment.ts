@@ -1,0 +1,119 @@
+// A live view of one session's container: commands as execs in their own process group (killed
+// from a second exec on timeout or abort), stdout and stderr interleaved in arrival order, the
+// cwd carried from one command to the next, background processes and files inside the container.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { StringDecoder } from 'node:string_decoder';
+import type Docker from 'dockerode';
+import { ExecBackgroundProcesses } from '../background/exec-background-processes';
+import { BoundedOutput } from '../bounded-output';
+import type { BackgroundProcesses, EnvironmentHandle, ExecRequest, ExecResult, TerminalEnvironment } from '../terminal-environment';
+import { CwdMarkerFilter } from '../shell/cwd-marker-filter';
+import { commandScript, killScript } from './command-script';
+import { DockerWorkspace } from './docker-workspace';
+import { runExec, type StreamKind } from './run-exec';
+import { ExecDeadline } from '../exec-deadline';
+
+const DEFAULT_MAX_OUTPUT_CHARS = 50_000;
+/** After a kill was sent, how long to wait (beyond the grace period) before we stop reading. */
+const KILL_SETTLE_MS = 5_000;
+/** A command being started may not have written its pidfile yet when the kill arrives. */
+const PIDFILE_WAIT_SECONDS = 3;
+
+export interface DockerEnvironmentOptions {
+  /** Time between SIGTERM and SIGKILL when a command is stopped. */
+  killGraceMs: number;
+  /** Said once, before the next command's output (e.g. "the container was re-created"). */
+  notice?: string;
+}
+
+export class DockerEnvironment implements TerminalEnvironment {
+  readonly workspace: DockerWorkspace;
+  readonly background: BackgroundProcesses;
+  private current: EnvironmentHandle;
+  private notice: string | undefined;
+
+  constructor(
+    private readonly container: Docker.Container,
+    handle: EnvironmentHandle,
+    private readonly options: DockerEnvironmentOptions,
+  ) {
+    this.current = { ...handle };
+    this.notice = options.notice;
+    const home = typeof handle.details?.home === 'string' ? handle.details.home : '/root';
+    this.workspace = new DockerWorkspace(container, handle.cwd, home);
+    const stateDir = `/tmp/hermes-bg/${(handle.sessionId ?? 'default').replace(/[^A-Za-z0-9_-]/g, '_')}`;
+    this.background = new ExecBackgroundProcesses((request) => this.exec(request), stateDir, Math.ceil(options.killGraceMs / 1000));
+  }
+
+  /** The handle as it is now: a `cd` in a command moves the session's cwd. */
+  get handle(): EnvironmentHandle {
+    return this.current;
+  }
+
+  async exec(request: ExecRequest): Promise<ExecResult> {
+    const cwd = request.cwd ?? this.current.cwd;
+    if (request.signal?.aborted) return { output: '[Command interrupted]', exitCode: 130, timedOut: false, interrupted: true, cwd };
+    const execId = request.id ?? randomUUID();
+    const marker = `\u001e__hermes_cwd_${randomBytes(8).toString('hex')}__`;
+    const output = new BoundedOutput(request.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);
+    const emit = (text: string) => {
+      if (!text) return;
+      output.append(text);
+      request.onOutput?.(text);
+    };
+    // A notice belongs to the model's next command, not to the process tool's bookkeeping.
+    if (this.notice && request.id) {
+      emit(`${this.notice}\n`);
+      this.notice = undefined;
+    }
+    const markerFilter = new CwdMarkerFilter(marker, false);
+    const decoders: Record<StreamKind, StringDecoder> = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
+
+    const giveUp = new AbortController();
+    let stopping = false;
+    const stop = () => {
+      if (stopping) return;
+      stopping = true;
+      // Stop reading if the kill cannot be delivered (daemon gone) or the command ignores it.
+      const backstop = setTimeout(() => giveUp.abort(), this.options.killGraceMs + KILL_SETTLE_MS);
+      backstop.unref();
+      this.killGroup(execId, PIDFILE_WAIT_SECONDS).catch(() => giveUp.abort());
+    };
+    const deadline = new ExecDeadline(request, stop);
+
+    try {
+      const exitCode = await runExec(this.container, {
+        cmd: ['bash', '-c', commandScript({ command: request.command, cwd, execId, marker })],
+        tty: Boolean(request.pty),
+        ...(request.env ? { env: request.env } : {}),
+        onData: (kind, data) => {
+          const text = decoders[kind].write(data);
+          emit(kind === 'stdout' ? markerFilter.push(text) : text);
+        },
+        isFinished: () => markerFilter.found,
+        giveUp: giveUp.signal,
+      });
+      emit(markerFilter.push(decoders.stdout.end()) + markerFilter.end() + decoders.stderr.end());
+      const concluded = deadline.conclude(output.toString(), exitCode);
+      const finalCwd = markerFilter.cwd ?? cwd;
+      if (request.cwd === undefined) this.current = { ...this.current, cwd: finalCwd };
+      return { ...concluded, timedOut: deadline.timedOut, interrupted: deadline.interrupted, cwd: finalCwd };
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  async killOrphan(id: string): Promise<void> {
+    // The pidfile is removed when a command ends: no pidfile, nothing left to kill.
+    await this.killGroup(id, 0);
+  }
+
+  async release(): Promise<void> {
+    // The dockerode client belongs to the driver; nothing is held per view.
+  }
+
+  /** TERM, grace period, KILL to the command's process group, from a second exec. */
+  private async killGroup(execId: string, waitForPidFileSeconds: number): Promise<void> {
+    await runExec(this.container, { cmd: ['bash', '-c', killScript(execId, this.options.killGraceMs / 1000, waitForPidFileSeconds)] });
+  }
+}

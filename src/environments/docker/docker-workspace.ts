@@ -1,0 +1,120 @@
+// File access inside the session's container, through short execs: `cat` out (bytes, so binary
+// files survive), `cat` in from stdin then an atomic rename, `stat`, and `find` for walks.
+// Execs see the container's own mounts (a tmpfs /tmp included), which the archive API does not.
+import path from 'node:path';
+import type Docker from 'dockerode';
+import type { FileStat, WalkOptions, Workspace } from '../workspace';
+import { captureExec } from './run-exec';
+
+const posix = path.posix;
+
+const READ_SCRIPT = 'if [ -d "$1" ]; then exit 21; fi; [ -e "$1" ] || exit 2; exec cat -- "$1"';
+/** Writes beside the target, keeps an existing file's mode, then renames over it. */
+const WRITE_SCRIPT = [
+  'set -e',
+  'mkdir -p -- "$(dirname -- "$1")"',
+  'tmp="$1.hermes-tmp-$$"',
+  'cat > "$tmp" || { rm -f -- "$tmp"; exit 1; }',
+  'if [ -e "$1" ]; then chmod --reference="$1" -- "$tmp" 2>/dev/null || true; fi',
+  'mv -f -- "$tmp" "$1"',
+].join('\n');
+const STAT_SCRIPT = 'exec stat -L -c "%F|%s|%Y" -- "$1"';
+const ERROR_CODES: [RegExp, string][] = [
+  [/Not a directory/i, 'ENOTDIR'],
+  [/Is a directory/i, 'EISDIR'],
+  [/Permission denied/i, 'EACCES'],
+  [/Operation not permitted/i, 'EPERM'],
+  [/No space left/i, 'ENOSPC'],
+  [/Read-only file system/i, 'EROFS'],
+  [/File exists/i, 'EEXIST'],
+  [/No such file/i, 'ENOENT'],
+];
+
+/** An fs-style error (with `code`), so file tools describe it the same on every backend. */
+function fileError(code: string, target: string, detail: string): NodeJS.ErrnoException {
+  const error: NodeJS.ErrnoException = new Error(`${code}: ${detail.trim() || 'failed'}, '${target}'`);
+  error.code = code;
+  error.path = target;
+  return error;
+}
+
+function errorFromStderr(stderr: string, target: string): NodeJS.ErrnoException {
+  const code = ERROR_CODES.find(([pattern]) => pattern.test(stderr))?.[1] ?? 'EIO';
+  return fileError(code, target, stderr);
+}
+
+export class DockerWorkspace implements Workspace {
+  constructor(
+    private readonly container: Docker.Container,
+    readonly cwd: string,
+    private readonly home = '/root',
+  ) {}
+
+  resolve(target: string): string {
+    if (target === '~' || target.startsWith('~/')) return posix.join(this.home, target.slice(1));
+    return posix.resolve(this.cwd, target);
+  }
+
+  async readFile(target: string): Promise<Buffer> {
+    const absolute = this.resolve(target);
+    const result = await this.run(READ_SCRIPT, absolute);
+    if (result.exitCode === 21) throw fileError('EISDIR', absolute, 'illegal operation on a directory');
+    if (result.exitCode === 2) throw fileError('ENOENT', absolute, 'no such file or directory');
+    if (result.exitCode !== 0) throw errorFromStderr(result.stderr, absolute);
+    return result.stdout;
+  }
+
+  async writeFile(target: string, content: string): Promise<void> {
+    const absolute = this.resolve(target);
+    const result = await this.run(WRITE_SCRIPT, absolute, Buffer.from(content, 'utf8'));
+    if (result.exitCode !== 0) throw errorFromStderr(result.stderr, absolute);
+  }
+
+  async stat(target: string): Promise<FileStat | null> {
+    const result = await this.run(STAT_SCRIPT, this.resolve(target));
+    if (result.exitCode !== 0) return null;
+    const [kind = '', size = '0', modified = '0'] = result.stdout.toString('utf8').trim().split('|');
+    const type = kind.includes('regular') ? 'file' : kind === 'directory' ? 'directory' : 'other';
+    return { type, size: Number(size), modifiedMs: Number(modified) * 1000 };
+  }
+
+  /** One `find` for the whole tree, then the local backend's order: by name within a directory. */
+  async *walk(root: string, options: WalkOptions): AsyncIterable<string> {
+    const start = this.resolve(root);
+    const info = await this.stat(start);
+    if (info?.type === 'file') {
+      yield start;
+      return;
+    }
+    if (info?.type !== 'directory') return;
+    const skipped = [...options.skipDirectories];
+    const prune = skipped.length
+      ? ['(', '-type', 'd', '(', ...skipped.flatMap((name, index) => (index ? ['-o', '-name', name] : ['-name', name])), ')', '-prune', ')', '-o']
+      : [];
+    const result = await this.exec(['find', '-H', start, '-mindepth', '1', ...prune, '-type', 'f', '-print0']);
+    const files = result.stdout
+      .toString('utf8')
+      .split('\0')
+      .filter(Boolean)
+      .map((file) => ({ file, segments: posix.relative(start, file).split('/') }))
+      .sort((a, b) => compareSegments(a.segments, b.segments))
+      .slice(0, Math.max(0, options.maxFiles));
+    for (const { file } of files) yield file;
+  }
+
+  private run(script: string, target: string, input?: Buffer) {
+    return this.exec(['bash', '-c', script, 'hermes-file', target], input);
+  }
+
+  private exec(cmd: string[], input?: Buffer) {
+    return captureExec(this.container, cmd, input);
+  }
+}
+
+function compareSegments(a: string[], b: string[]): number {
+  for (let index = 0; index < Math.min(a.length, b.length); index += 1) {
+    const order = (a[index] ?? '').localeCompare(b[index] ?? '');
+    if (order !== 0) return order;
+  }
+  return a.length - b.length;
+}

@@ -1,0 +1,137 @@
+// One `docker exec` from start to exit code: demultiplexes the attached stream (or passes a TTY's
+// raw bytes through), feeds optional stdin, and reads the exit code from `exec.inspect()` (the
+// stream carries none). Failures before the process starts become BackendUnavailableError.
+import type { Duplex } from 'node:stream';
+import type Docker from 'dockerode';
+import { asUnavailable } from './docker-errors';
+
+export type StreamKind = 'stdout' | 'stderr';
+
+export interface RunExecOptions {
+  cmd: string[];
+  /** Run under a TTY: one raw stream (reported as stdout), no demultiplexing. */
+  tty?: boolean;
+  env?: Record<string, string>;
+  workingDir?: string;
+  /** Bytes written to the process's stdin, which is then closed. */
+  input?: Buffer;
+  /** Output in arrival order. */
+  onData?: (kind: StreamKind, data: Buffer) => void;
+  /**
+   * Consulted after each chunk: true once the command has said its last word, so a grandchild
+   * that still holds the pipe open does not keep us waiting for the daemon's drain timeout.
+   */
+  isFinished?: () => boolean;
+  /** Stop reading and return whatever exit code the daemon has (the command may still run). */
+  giveUp?: AbortSignal;
+}
+
+const HEADER_BYTES = 8;
+/** How long to keep reading after the process exited while something else holds the pipe. */
+const DRAIN_AFTER_EXIT_MS = 300;
+const INSPECT_INTERVAL_MS = 25;
+const INSPECT_PATIENCE_MS = 10_000;
+
+/** Splits Docker's multiplexed stream (8-byte header: type, 3 zero bytes, big-endian length). */
+export class FrameDemuxer {
+  private pending: Buffer = Buffer.alloc(0);
+
+  constructor(private readonly onFrame: (kind: StreamKind, data: Buffer) => void) {}
+
+  push(chunk: Buffer): void {
+    this.pending = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+    while (this.pending.length >= HEADER_BYTES) {
+      const length = this.pending.readUInt32BE(4);
+      if (this.pending.length < HEADER_BYTES + length) return;
+      const kind: StreamKind = this.pending[0] === 2 ? 'stderr' : 'stdout';
+      const data = this.pending.subarray(HEADER_BYTES, HEADER_BYTES + length);
+      this.pending = this.pending.subarray(HEADER_BYTES + length);
+      if (length > 0) this.onFrame(kind, data);
+    }
+  }
+}
+
+/** Runs `options.cmd` in `container` and resolves with its exit code (-1 if the daemon has none). */
+export async function runExec(container: Docker.Container, options: RunExecOptions): Promise<number> {
+  const tty = Boolean(options.tty);
+  let exec: Docker.Exec;
+  let stream: Duplex;
+  try {
+    exec = await container.exec({
+      Cmd: options.cmd,
+      AttachStdin: options.input !== undefined,
+      AttachStdout: true,
+      AttachStderr: true,
+      Tty: tty,
+      ...(options.env ? { Env: Object.entries(options.env).map(([name, value]) => `${name}=${value}`) } : {}),
+      ...(options.workingDir ? { WorkingDir: options.workingDir } : {}),
+    });
+    stream = await exec.start({ hijack: true, stdin: options.input !== undefined, Tty: tty });
+  } catch (error) {
+    throw asUnavailable(error, 'starting a command');
+  }
+
+  const demuxer = new FrameDemuxer((kind, data) => options.onData?.(kind, data));
+  let exited: Promise<number | null> | undefined;
+  await new Promise<void>((resolve, reject) => {
+    let drainTimer: NodeJS.Timeout | undefined;
+    const finish = () => {
+      if (drainTimer) clearTimeout(drainTimer);
+      options.giveUp?.removeEventListener('abort', finish);
+      stream.destroy();
+      resolve();
+    };
+    // Once the command is done, the process exits within moments; stop waiting for the pipe then.
+    const watchExit = () => {
+      if (exited || !options.isFinished?.()) return;
+      exited = waitUntilExited(exec);
+      exited.then(() => (drainTimer = setTimeout(finish, DRAIN_AFTER_EXIT_MS)), () => undefined);
+    };
+    stream.on('data', (chunk: Buffer) => {
+      if (tty) options.onData?.('stdout', chunk);
+      else demuxer.push(chunk);
+      watchExit();
+    });
+    stream.once('end', finish);
+    stream.once('close', finish);
+    stream.once('error', (error) => {
+      if (drainTimer) clearTimeout(drainTimer);
+      options.giveUp?.removeEventListener('abort', finish);
+      reject(error);
+    });
+    if (options.giveUp?.aborted) finish();
+    else options.giveUp?.addEventListener('abort', finish, { once: true });
+    if (options.input !== undefined) stream.end(options.input);
+  });
+  const code = await (exited ?? waitUntilExited(exec, options.giveUp?.aborted ? 0 : INSPECT_PATIENCE_MS));
+  return code ?? -1;
+}
+
+/** The exit code once the daemon says the process is no longer running (null if it never says). */
+async function waitUntilExited(exec: Docker.Exec, patienceMs = INSPECT_PATIENCE_MS): Promise<number | null> {
+  const deadline = Date.now() + patienceMs;
+  for (;;) {
+    const info = await exec.inspect();
+    if (!info.Running) return info.ExitCode;
+    if (Date.now() >= deadline) return null;
+    await new Promise((resolve) => setTimeout(resolve, INSPECT_INTERVAL_MS));
+  }
+}
+
+export interface CapturedExec {
+  exitCode: number;
+  stdout: Buffer;
+  stderr: string;
+}
+
+/** Runs a short command and keeps its stdout as bytes (binary-safe) and stderr as text. */
+export async function captureExec(container: Docker.Container, cmd: string[], input?: Buffer): Promise<CapturedExec> {
+  const stdout: Buffer[] = [];
+  const stderr: Buffer[] = [];
+  const exitCode = await runExec(container, {
+    cmd,
+    ...(input !== undefined ? { input } : {}),
+    onData: (kind, data) => (kind === 'stdout' ? stdout : stderr).push(Buffer.from(data)),
+  });
+  return { exitCode, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr).toString('utf8') };
+}

@@ -1,0 +1,28 @@
+// Every terminal backend this build knows, configured from the worker's configuration. A driver
+// that cannot work here still registers: it says why (`unavailableReason`) instead of vanishing.
+import type { LoadedConfig } from '../config/load';
+import { DaytonaDriver } from './daytona/daytona-driver';
+import { DockerDriver } from './docker/docker-driver';
+import { LocalDriver } from './factory';
+import { ModalDriver } from './modal/modal-driver';
+import { SingularityDriver } from './singularity/singularity-driver';
+import { SshDriver } from './ssh/ssh-driver';
+import type { Backend, EnvironmentDriver } from './terminal-environment';
+import { VercelDriver } from './vercel/vercel-driver';
+
+/** `overrides` replace the configured driver of a backend (tests inject local stand-ins this way). */
+export function createDrivers(config: LoadedConfig, overrides: Partial<Record<Backend, EnvironmentDriver>> = {}): EnvironmentDriver[] {
+  const killGraceMs = config.terminal.kill_grace_seconds * 1000;
+  const drivers: EnvironmentDriver[] = [
+    new LocalDriver({ envPassthrough: config.terminal.env_passthrough, killGraceMs }),
+    new DockerDriver(config.terminal.docker, { envPassthrough: config.terminal.env_passthrough, killGraceMs }),
+    new SshDriver(config.terminal.ssh, { envPassthrough: config.terminal.env_passthrough, killGraceMs }),
+    new SingularityDriver(config.terminal.singularity, { killGraceMs }),
+    new ModalDriver(config.terminal.modal, { killGraceMs }),
+    new DaytonaDriver(config.terminal.daytona, { killGraceMs }),
+    new VercelDriver(config.terminal.vercel_sandbox, { killGraceMs }),
+  ];
+  const configured = drivers.map((driver) => overrides[driver.backend] ?? driver);
+  const added = Object.values(overrides).filter((driver) => !drivers.some((existing) => existing.backend === driver.backend));
+  return [...configured, ...added];
+}

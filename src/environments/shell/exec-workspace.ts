@@ -1,0 +1,121 @@
+// File access inside a sandbox through its shell: `base64` to read, base64 heredocs to write
+// (chunked, so no single exec carries more than a few tens of KiB), `stat` and `find` to look
+// around. Works wherever bash and coreutils do, so every sandbox backend shares it.
+import path from 'node:path';
+import { shellQuote } from '../shell-quote';
+import type { ExecRequest, ExecResult } from '../terminal-environment';
+import type { FileStat, WalkOptions, Workspace } from '../workspace';
+
+type Exec = (request: ExecRequest) => Promise<ExecResult>;
+
+const FILE_TIMEOUT_MS = 120_000;
+/** Raw bytes per write exec: base64 makes it ~43 KiB, well under exec argument limits (Modal: 64 KiB). */
+const DEFAULT_CHUNK_BYTES = 32 * 1024;
+const UNBOUNDED = 512 * 1024 * 1024;
+
+export class ExecWorkspace implements Workspace {
+  constructor(
+    private readonly exec: Exec,
+    readonly cwd: string,
+    private readonly home = '/root',
+    private readonly chunkBytes = DEFAULT_CHUNK_BYTES,
+  ) {}
+
+  resolve(target: string): string {
+    if (target === '~' || target.startsWith('~/')) return path.posix.join(this.home, target.slice(1));
+    return path.posix.resolve(this.cwd, target);
+  }
+
+  async readFile(target: string): Promise<Buffer> {
+    const file = shellQuote(this.resolve(target));
+    const result = await this.run(
+      `if [ ! -e ${file} ]; then echo ENOENT; exit 3; elif [ -d ${file} ]; then echo EISDIR; exit 3; elif [ ! -r ${file} ]; then echo EACCES; exit 3; fi\nbase64 < ${file}`,
+    );
+    if (result.exitCode !== 0) throw fileError(result.output, `Cannot read ${target}`);
+    return Buffer.from(result.output.replace(/\s+/g, ''), 'base64');
+  }
+
+  /** Writes through a temporary file and a rename (keeping the old mode), so readers never see half a file. */
+  async writeFile(target: string, content: string): Promise<void> {
+    const absolute = this.resolve(target);
+    const file = shellQuote(absolute);
+    const temporary = shellQuote(`${absolute}.hermes-tmp-${Date.now()}-${Math.random().toString(16).slice(2, 8)}`);
+    const bytes = Buffer.from(content, 'utf8');
+    const chunks: Buffer[] = [];
+    for (let offset = 0; offset < bytes.length; offset += this.chunkBytes) chunks.push(bytes.subarray(offset, offset + this.chunkBytes));
+    if (chunks.length === 0) chunks.push(Buffer.alloc(0));
+    for (const [index, chunk] of chunks.entries()) {
+      const first = index === 0;
+      const last = index === chunks.length - 1;
+      const script = [
+        ...(first ? [`mkdir -p -- "$(dirname -- ${file})" || exit 1`] : []),
+        `base64 -d ${first ? '>' : '>>'} ${temporary} <<'__HERMES_B64__' || exit 1`,
+        chunk.toString('base64').replace(/.{76}/g, '$&\n'),
+        '__HERMES_B64__',
+        ...(last ? [`if [ -e ${file} ]; then chmod --reference=${file} ${temporary} 2>/dev/null; fi`, `mv -f -- ${temporary} ${file} || exit 1`] : []),
+      ].join('\n');
+      const result = await this.run(script);
+      if (result.exitCode !== 0) {
+        await this.run(`rm -f -- ${temporary}`).catch(() => undefined);
+        throw fileError(result.output, `Cannot write ${target}`);
+      }
+    }
+  }
+
+  async stat(target: string): Promise<FileStat | null> {
+    const result = await this.run(`stat -L -c '%F|%s|%Y' -- ${shellQuote(this.resolve(target))} 2>/dev/null`);
+    if (result.exitCode !== 0) return null;
+    const [kind = '', size = '0', modified = '0'] = result.output.trim().split('|');
+    const type = kind.includes('regular') ? 'file' : kind === 'directory' ? 'directory' : 'other';
+    return { type, size: Number(size) || 0, modifiedMs: (Number(modified) || 0) * 1000 };
+  }
+
+  /** Regular files under `root` in the order a depth-first walk with sorted entries meets them. */
+  async *walk(root: string, options: WalkOptions): AsyncIterable<string> {
+    const start = this.resolve(root);
+    const info = await this.stat(start);
+    if (info?.type === 'file') {
+      yield start;
+      return;
+    }
+    if (info?.type !== 'directory') return;
+    const skipped = [...options.skipDirectories].map((name) => `-name ${shellQuote(name)}`).join(' -o ');
+    const prune = skipped ? `\\( -mindepth 1 -type d \\( ${skipped} \\) -prune \\) -o ` : '';
+    const result = await this.run(`find ${shellQuote(start)} ${prune}-type f -print0 2>/dev/null`);
+    const files = result.output.split('\0').filter((file) => file.startsWith('/'));
+    files.sort(compareBySegments);
+    for (const file of files.slice(0, options.maxFiles)) yield file;
+  }
+
+  private run(command: string): Promise<ExecResult> {
+    return this.exec({ command, cwd: '/', timeoutMs: FILE_TIMEOUT_MS, maxOutputChars: UNBOUNDED });
+  }
+}
+
+function compareBySegments(a: string, b: string): number {
+  const left = a.split('/');
+  const right = b.split('/');
+  for (let index = 0; index < Math.min(left.length, right.length); index += 1) {
+    const order = (left[index] ?? '').localeCompare(right[index] ?? '');
+    if (order !== 0) return order;
+  }
+  return left.length - right.length;
+}
+
+const ERROR_CODES: [RegExp, string][] = [
+  [/^ENOENT|No such file or directory/m, 'ENOENT'],
+  [/^EISDIR|Is a directory/m, 'EISDIR'],
+  [/^EACCES|Permission denied/m, 'EACCES'],
+  [/Not a directory/, 'ENOTDIR'],
+  [/Read-only file system/, 'EROFS'],
+  [/No space left on device/, 'ENOSPC'],
+  [/File exists/, 'EEXIST'],
+];
+
+/** An Error with the errno-style `code` that file tools turn into a short reason. */
+function fileError(output: string, fallback: string): Error {
+  const code = ERROR_CODES.find(([pattern]) => pattern.test(output))?.[1];
+  const error = new Error(output.trim() || fallback) as Error & { code?: string };
+  if (code) error.code = code;
+  return error;
+}

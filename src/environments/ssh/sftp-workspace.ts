@@ -1,0 +1,120 @@
+// File tools on the SSH host, over the connection's one SFTP session (OpenSSH counts it as a
+// channel, so it is shared rather than opened per call).
+import { randomBytes } from 'node:crypto';
+import path from 'node:path/posix';
+import type { FileEntryWithStats, SFTPWrapper, Stats } from 'ssh2';
+import type { FileStat, WalkOptions, Workspace } from '../workspace';
+
+/** SFTP status codes as the errno names the file tools explain. */
+const SFTP_STATUS_CODES: Record<number, string> = { 2: 'ENOENT', 3: 'EACCES', 8: 'EOPNOTSUPP' };
+
+export class SftpWorkspace implements Workspace {
+  constructor(
+    readonly cwd: string,
+    private readonly home: string,
+    private readonly withSftp: <T>(operation: (sftp: SFTPWrapper) => Promise<T>) => Promise<T>,
+  ) {}
+
+  resolve(target: string): string {
+    if (target === '~' || target.startsWith('~/')) return path.join(this.home, target.slice(1));
+    return path.resolve(this.cwd, target);
+  }
+
+  readFile(target: string): Promise<Buffer> {
+    return this.withSftp((sftp) => call<Buffer>((done) => sftp.readFile(this.resolve(target), done)));
+  }
+
+  /** Writes through a temporary file and a rename, so readers never see half a file. */
+  writeFile(target: string, content: string | Buffer): Promise<void> {
+    return this.withSftp((sftp) => this.writeThroughTemporary(sftp, this.resolve(target), content));
+  }
+
+  private async writeThroughTemporary(sftp: SFTPWrapper, absolute: string, content: string | Buffer): Promise<void> {
+    await this.makeDirectories(sftp, path.dirname(absolute));
+    const existing = await this.statOf(sftp, absolute);
+    const temporary = `${absolute}.hermes-tmp-${randomBytes(4).toString('hex')}`;
+    try {
+      await call((done) => sftp.writeFile(temporary, content, existing ? { mode: existing.mode & 0o7777 } : {}, done));
+      await call((done) => sftp.ext_openssh_rename(temporary, absolute, done)).catch(async (error: unknown) => {
+        // Without the OpenSSH extension, plain SFTP rename refuses to replace an existing file.
+        if ((error as { code?: unknown }).code !== 'EOPNOTSUPP' && !/not support/i.test(String(error))) throw error;
+        await call((done) => sftp.unlink(absolute, done)).catch(() => undefined);
+        await call((done) => sftp.rename(temporary, absolute, done));
+      });
+    } catch (error) {
+      await call((done) => sftp.unlink(temporary, done)).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async stat(target: string): Promise<FileStat | null> {
+    const info = await this.withSftp((sftp) => this.statOf(sftp, this.resolve(target)));
+    if (!info) return null;
+    const type = info.isFile() ? 'file' : info.isDirectory() ? 'directory' : 'other';
+    return { type, size: info.size, modifiedMs: info.mtime * 1000 };
+  }
+
+  async *walk(root: string, options: WalkOptions): AsyncIterable<string> {
+    const list = (directory: string) => this.withSftp((sftp) => call<FileEntryWithStats[]>((done) => sftp.readdir(directory, done)));
+    let remaining = options.maxFiles;
+    const visit = async function* (directory: string): AsyncGenerator<string> {
+      let entries;
+      try {
+        entries = await list(directory);
+      } catch {
+        return;
+      }
+      entries.sort((a, b) => a.filename.localeCompare(b.filename));
+      for (const entry of entries) {
+        if (remaining <= 0) return;
+        if (entry.filename === '.' || entry.filename === '..') continue;
+        const full = path.join(directory, entry.filename);
+        // readdir reports the entries themselves (like lstat): symbolic links are not followed.
+        if (entry.attrs.isDirectory()) {
+          if (!options.skipDirectories.has(entry.filename)) yield* visit(full);
+        } else if (entry.attrs.isFile()) {
+          remaining -= 1;
+          yield full;
+        }
+      }
+    };
+    const start = this.resolve(root);
+    const info = await this.stat(start);
+    if (info?.type === 'file') yield start;
+    else if (info?.type === 'directory') yield* visit(start);
+  }
+
+  private async statOf(sftp: SFTPWrapper, absolute: string): Promise<Stats | null> {
+    return call<Stats>((done) => sftp.stat(absolute, done)).catch((error: unknown) => {
+      if ((error as { code?: unknown }).code === 'ENOENT') return null;
+      throw error;
+    });
+  }
+
+  /** `mkdir -p` over SFTP. */
+  private async makeDirectories(sftp: SFTPWrapper, directory: string): Promise<void> {
+    const info = await this.statOf(sftp, directory);
+    if (info?.isDirectory()) return;
+    if (info) throw Object.assign(new Error(`${directory} is not a directory`), { code: 'ENOTDIR' });
+    await this.makeDirectories(sftp, path.dirname(directory));
+    await call((done) => sftp.mkdir(directory, done)).catch(async (error: unknown) => {
+      // Another writer may have made it in between.
+      if (!(await this.statOf(sftp, directory))?.isDirectory()) throw error;
+    });
+  }
+}
+
+/** A node-style SFTP call as a promise, with SFTP status codes turned into errno names. */
+function call<T = void>(start: (done: (error: Error | undefined | null, value?: T) => void) => void): Promise<T> {
+  return new Promise((resolve, reject) => {
+    start((error, value) => {
+      if (error) {
+        const status = (error as { code?: unknown }).code;
+        const code = typeof status === 'number' ? SFTP_STATUS_CODES[status] : undefined;
+        reject(code ? Object.assign(error, { code, sftpStatus: status }) : error);
+      } else {
+        resolve(value as T);
+      }
+    });
+  });
+}

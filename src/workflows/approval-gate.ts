@@ -1,0 +1,196 @@
+// The session's approval gate: before a turn's terminal commands run, each is assessed (a local
+// activity, so its verdict is in history), the policy decides, and commands that need a human
+// wait durably for a decision (signal or update) or for the timeout, which denies.
+import { condition, log } from '@temporalio/workflow';
+import { approvedNote, deniedByUser, timedOut } from '../approval-signals/approval-messages';
+import type {
+  ApprovalChoice,
+  ApprovalDecision,
+  ApprovalGateResult,
+  CommandAssessment,
+  PendingApproval,
+  SessionApprovalSettings,
+} from '../approval-signals/approval-types';
+import type { DecideApprovalResult } from '../approval-signals/definitions';
+import { decideCommand } from '../approval-signals/policy';
+import type { ToolCallPlan } from './session-types';
+
+export interface ApprovalGateDeps {
+  assess(call: ToolCallPlan, assistantSeq: number): Promise<CommandAssessment>;
+  /** Smart review by an auxiliary model. */
+  review(command: string, description: string): Promise<'approve' | 'deny' | 'escalate'>;
+  /** Adds keys to the permanent allowlist. */
+  persist(keys: string[]): Promise<void>;
+  /** Tells the outside world (webhook) that an approval is pending. */
+  notify(pending: PendingApproval): Promise<void>;
+  /** Called whenever the number of pending approvals changes. */
+  onPendingChange(count: number): void;
+  now(): number;
+}
+
+export interface ApprovalCarryOver {
+  sessionApprovals: string[];
+  allowlist: string[];
+  approvalCounter: number;
+}
+
+interface Entry extends PendingApproval {
+  decision?: ApprovalDecision & { applied: ApprovalChoice };
+}
+
+export class ApprovalGate {
+  private readonly entries = new Map<string, Entry>();
+  private readonly sessionApprovals: Set<string>;
+  private readonly allowlist: Set<string>;
+  private counter: number;
+
+  constructor(
+    private readonly settings: SessionApprovalSettings,
+    carry: ApprovalCarryOver,
+    private readonly deps: ApprovalGateDeps,
+  ) {
+    this.sessionApprovals = new Set(carry.sessionApprovals);
+    this.allowlist = new Set(carry.allowlist);
+    this.counter = carry.approvalCounter;
+  }
+
+  /** Adds the permanent allowlist read at session start. */
+  extendAllowlist(keys: readonly string[]): void {
+    for (const key of keys) this.allowlist.add(key);
+  }
+
+  carryOver(): ApprovalCarryOver {
+    return { sessionApprovals: [...this.sessionApprovals], allowlist: [...this.allowlist], approvalCounter: this.counter };
+  }
+
+  /** Approvals still waiting for a decision, oldest first. */
+  pending(): PendingApproval[] {
+    return [...this.entries.values()].filter((entry) => !entry.decision).map(({ decision: _decision, ...entry }) => entry);
+  }
+
+  /**
+   * Assesses every terminal call of a turn at once, so all approvals the turn needs are raised
+   * together; each call's promise settles when it may run (or is blocked).
+   */
+  async prepare(calls: ToolCallPlan[], assistantSeq: number): Promise<Map<string, Promise<ApprovalGateResult>>> {
+    const assessments = await Promise.all(calls.map((call) => this.deps.assess(call, assistantSeq)));
+    const gates = new Map<string, Promise<ApprovalGateResult>>();
+    calls.forEach((call, index) => {
+      const result = this.gate(call, assessments[index] as CommandAssessment);
+      result.catch(() => undefined); // awaited by the call itself; this only keeps it from counting as unhandled
+      gates.set(call.id, result);
+    });
+    return gates;
+  }
+
+  /** Throws (rejecting an update before it reaches history) unless the decision can apply. */
+  validate(decision: ApprovalDecision): void {
+    const entry = this.entries.get(decision.approvalId);
+    if (!entry) {
+      const known = this.pending().map((pending) => pending.approvalId);
+      throw new Error(`Unknown approval id '${decision.approvalId}'${known.length ? `; pending: ${known.join(', ')}` : '; nothing is pending'}`);
+    }
+    if (entry.decision) throw new Error(`Approval '${decision.approvalId}' was already decided (${entry.decision.choice})`);
+  }
+
+  /** Applies a validated decision; returns what was applied. */
+  decide(decision: ApprovalDecision): DecideApprovalResult {
+    const entry = this.entries.get(decision.approvalId) as Entry;
+    let applied = decision.choice;
+    if (applied === 'always' && !entry.allowAlways) applied = 'session';
+    if (entry.smartDenied && (applied === 'session' || applied === 'always')) applied = 'once';
+    entry.decision = { ...decision, applied };
+    if (applied === 'session' || applied === 'always') this.approveForSession(entry.keys);
+    this.deps.onPendingChange(this.pending().length);
+    return { approvalId: entry.approvalId, choice: decision.choice, applied };
+  }
+
+  /** A decision that arrived as a signal: invalid ones are logged and dropped. */
+  decideFromSignal(decision: ApprovalDecision): void {
+    try {
+      this.validate(decision);
+      this.decide(decision);
+    } catch (error) {
+      log.warn('Ignored approval decision', { error: (error as Error).message, approvalId: decision.approvalId });
+    }
+  }
+
+  private async gate(call: ToolCallPlan, assessment: CommandAssessment): Promise<ApprovalGateResult> {
+    const decision = decideCommand({
+      assessment,
+      mode: this.settings.mode,
+      surface: this.settings.surface,
+      unattendedPolicy: this.settings.unattendedPolicy,
+      sessionApprovals: this.sessionApprovals,
+      allowlist: this.allowlist,
+    });
+    switch (decision.action) {
+      case 'run':
+        return decision.note ? { approved: true, note: decision.note } : { approved: true };
+      case 'block':
+        return { approved: false, message: decision.message };
+      case 'smart-review': {
+        const verdict = await this.deps.review(assessment.command ?? '', decision.description);
+        if (verdict === 'approve') return { approved: true, note: approvedNote(decision.description, 'smart') };
+        if (verdict === 'deny') return this.ask(call, assessment, { ...decision, smartDenied: true });
+        return this.ask(call, assessment, decision);
+      }
+      case 'ask':
+        return this.ask(call, assessment, decision);
+    }
+  }
+
+  private async ask(
+    call: ToolCallPlan,
+    assessment: CommandAssessment,
+    request: { description: string; keys: string[]; allowAlways: boolean; smartDenied?: boolean },
+  ): Promise<ApprovalGateResult> {
+    // Approvals given while this one was queued (same keys, same session) count.
+    if (!request.smartDenied && request.keys.every((key) => this.sessionApprovals.has(key))) {
+      return { approved: true, note: approvedNote(request.description, 'user') };
+    }
+    this.counter += 1;
+    const now = this.deps.now();
+    const entry: Entry = {
+      approvalId: `ap-${this.counter}`,
+      toolCallId: call.id,
+      command: (assessment.command ?? '').slice(0, 4000),
+      description: request.description,
+      keys: request.keys,
+      allowAlways: request.allowAlways && !request.smartDenied,
+      ...(request.smartDenied ? { smartDenied: true } : {}),
+      requestedAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + this.settings.timeoutSeconds * 1000).toISOString(),
+    };
+    this.entries.set(entry.approvalId, entry);
+    this.deps.onPendingChange(this.pending().length);
+    if (this.settings.webhook) {
+      const { decision: _decision, ...pending } = entry;
+      await this.deps.notify(pending).catch((error: unknown) => log.warn('Approval webhook failed', { error: String(error) }));
+    }
+
+    const decided = await condition(() => entry.decision !== undefined, this.settings.timeoutSeconds * 1000);
+    if (!decided) {
+      entry.decision = { approvalId: entry.approvalId, choice: 'deny', applied: 'deny', decidedBy: 'timeout' };
+      this.deps.onPendingChange(this.pending().length);
+      return { approved: false, message: timedOut() };
+    }
+    const decision = entry.decision as NonNullable<Entry['decision']>;
+    if (decision.applied === 'deny') return { approved: false, message: deniedByUser(decision.reason) };
+    if (decision.applied === 'always') {
+      for (const key of entry.keys) this.allowlist.add(key);
+      await this.deps.persist(entry.keys);
+    }
+    return { approved: true, note: approvedNote(request.description, 'user') };
+  }
+
+  private approveForSession(keys: string[]): void {
+    for (const key of keys) this.sessionApprovals.add(key);
+    // Other waiting commands whose every key is now approved need no second answer.
+    for (const entry of this.entries.values()) {
+      if (!entry.decision && !entry.smartDenied && entry.keys.every((key) => this.sessionApprovals.has(key))) {
+        entry.decision = { approvalId: entry.approvalId, choice: 'session', applied: 'session', decidedBy: 'session approval' };
+      }
+    }
+  }
+}

@@ -1,0 +1,65 @@
+// The activity proxies a session uses, with their timeouts and retry policies in one place.
+import { ActivityCancellationType, proxyActivities, proxyLocalActivities, type ActivityOptions } from '@temporalio/workflow';
+import type { HermesActivities } from '../activities';
+import type { SessionLimits } from './session-types';
+
+export function sessionActivities(limits: SessionLimits, toolTaskQueue?: string) {
+  const onToolQueue = toolTaskQueue ? { taskQueue: toolTaskQueue } : {};
+  const modelOptions: ActivityOptions = {
+    startToCloseTimeout: `${limits.modelTimeoutSeconds + 30} seconds`,
+    heartbeatTimeout: '1 minute',
+    retry: {
+      initialInterval: limits.modelRetryInitialIntervalMs,
+      backoffCoefficient: 2,
+      maximumInterval: '1 minute',
+      maximumAttempts: limits.modelMaxAttempts,
+    },
+  };
+  // Tool errors come back as results, so a retry means the infrastructure failed (DESIGN.md rule 6).
+  const toolOptions: ActivityOptions = {
+    ...onToolQueue,
+    startToCloseTimeout: `${limits.toolTimeoutSeconds} seconds`,
+    heartbeatTimeout: `${limits.toolHeartbeatTimeoutSeconds} seconds`,
+    retry: { initialInterval: '1 second', maximumAttempts: 5 },
+  };
+  const bookkeeping = proxyActivities<HermesActivities>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 10 } });
+  // The detector runs locally: cheap, deterministic given its input, and its verdict is recorded.
+  const { assessCommand } = proxyLocalActivities<HermesActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 5 } });
+  const { reviewCommand } = proxyActivities<HermesActivities>({ startToCloseTimeout: '2 minutes', retry: { maximumAttempts: 2 } });
+  const { notifyApproval } = proxyActivities<HermesActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 3 } });
+  // Reaching the backend may take a while (image, sandbox); it is safe to retry.
+  const environment = proxyActivities<HermesActivities>({
+    ...onToolQueue,
+    startToCloseTimeout: '10 minutes',
+    retry: { initialInterval: '2 seconds', maximumAttempts: 5 },
+  });
+  // Watching a background process can take as long as the process: heartbeats tell it is alive.
+  const { watchBackgroundProcess } = proxyActivities<HermesActivities>({
+    ...onToolQueue,
+    cancellationType: ActivityCancellationType.TRY_CANCEL,
+    startToCloseTimeout: '24 hours',
+    heartbeatTimeout: '1 minute',
+    retry: { initialInterval: '2 seconds', maximumAttempts: 20 },
+  });
+  const { callModel } = proxyActivities<HermesActivities>(modelOptions);
+  const { executeTool } = proxyActivities<HermesActivities>(toolOptions);
+  return {
+    modelOptions,
+    toolOptions,
+    prepareSession: bookkeeping.prepareSession,
+    finishSession: bookkeeping.finishSession,
+    addToAllowlist: bookkeeping.addToAllowlist,
+    appendSessionMessage: bookkeeping.appendSessionMessage,
+    appendToolResult: bookkeeping.appendToolResult,
+    watchBackgroundProcess,
+    assessCommand,
+    reviewCommand,
+    notifyApproval,
+    callModel,
+    executeTool,
+    startEnvironment: environment.startEnvironment,
+    destroyEnvironment: environment.destroyEnvironment,
+  };
+}
+
+export type SessionActivities = ReturnType<typeof sessionActivities>;
