@@ -35,7 +35,8 @@ export function createApprovalActivities(deps: { store: SessionStore; config: Lo
   const { config } = deps;
   return {
     async assessCommand(input: AssessCommandInput): Promise<CommandAssessment> {
-      const isolated = ISOLATED_BACKENDS.has(input.environment.backend);
+      // A sandbox with host paths mounted can reach the host: it is checked like one.
+      const isolated = ISOLATED_BACKENDS.has(input.environment.backend) && input.environment.details?.hostMounts !== true;
       const assistant = await deps.store.getMessage(input.sessionId, input.assistantSeq);
       const call = assistant?.toolCalls?.find((candidate) => candidate.id === input.toolCallId);
       const args = parseToolArguments(call?.arguments);

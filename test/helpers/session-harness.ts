@@ -71,7 +71,13 @@ export interface WorkerContext {
   worker: Worker;
 }
 
-export async function createTestWorker(harness: Harness, config: LoadedConfig, store?: SessionStore): Promise<WorkerContext> {
+export async function createTestWorker(
+  harness: Harness,
+  config: LoadedConfig,
+  store?: SessionStore,
+  /** Serve this task queue instead of the configured one (e.g. a backend's tools queue). */
+  taskQueue?: string,
+): Promise<WorkerContext> {
   const sessionStore = store ?? createSessionStore(config);
   const bundlePath = process.env.HERMES_TEST_WORKFLOW_BUNDLE;
   const worker = await createHermesWorker({
@@ -79,6 +85,7 @@ export async function createTestWorker(harness: Harness, config: LoadedConfig, s
     config,
     store: sessionStore,
     logger: silentLogger,
+    ...(taskQueue ? { taskQueue } : {}),
     ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : {}),
   });
   return { config, store: sessionStore, worker };

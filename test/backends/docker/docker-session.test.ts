@@ -45,6 +45,30 @@ describeWithService('docker', DOCKER_SERVICE_ENV, 'docker backend: whole session
     });
   });
 
+  test('tools can run on a dedicated task queue: a tools-only worker serves them, the session runs elsewhere', async () => {
+    const toolsQueue = uniqueName('tools-docker');
+    const script = { turns: [{ tool_calls: [{ name: 'terminal', arguments: { command: 'test -f /.dockerenv && echo routed' } }] }, { content: 'ok' }] };
+    const model = await startScriptedModelServer({ script });
+    const config = testConfig({ model: { base_url: model.url }, terminal: { ...terminal, docker: { ...terminal.docker, task_queue: toolsQueue } } });
+    const sessions = await createTestWorker(harness, config);
+    const tools = await createTestWorker(harness, config, undefined, toolsQueue);
+    try {
+      const handle = await startSession(harness.client, { task: 'routed tools', config });
+      const result = await sessions.worker.runUntil(tools.worker.runUntil(handle.result()));
+      expect(result).toMatchObject({ status: 'completed' });
+      expect((await toolResults(sessions.store, handle))[0]).toMatchObject({ output: 'routed', exit_code: 0 });
+      const scheduled = ((await handle.fetchHistory()).events ?? []).flatMap((event) => {
+        const attributes = event.activityTaskScheduledEventAttributes;
+        return attributes ? [[attributes.activityType?.name, attributes.taskQueue?.name]] : [];
+      });
+      expect(scheduled).toEqual(expect.arrayContaining([['startEnvironment', toolsQueue], ['executeTool', toolsQueue], ['callModel', config.temporal.task_queue]]));
+    } finally {
+      await sessions.store.close();
+      await tools.store.close();
+      await model.close();
+    }
+  });
+
   test('a worker killed during a long command: the call is reported interrupted and its process is killed in the container', async () => {
     const token = uniqueName('orphan');
     const script = {
