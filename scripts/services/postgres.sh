@@ -66,21 +66,8 @@ ensure_system_user() {
   useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$SYSTEM_USER"
 }
 
-port_in_use() {
-  timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null
-}
-
-choose_port() {
-  local saved port
-  saved=$(cat "$STATE/port" 2>/dev/null || true)
-  for port in $saved $DEFAULT_PORT $(seq $((DEFAULT_PORT + 1)) $((DEFAULT_PORT + 200))); do
-    if ! port_in_use "$port"; then
-      echo "$port"
-      return 0
-    fi
-  done
-  die "no free port in $DEFAULT_PORT-$((DEFAULT_PORT + 200)) on 127.0.0.1"
-}
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 is_running() {
   [[ -f $DATA/PG_VERSION ]] && as_server_user "$PG_BIN/pg_ctl" -D "$DATA" status >/dev/null 2>&1

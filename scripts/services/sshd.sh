@@ -100,21 +100,8 @@ ensure_privsep_dir() {
   "$SSHD" -t -f "$CONFIG" >&2 || die "sshd rejects $CONFIG"
 }
 
-port_in_use() {
-  timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null
-}
-
-choose_port() {
-  local saved port
-  saved=$(cat "$STATE/port" 2>/dev/null || true)
-  for port in $saved $DEFAULT_PORT $(seq $((DEFAULT_PORT + 1)) $((DEFAULT_PORT + 200))); do
-    if ! port_in_use "$port"; then
-      echo "$port"
-      return 0
-    fi
-  done
-  die "no free port in $DEFAULT_PORT-$((DEFAULT_PORT + 200)) on 127.0.0.1"
-}
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # Running means: the recorded pid is alive and is our sshd (pids get reused).
 is_running() {

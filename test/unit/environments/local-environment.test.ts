@@ -12,6 +12,7 @@ import { registry } from '../../../src/registry/registry';
 import { DEFAULT_TOOL_SETTINGS, type ToolContext } from '../../../src/registry/tool-entry';
 import { exitCodeMeaning, lastCommandName } from '../../../src/tools/terminal-output';
 import { createToolContext } from '../../helpers/tool-context';
+import { isAlive } from '../../helpers/processes';
 
 let dir: string;
 
@@ -36,19 +37,6 @@ async function terminal(args: Record<string, unknown>, context: ToolContext = cr
   };
 }
 
-/** Alive and not a zombie waiting to be reaped. */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
-  } catch {
-    return true;
-  }
-}
 
 async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;

@@ -16,6 +16,7 @@ import { registry } from '../../../src/registry/registry';
 import type { ToolContext } from '../../../src/registry/tool-entry';
 import { createToolContext } from '../../helpers/tool-context';
 import { waitFor } from '../../helpers/wait';
+import { isAlive } from '../../helpers/processes';
 
 type Result = Record<string, unknown> & { status?: string; output?: string; output_preview?: string };
 
@@ -66,18 +67,6 @@ async function untilOutput(context: ToolContext, id: string, pattern: RegExp): P
   return found!;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
-  } catch {
-    return true;
-  }
-}
 
 describe('LocalEnvironment.exec with pty', () => {
   it('runs the command on a terminal and returns its output with plain line ends', async () => {

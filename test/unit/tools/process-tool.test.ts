@@ -12,6 +12,7 @@ import { registry } from '../../../src/registry/registry';
 import { DEFAULT_TOOL_SETTINGS, isRetrySafeCall, type ToolContext } from '../../../src/registry/tool-entry';
 import { createToolContext } from '../../helpers/tool-context';
 import { waitFor } from '../../helpers/wait';
+import { isAlive } from '../../helpers/processes';
 
 type Result = Record<string, unknown> & { status?: string; error?: string; output?: string; output_preview?: string };
 
@@ -45,18 +46,6 @@ async function untilOutput(id: string, pattern: RegExp, on: ToolContext = contex
   return found!;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
-  } catch {
-    return true;
-  }
-}
 
 const contexts: ToolContext[] = [];
 
