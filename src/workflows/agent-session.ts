@@ -51,7 +51,12 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     state.status = status;
     upsertSearchAttributes([{ key: HermesStatus, value: status }]);
   };
-  const approvals = installApprovals(input, state, activities, (awaiting) => setStatus(awaiting ? 'awaiting_approval' : 'running'));
+  const approvals = installApprovals(input, state, activities, (awaiting) => {
+    setStatus(awaiting ? 'awaiting_approval' : 'running');
+    // The UI's current-details line says what a human is being asked, and how to answer.
+    const waiting = approvals.pending().map((approval) => `${approval.approvalId} (${approval.description}): \`${approval.command.split('\n')[0]}\``);
+    if (waiting.length) setCurrentDetails(`**Awaiting approval** — ${waiting.join('; ')}. Answer with the \`approvalDecision\` signal.`);
+  });
   const watches = new BackgroundWatches(input.resume ?? {}, (processId) =>
     activities.watchBackgroundProcess({ environment: state.environment, processId, sessionId: input.sessionId }),
   );
