@@ -102,8 +102,6 @@ const vercelSchema = z
     image: z.string().optional(),
     workdir: z.string().default('/vercel/sandbox'),
     timeout_seconds: positiveInt.default(1800),
-    /** Base URL of the Vercel API (tests point it at a local stand-in). */
-    api_url: z.string().optional(),
     task_queue: taskQueue,
   })
   .strict();
