@@ -11,11 +11,9 @@ APT_UPDATE_TIMEOUT_SECONDS=600
 APT_INSTALL_TIMEOUT_SECONDS=900
 PROBE_TIMEOUT_SECONDS=60
 
-say() { echo "chromium.sh: $*" >&2; }
-die() {
-  say "$*"
-  exit 1
-}
+SERVICE=chromium
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 usage() {
   echo "usage: $0 start|env|stop" >&2

@@ -1,4 +1,12 @@
-# Shared helpers for the service scripts (sourced, not run). Needs DEFAULT_PORT, STATE and die().
+# Shared helpers for the service scripts (sourced, not run). Set SERVICE (for messages), and
+# DEFAULT_PORT and STATE (for the port helpers) before using them.
+
+# Progress and errors go to stderr: stdout carries only `export` lines.
+say() { echo "${SERVICE:-service}.sh: $*" >&2; }
+die() {
+  say "$*"
+  exit 1
+}
 
 # True when something already listens on 127.0.0.1:$1.
 port_in_use() {

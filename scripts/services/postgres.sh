@@ -20,11 +20,9 @@ SYSTEM_USER=hermes-pg
 DEFAULT_PORT=55432
 START_TIMEOUT_SECONDS=60
 
-say() { echo "postgres.sh: $*" >&2; }
-die() {
-  say "$*"
-  exit 1
-}
+SERVICE=postgres
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # Postgres refuses to run as root: as root, the server runs as a dedicated system user.
 as_server_user() {
@@ -66,8 +64,6 @@ ensure_system_user() {
   useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$SYSTEM_USER"
 }
 
-# shellcheck source=lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 is_running() {
   [[ -f $DATA/PG_VERSION ]] && as_server_user "$PG_BIN/pg_ctl" -D "$DATA" status >/dev/null 2>&1

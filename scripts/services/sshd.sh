@@ -25,11 +25,9 @@ DEFAULT_PORT=2222
 MAX_SESSIONS=10
 START_TIMEOUT_SECONDS=30
 
-say() { echo "sshd.sh: $*" >&2; }
-die() {
-  say "$*"
-  exit 1
-}
+SERVICE=sshd
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 need_root() {
   [[ $(id -u) -eq 0 ]] || die "$1 needs root (run as root, or do it by hand)"
@@ -100,8 +98,6 @@ ensure_privsep_dir() {
   "$SSHD" -t -f "$CONFIG" >&2 || die "sshd rejects $CONFIG"
 }
 
-# shellcheck source=lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # Running means: the recorded pid is alive and is our sshd (pids get reused).
 is_running() {

@@ -9,7 +9,7 @@ import { applyResultBudget } from '../registry/result-budget';
 import { toolError } from '../registry/results';
 import { DEFAULT_MAX_RESULT_CHARS, isRetrySafeCall, type ToolContext, type ToolSettings } from '../registry/tool-entry';
 import type { SessionStore, StoredMessage } from '../store/session-store';
-import type { EnvironmentHandle } from '../environments/terminal-environment';
+import { commandIdFor, type EnvironmentHandle } from '../environments/terminal-environment';
 import type { ExecuteToolInput, ToolOutcome } from '../workflows/session-types';
 import { startHeartbeat } from './heartbeat';
 import { clip } from './tool-call-summary';
@@ -42,7 +42,7 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
     const call = assistant?.toolCalls?.find((candidate) => candidate.id === input.toolCallId);
     const retrySafe = isRetrySafeCall(entry, parseToolArguments(call?.arguments));
     if (previous?.phase === 'started' && !retrySafe) {
-      const orphan = `${input.sessionId}-${input.toolCallId}`;
+      const orphan = commandIdFor(input.sessionId, input.toolCallId);
       await deps.environments.attach(input.environment).then((environment) => environment.killOrphan(orphan)).catch(() => undefined);
       return store(interruptedResult(input.name, previous.outputTail));
     }

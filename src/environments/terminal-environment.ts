@@ -121,6 +121,14 @@ export interface EnvironmentDriver {
   releaseAll?(): Promise<void>;
 }
 
+/**
+ * The id a tool call's command runs under (pidfiles): the terminal tool starts it, and a retry
+ * after a crash uses the same id to find and kill what was left running.
+ */
+export function commandIdFor(sessionId: string, toolCallId: string): string {
+  return `${sessionId}-${toolCallId}`;
+}
+
 /** Failure to reach a backend before a command started: safe to retry elsewhere. */
 export class BackendUnavailableError extends Error {
   override readonly name = 'BackendUnavailableError';

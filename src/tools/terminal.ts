@@ -17,6 +17,7 @@ import {
   describeTerminal,
 } from './terminal-description';
 import { disallowedWorkdirCharacter, foregroundBackgroundGuidance } from './terminal-guards';
+import { commandIdFor } from '../environments/terminal-environment';
 
 const HEARTBEAT_TAIL_CHARS = 2000;
 
@@ -99,7 +100,7 @@ async function runInForeground(
     timeoutMs: timeoutSeconds * 1000,
     signal: context.signal,
     maxOutputChars: limits.maxOutputChars,
-    id: `${context.sessionId}-${context.toolCallId}`,
+    id: commandIdFor(context.sessionId, context.toolCallId),
     ...(pty ? { pty: true } : {}),
     onOutput: (chunk) => {
       recent = (recent + chunk).slice(-HEARTBEAT_TAIL_CHARS);

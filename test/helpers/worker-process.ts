@@ -2,6 +2,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { LoadedConfig } from '../../src/config/load';
+import type { SessionStore } from '../../src/store/session-store';
+import type { SessionHandle } from '../../src/temporal/sessions';
+import { createTestWorker, toolResults, type Harness } from './session-harness';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -31,4 +34,24 @@ export function spawnWorkerProcess(options: {
     },
     stdio: 'ignore',
   });
+}
+
+/**
+ * After a worker died mid-command: a fresh in-process worker finishes the session, which must
+ * complete with `toolCalls` calls, the first answered "interrupted, may have partially run".
+ * Returns every tool result (the store stays open for the caller, who closes it).
+ */
+export async function finishAfterKilledWorker(
+  harness: Harness,
+  config: LoadedConfig,
+  handle: SessionHandle,
+  toolCalls: number,
+): Promise<{ results: Record<string, unknown>[]; store: SessionStore }> {
+  const { worker, store } = await createTestWorker(harness, config);
+  const result = await worker.runUntil(handle.result());
+  expect(result).toMatchObject({ status: 'completed', toolCalls });
+  const results = await toolResults(store, handle);
+  expect(results[0]).toMatchObject({ exit_code: 130, status: 'interrupted' });
+  expect(String(results[0]?.error)).toMatch(/may have partially run/);
+  return { results, store };
 }

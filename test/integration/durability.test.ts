@@ -9,14 +9,13 @@ import { startSession } from '../../src/temporal/sessions';
 import type { ToolEvent } from '../../src/workflows/session-types';
 import {
   connectHarness,
-  createTestWorker,
   testConfig,
   uniqueName,
   withScriptedSession,
   type Harness,
 } from '../helpers/session-harness';
 import { waitFor } from '../helpers/wait';
-import { spawnWorkerProcess } from '../helpers/worker-process';
+import { finishAfterKilledWorker, spawnWorkerProcess } from '../helpers/worker-process';
 
 
 let harness: Harness;
@@ -49,14 +48,7 @@ test('a command whose worker is killed is reported as interrupted, not re-run, a
     await waitFor(() => existsSync(marker), { timeoutMs: 60_000, what: 'the command to start on the child worker' });
     child.kill('SIGKILL');
 
-    const { worker, store } = await createTestWorker(harness, config);
-    const result = await worker.runUntil(handle.result());
-    expect(result).toMatchObject({ status: 'completed', toolCalls: 1 });
-    const sessionId = handle.workflowId.replace(/^hermes-session-/, '');
-    const toolMessage = (await store.getMessages(sessionId)).find((message) => message.role === 'tool');
-    const outcome = JSON.parse(toolMessage?.content ?? '{}') as Record<string, unknown>;
-    expect(outcome).toMatchObject({ exit_code: 130, status: 'interrupted' });
-    expect(String(outcome.error)).toMatch(/may have partially run/);
+    const { store } = await finishAfterKilledWorker(harness, config, handle, 1);
     // The orphaned command was killed, so it never reached its second line.
     await waitFor(() => spawnSync('pgrep', ['-f', token]).status === 1, { timeoutMs: 5000, what: 'the orphaned command to die' });
     expect(existsSync(path.join(config.session.cwd, 'after.txt'))).toBe(false);

@@ -8,7 +8,7 @@ import { describeWithService } from '../../helpers/services';
 import { connectHarness, createTestWorker, sessionIdOf, testConfig, toolResults, uniqueName, withScriptedSession, type Harness } from '../../helpers/session-harness';
 import { waitFor } from '../../helpers/wait';
 import { DOCKER_SERVICE_ENV, dockerClient, sessionContainers, testDriver } from './docker-fixtures';
-import { spawnWorkerProcess } from '../../helpers/worker-process';
+import { finishAfterKilledWorker, spawnWorkerProcess } from '../../helpers/worker-process';
 
 
 describeWithService('docker', DOCKER_SERVICE_ENV, 'docker backend: whole sessions', (serviceEnv) => {
@@ -108,12 +108,7 @@ describeWithService('docker', DOCKER_SERVICE_ENV, 'docker backend: whole session
       await waitFor(() => inside.workspace.stat('/workspace/marker.txt'), { timeoutMs: 60_000, what: 'the command to start in the container' });
       child.kill('SIGKILL');
 
-      const { worker, store } = await createTestWorker(harness, config);
-      const result = await worker.runUntil(handle.result());
-      expect(result).toMatchObject({ status: 'completed', toolCalls: 2 });
-      const [interrupted, check] = await toolResults(store, handle);
-      expect(interrupted).toMatchObject({ exit_code: 130, status: 'interrupted' });
-      expect(String(interrupted?.error)).toMatch(/may have partially run/);
+      const { results: [, check], store } = await finishAfterKilledWorker(harness, config, handle, 2);
       // Seen from inside the container by the model's next command: killed, never reached its second line.
       expect(check).toMatchObject({ output: 'gone\nmarker.txt', exit_code: 0 });
       expect(await sessionContainers(docker, sessionId)).toHaveLength(0);

@@ -7,11 +7,11 @@ import path from 'node:path';
 import { startScriptedModelServer } from '../../../src/model/scripted-model-server';
 import { startSession } from '../../../src/temporal/sessions';
 import { describeWithService } from '../../helpers/services';
-import { connectHarness, createTestWorker, sessionIdOf, testConfig, toolResults, uniqueName, withScriptedSession, type Harness } from '../../helpers/session-harness';
+import { connectHarness, sessionIdOf, testConfig, toolResults, uniqueName, withScriptedSession, type Harness } from '../../helpers/session-harness';
 import { waitFor } from '../../helpers/wait';
 import { expectSandboxSessionResults, sandboxSessionScript } from '../../helpers/stand-in-session';
 import { writeApptainerStandIn, type ApptainerStandIn } from './apptainer-stand-in';
-import { spawnWorkerProcess } from '../../helpers/worker-process';
+import { finishAfterKilledWorker, spawnWorkerProcess } from '../../helpers/worker-process';
 
 
 describeWithService('bwrap', ['HERMES_TEST_BWRAP'], '[stand-in apptainer] Apptainer session', ({ HERMES_TEST_BWRAP: bwrap = 'bwrap' }) => {
@@ -79,11 +79,7 @@ describeWithService('bwrap', ['HERMES_TEST_BWRAP'], '[stand-in apptainer] Apptai
       await waitFor(() => existsSync(path.join(instanceRoot, 'workspace', 'marker.txt')), { timeoutMs: 90_000, what: 'the command to start in the instance' });
       child.kill('SIGKILL');
 
-      const { worker, store } = await createTestWorker(harness, config);
-      const result = await worker.runUntil(handle.result());
-      expect(result).toMatchObject({ status: 'completed', toolCalls: 1 });
-      const [outcome] = await toolResults(store, handle);
-      expect(outcome).toMatchObject({ exit_code: 130, status: 'interrupted' });
+      const { store } = await finishAfterKilledWorker(harness, config, handle, 1);
       // killOrphan reached the command inside the instance through its pidfile: it never got to its second line.
       await waitFor(() => spawnSync('pgrep', ['-f', token]).status === 1, { timeoutMs: 10_000, what: 'the orphaned command to die' });
       expect(existsSync(path.join(instanceRoot, 'workspace', 'after.txt'))).toBe(false);

@@ -5,10 +5,10 @@ import type { ChildProcess } from 'node:child_process';
 import { startScriptedModelServer } from '../../../src/model/scripted-model-server';
 import { startSession } from '../../../src/temporal/sessions';
 import { describeWithService } from '../../helpers/services';
-import { connectHarness, createTestWorker, testConfig, toolResults, uniqueName, withScriptedSession, type Harness } from '../../helpers/session-harness';
+import { connectHarness, testConfig, toolResults, uniqueName, withScriptedSession, type Harness } from '../../helpers/session-harness';
 import { waitFor } from '../../helpers/wait';
 import { newHandle, remoteProcessExists, run, SSH_SERVICE_ENV, sshSection, testDriver } from './ssh-fixtures';
-import { spawnWorkerProcess } from '../../helpers/worker-process';
+import { finishAfterKilledWorker, spawnWorkerProcess } from '../../helpers/worker-process';
 
 
 describeWithService('sshd', SSH_SERVICE_ENV, 'ssh backend: whole sessions', (serviceEnv) => {
@@ -89,12 +89,7 @@ describeWithService('sshd', SSH_SERVICE_ENV, 'ssh backend: whole sessions', (ser
       expect(await remoteProcessExists(host, token)).toBe(true);
       child.kill('SIGKILL');
 
-      const { worker, store } = await createTestWorker(harness, config);
-      const result = await worker.runUntil(handle.result());
-      expect(result).toMatchObject({ status: 'completed', toolCalls: 2 });
-      const [interrupted, check] = await toolResults(store, handle);
-      expect(interrupted).toMatchObject({ exit_code: 130, status: 'interrupted' });
-      expect(String(interrupted?.error)).toMatch(/may have partially run/);
+      const { results: [, check], store } = await finishAfterKilledWorker(harness, config, handle, 2);
       // Seen on the host by the model's next command: killed, never reached its second line.
       expect(check).toMatchObject({ output: 'gone\nmarker.txt', exit_code: 0 });
       expect(await remoteProcessExists(host, token)).toBe(false);
