@@ -1,7 +1,7 @@
 // `approver show|init`: the Ed25519 key this machine signs approval decisions with — where it
 // lives, its public key and fingerprint, and the config line that lets other machines' sessions trust it.
 import type { Command } from 'commander';
-import { approverKeyFiles, loadApproverKey, replaceApproverKey, type ApproverKey } from '../../approval-signals/approver-key';
+import { loadApproverKey, replaceApproverKey, type ApproverKey } from '../../approval-signals/approver-key';
 import { loadConfig } from '../../config/load';
 
 function describe(key: ApproverKey, json: boolean | undefined): void {
@@ -29,12 +29,7 @@ export function registerApproverCommands(program: Command): void {
     .description('Print the approver public key, its fingerprint and where the key pair lives')
     .option('--json', 'print JSON')
     .action((flags: { json?: boolean }) => {
-      const home = loadConfig().home;
-      try {
-        describe(loadApproverKey(home), flags.json);
-      } catch (error) {
-        throw new Error(`${(error as Error).message} (expected in ${approverKeyFiles(home).folder})`);
-      }
+      describe(loadApproverKey(loadConfig().home), flags.json);
     });
 
   approver
