@@ -69,6 +69,7 @@ export function registerApprovalCommands(program: Command): void {
         for (const row of rows) {
           console.log(`${row.sessionId} ${row.approvalId}  ${row.description}  (expires ${row.expiresAt})`);
           console.log(`    ${row.command.split('\n').join('\n    ')}`);
+          if (row.refusedDecision) console.log(`    (${row.refusedDecision})`);
         }
       });
     });
