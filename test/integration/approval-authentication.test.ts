@@ -11,9 +11,11 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { readCommandAllowlist } from '../../src/approval-signals/allowlist-file';
 import type { PendingApproval } from '../../src/approval-signals/approval-types';
+import { startApprovalServer } from '../../src/approval-signals/approval-server';
 import { loadApproverKey } from '../../src/approval-signals/approver-key';
 import { approvalAuditQuery, approvalDecisionSignal, decideApprovalUpdate, pendingApprovalsQuery } from '../../src/approval-signals/definitions';
-import type { SessionHandle } from '../../src/temporal/sessions';
+import { SIGNATURE_HEADER, signBody } from '../../src/approval-signals/webhook';
+import { workflowIdFor, type SessionHandle } from '../../src/temporal/sessions';
 import { signedDecision } from '../helpers/approver';
 import { CLI_ENTRY, requireBuild } from '../helpers/cli';
 import { connectHarness, sessionIdOf, tempDir, toolResults, withScriptedSession, type Harness } from '../helpers/session-harness';
@@ -88,6 +90,18 @@ test('a process with only Temporal access cannot approve; the signed `hermes-tem
     expect((unknownKey as WorkflowUpdateFailedError).cause?.message).toMatch(
       new RegExp(`signed by an unknown key ${loadApproverKey(strangerHome).fingerprint}; this session accepts keys`),
     );
+
+    // serve-approvals on a machine whose key the session does not list: the HMAC passes, the decision does not.
+    const secret = 'a-shared-secret-of-some-length';
+    const endpoint = await startApprovalServer({ client: harness.client, secret, approver: loadApproverKey(strangerHome), workflowIdFor });
+    try {
+      const body = JSON.stringify({ sessionId: sessionIdOf(handle), approvalId: 'ap-1', choice: 'always', decidedBy: 'chat:mallory' });
+      const answer = await fetch(endpoint.url, { method: 'POST', headers: { [SIGNATURE_HEADER]: signBody(secret, body) }, body });
+      expect(answer.status).toBe(409);
+      expect(((await answer.json()) as { error: string }).error).toMatch(/signed by an unknown key/);
+    } finally {
+      await endpoint.close();
+    }
 
     // Still waiting; nothing ran, nothing was allowlisted, no decision reached history.
     // (Rejected updates leave no trace in the workflow: validators may not change state.)
