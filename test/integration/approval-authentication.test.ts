@@ -143,3 +143,18 @@ test('with approvals.accept_unsigned the Temporal UI\'s unsigned signal decides,
     expect((await toolResults(store, handle))[0]).toMatchObject({ exit_code: 0 });
   });
 });
+
+test('the approver keys survive continue-as-new: a later run still refuses the unsigned and accepts the signed', async () => {
+  const script = { turns: [{ tool_calls: [{ name: 'terminal', arguments: { command: 'echo first run' } }] }, turnOf('rm -rf later'), { content: 'done' }] };
+  await withScriptedSession(harness, { script, limits: { turnsPerRun: 1 } }, async ({ handle, store, config }) => {
+    const pending = await pendingApproval(handle);
+    // The approval waits in a later run of the same workflow.
+    await waitFor(async () => (await harness.client.workflow.count(`WorkflowId = '${handle.workflowId}'`)).count >= 2, { timeoutMs: 10_000, what: 'a continued run' });
+    const unsigned = await handle.executeUpdate(decideApprovalUpdate, { args: [{ ...forged, choice: 'once' }] }).catch((error: unknown) => error);
+    expect((unsigned as WorkflowUpdateFailedError).cause?.message).toMatch(/must be signed by an approver key/);
+    const result = await handle.executeUpdate(decideApprovalUpdate, { args: [await signedDecision(handle, config, { approvalId: pending.approvalId, choice: 'once' })] });
+    expect(result.decidedBy).toBe(`key:${loadApproverKey(config.home).name} via test`);
+    expect(await handle.result()).toMatchObject({ status: 'completed' });
+    expect((await toolResults(store, handle)).map((entry) => entry.exit_code)).toEqual([0, 0]);
+  });
+});
