@@ -24,7 +24,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/workflows/**/*.ts'],
+    // The workflow's own folder and the approval modules it imports (signature checks run in the sandbox).
+    files: ['src/workflows/**/*.ts', 'src/approval-signals/decision-signature.ts', 'src/approval-signals/definitions.ts', 'src/approval-signals/approval-types.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

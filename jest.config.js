@@ -1,7 +1,12 @@
 // Three projects: unit (no services), integration (a real Temporal dev server, started once for
 // the run by the global setup) and backends (also real services: dockerd, sshd, ... started by
 // scripts/services/*.sh, found through HERMES_TEST_* variables).
-const transform = { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }] };
+const transform = {
+  '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }],
+  // @noble/* ship only ES modules; Jest's CommonJS runtime needs them compiled (Node itself loads them with require).
+  '/node_modules/@noble/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
+};
+const transformIgnorePatterns = ['/node_modules/(?!@noble/)'];
 // Only these folders are crawled: service state under .tmp/ (dockerd, postgres) holds many files.
 const roots = ['<rootDir>/src', '<rootDir>/test'];
 
@@ -9,13 +14,14 @@ const roots = ['<rootDir>/src', '<rootDir>/test'];
 module.exports = {
   testTimeout: 120_000,
   projects: [
-    { displayName: 'unit', testEnvironment: 'node', transform, roots, testTimeout: 30_000, testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
+    { displayName: 'unit', testEnvironment: 'node', transform, transformIgnorePatterns, roots, testTimeout: 30_000, testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     {
       displayName: 'integration',
       testEnvironment: 'node',
       roots,
       testTimeout: 120_000,
       transform,
+      transformIgnorePatterns,
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
       globalSetup: '<rootDir>/test/helpers/global-setup.ts',
       globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
@@ -26,6 +32,7 @@ module.exports = {
       roots,
       testTimeout: 180_000,
       transform,
+      transformIgnorePatterns,
       testMatch: ['<rootDir>/test/backends/**/*.test.ts'],
       globalSetup: '<rootDir>/test/helpers/global-setup.ts',
       globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',

@@ -1,10 +1,13 @@
-// `serve-approvals`: a small HTTP endpoint that turns a signed decision
+// `serve-approvals`: a small HTTP endpoint that turns an HMAC-signed decision
 // `{sessionId, approvalId, choice, reason?, decidedBy?}` into the session's `decideApproval`
-// update, and answers with what was applied (or why it was refused).
+// update, signed with the approver key this server holds, and answers with what was applied
+// (or why it was refused).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { decideApprovalUpdate, parseApprovalDecision } from './definitions';
+import type { ApprovalDecision } from './approval-types';
+import { signDecision, type ApproverKey } from './approver-key';
+import { decideApprovalUpdate, parseApprovalDecision, pendingApprovalsQuery } from './definitions';
 import { SIGNATURE_HEADER, verifySignature } from './webhook';
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -17,6 +20,8 @@ export interface ApprovalServer {
 export async function startApprovalServer(options: {
   client: Client;
   secret: string;
+  /** Signs the decisions the webhook's callers make (the session must list its public key). */
+  approver: Pick<ApproverKey, 'publicKey' | 'sign'>;
   workflowIdFor: (sessionId: string) => string;
   host?: string;
   port?: number;
@@ -37,17 +42,32 @@ export async function startApprovalServer(options: {
       return reply(response, 401, { error: `Missing or wrong ${SIGNATURE_HEADER} signature` });
     }
     let sessionId: unknown;
-    let decision;
+    let asked: ApprovalDecision;
     try {
       const parsed = JSON.parse(body) as Record<string, unknown>;
       sessionId = parsed.sessionId;
       if (typeof sessionId !== 'string' || !sessionId) throw new TypeError('sessionId must be a non-empty string');
-      decision = parseApprovalDecision({ ...parsed, decidedBy: typeof parsed.decidedBy === 'string' ? parsed.decidedBy : 'webhook' });
+      const { signature: _ignored, ...unsigned } = parsed;
+      asked = parseApprovalDecision(unsigned);
     } catch (error) {
       return reply(response, 400, { error: (error as Error).message });
     }
     try {
       const handle = options.client.workflow.getHandle(options.workflowIdFor(sessionId));
+      // The signature binds the pending approval as the session holds it.
+      const pending = await handle.query(pendingApprovalsQuery);
+      const approval = pending.find((candidate) => candidate.approvalId === asked.approvalId);
+      if (!approval) {
+        const known = pending.map((candidate) => candidate.approvalId);
+        return reply(response, 409, { error: `No pending approval '${asked.approvalId}'${known.length ? `; pending: ${known.join(', ')}` : '; nothing is pending'}` });
+      }
+      const decision = signDecision(options.approver, {
+        workflowId: handle.workflowId,
+        pending: approval,
+        choice: asked.choice,
+        ...(asked.reason ? { reason: asked.reason } : {}),
+        via: `webhook:${asked.decidedBy ?? 'unnamed'}`,
+      });
       const result = await handle.executeUpdate(decideApprovalUpdate, { args: [decision] });
       return reply(response, 200, { ok: true, sessionId, ...result });
     } catch (error) {

@@ -21,6 +21,19 @@ export interface SessionApprovalSettings {
   timeoutSeconds: number;
   /** Notify this URL (signed POST) whenever an approval is pending. */
   webhook: boolean;
+  /** Public keys whose signed decisions this session accepts (never a private key). */
+  approvers: ApproverPublicKey[];
+  /**
+   * Accept decisions without a signature (the Temporal UI's signal), recorded as `unsigned:...`.
+   * Only for servers with their own authentication: anyone who reaches the server could answer.
+   */
+  acceptUnsigned: boolean;
+}
+
+/** An approver's Ed25519 public key (64 hex characters) and the name decisions are recorded under. */
+export interface ApproverPublicKey {
+  name: string;
+  publicKey: string;
 }
 
 export const DEFAULT_APPROVAL_SETTINGS: SessionApprovalSettings = {
@@ -29,6 +42,9 @@ export const DEFAULT_APPROVAL_SETTINGS: SessionApprovalSettings = {
   unattendedPolicy: 'deny',
   timeoutSeconds: 1800,
   webhook: false,
+  // A session that was given no keys accepts no decision: fail closed.
+  approvers: [],
+  acceptUnsigned: false,
 };
 
 /** A human decision, as sent by the CLI, the webhook endpoint or the Temporal UI. */
@@ -36,8 +52,25 @@ export interface ApprovalDecision {
   approvalId: string;
   choice: ApprovalChoice;
   reason?: string;
-  /** Who decided (`cli:alice`, `webhook`, `temporal-ui`, ...), for the audit trail. */
+  /**
+   * Who claims to decide (`temporal-ui`, ...). Only a claim: the workflow records the verified
+   * approver of a signed decision, and `unsigned:<claim>` where unsigned ones are accepted.
+   */
   decidedBy?: string;
+  /** The approver's signature over this decision (see decision-signature.ts). */
+  signature?: DecisionSignature;
+}
+
+/** Proof that an approver key made a decision for exactly one pending approval. */
+export interface DecisionSignature {
+  /** The signing key (64 hex characters); the session must list it among its approvers. */
+  publicKey: string;
+  /** When it was signed (ISO 8601), as the signer's clock says. */
+  signedAt: string;
+  /** How the decision was given (`cli:alice`, `prompt`, `webhook:chat:bob`), signed with it. */
+  via?: string;
+  /** Ed25519 signature over the canonical payload (128 hex characters). */
+  value: string;
 }
 
 export interface PendingApproval {
@@ -54,6 +87,8 @@ export interface PendingApproval {
   smartDenied?: boolean;
   requestedAt: string;
   expiresAt: string;
+  /** Why the latest decision sent for this approval was refused (e.g. it was unsigned). */
+  refusedDecision?: string;
 }
 
 /** What the workflow learns about a terminal call before deciding (from a local activity). */

@@ -1,8 +1,7 @@
 // Asks the person at the terminal about each pending approval of a session, one at a time, and
-// sends the answer as the `decideApproval` update. Enter (or anything unexpected) denies.
-import os from 'node:os';
+// sends the answer, signed, as the `decideApproval` update. Enter (or anything unexpected) denies.
 import { createInterface, type Interface } from 'node:readline/promises';
-import type { ApprovalChoice, PendingApproval } from '../approval-signals/approval-types';
+import type { ApprovalChoice, ApprovalDecision, PendingApproval } from '../approval-signals/approval-types';
 import { decideApprovalUpdate } from '../approval-signals/definitions';
 import type { SessionHandle } from '../temporal/sessions';
 
@@ -35,6 +34,8 @@ export class ApprovalPrompter {
 
   constructor(
     private readonly handle: SessionHandle,
+    /** Turns the typed answer into a decision signed by the approver key. */
+    private readonly signAnswer: (pending: PendingApproval, choice: ApprovalChoice) => ApprovalDecision,
     private readonly write: (text: string) => void = (text) => process.stdout.write(text),
   ) {}
 
@@ -79,9 +80,7 @@ export class ApprovalPrompter {
     }
     const choice = parseAnswer(answer, approval);
     try {
-      const result = await this.handle.executeUpdate(decideApprovalUpdate, {
-        args: [{ approvalId: approval.approvalId, choice, decidedBy: `cli:${os.userInfo().username}` }],
-      });
+      const result = await this.handle.executeUpdate(decideApprovalUpdate, { args: [this.signAnswer(approval, choice)] });
       const labels: Record<ApprovalChoice, string> = {
         once: '✓ Allowed once',
         session: '✓ Allowed for this session',

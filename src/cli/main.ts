@@ -3,6 +3,7 @@
 import { Command } from 'commander';
 import { ConfigError } from '../config/load';
 import { registerApprovalCommands } from './commands/approvals';
+import { registerApproverCommands } from './commands/approver';
 import { registerCheckCommand } from './commands/check-command';
 import { registerDemoCommand } from './commands/demo';
 import { registerDevCommand } from './commands/dev';
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerWorkerCommand(program);
   registerSessionCommands(program);
   registerApprovalCommands(program);
+  registerApproverCommands(program);
   registerCheckCommand(program);
   registerToolsCommand(program);
   registerScriptedModelCommand(program);

@@ -9,6 +9,7 @@ import { installTemporalRuntime } from '../temporal/runtime';
 import { startSession, type SessionHandle } from '../temporal/sessions';
 import { createHermesWorker, loadBuiltinTools, releaseWorkerEnvironments } from '../temporal/worker';
 import type { ApprovalSurface, PendingApproval } from '../approval-signals/approval-types';
+import { loadApproverKey, signDecision } from '../approval-signals/approver-key';
 import type { SessionStatus } from '../workflows/session-types';
 import { ApprovalPrompter } from './approval-prompt';
 import { followSession, type FinalEvent } from './follow-session';
@@ -80,7 +81,11 @@ export async function runSession(options: RunOptions): Promise<RunOutcome> {
       handle.cancel().catch(() => undefined);
     };
     process.on('SIGINT', onInterrupt);
-    const prompter = surface === 'interactive' ? new ApprovalPrompter(handle) : undefined;
+    // The person at this terminal answers with this machine's approver key (the session lists it).
+    const approver = surface === 'interactive' ? loadApproverKey(config.home, { create: true }) : undefined;
+    const prompter = approver
+      ? new ApprovalPrompter(handle, (pending, choice) => signDecision(approver, { workflowId: handle.workflowId, pending, choice, via: 'prompt' }))
+      : undefined;
     const announced = new Set<string>();
     const onStatus = (status: SessionStatus) => {
       if (prompter) return prompter.offer(status.pendingApprovals);

@@ -42,7 +42,7 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   const home = hermesHome(env);
   const sources: Source[] = [
     readYamlSource(path.join(home, 'config.yaml')),
-    readYamlSource(path.join(projectDir, PROJECT_CONFIG_FILE)),
+    withoutTrustSettings(readYamlSource(path.join(projectDir, PROJECT_CONFIG_FILE))),
     { label: 'environment', values: environmentValues(env) },
     { label: 'command-line flags', values: (options.flags ?? {}) as Record<string, unknown> },
   ].filter((source): source is Source => source !== undefined);
@@ -76,6 +76,25 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
       dev_server: { ...config.temporal.dev_server, db_file: config.temporal.dev_server.db_file ?? path.join(home, 'temporal.db') },
     },
   };
+}
+
+/** Who may answer approvals is set only outside the workspace. */
+const TRUST_SETTINGS = ['accept_unsigned', 'approvers'];
+
+/**
+ * The project file sits in the session's working directory, where the agent can write: it must
+ * not decide who may answer approvals, so those keys are refused there (home config, environment
+ * and flags may set them).
+ */
+function withoutTrustSettings(source: Source | undefined): Source | undefined {
+  const approvals = source?.values.approvals;
+  const found = isMapping(approvals) ? TRUST_SETTINGS.filter((key) => key in approvals) : [];
+  if (source && found.length) {
+    throw new ConfigError(
+      `Invalid configuration:\n${found.map((key) => `  approvals.${key}: may not be set in the project file (from ${source.label}); set it in <home>/config.yaml, the environment or a flag`).join('\n')}`,
+    );
+  }
+  return source;
 }
 
 function readYamlSource(file: string): Source | undefined {

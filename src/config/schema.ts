@@ -208,6 +208,23 @@ export const configSchema = z
         unattended_policy: z.enum(['deny', 'approve']).default('deny'),
         /** Glob patterns of commands that are always refused, in every mode. */
         deny: z.array(z.string()).default([]),
+        /**
+         * Accept unsigned decisions (the Temporal UI's `approvalDecision` signal). Only for servers
+         * with their own authentication: anyone who reaches an open server could answer.
+         */
+        accept_unsigned: z.boolean().default(false),
+        /** Public keys of approvers on other machines (`hermes-temporal approver show` prints one). */
+        approvers: z
+          .array(
+            z
+              .object({
+                name: z.string().min(1).max(100).regex(/^\S+$/, 'must be one word (no spaces)'),
+                public_key: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be an Ed25519 public key: 64 hex characters'),
+              })
+              .strict(),
+          )
+          .max(20)
+          .default([]),
         webhook: z
           .object({
             /** POSTed a signed JSON description of every pending approval. */

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { ApprovalSurface } from '../approval-signals/approval-types';
+import { sessionApprovers } from '../approval-signals/approver-key';
 import type { LoadedConfig } from '../config/load';
 import type { agentSession } from '../workflows/agent-session';
 import type { SessionInput, SessionLimits } from '../workflows/session-types';
@@ -54,6 +55,9 @@ export function sessionInputFrom(options: StartSessionOptions, sessionId: string
       unattendedPolicy: config.approvals.unattended_policy,
       timeoutSeconds: config.approvals.timeout_seconds,
       webhook: Boolean(config.approvals.webhook.url),
+      // Public keys only: the private key stays in the home folder of whoever signs.
+      approvers: sessionApprovers(config.home, config.approvals.approvers),
+      acceptUnsigned: config.approvals.accept_unsigned,
     },
   };
 }

@@ -28,7 +28,7 @@ import {
 import { statusQuery, transcriptQuery } from './messages';
 import { sessionActivities } from './session-activities';
 import { BackgroundWatches } from './background-watches';
-import { installApprovals } from './session-approvals';
+import { awaitingApprovalDetails, installApprovals } from './session-approvals';
 import { SessionState } from './session-state';
 import {
   DEFAULT_SESSION_LIMITS,
@@ -54,8 +54,8 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
   const approvals = installApprovals(input, state, activities, (awaiting) => {
     setStatus(awaiting ? 'awaiting_approval' : 'running');
     // The UI's current-details line says what a human is being asked, and how to answer.
-    const waiting = approvals.pending().map((approval) => `${approval.approvalId} (${approval.description}): \`${approval.command.split('\n')[0]}\``);
-    if (waiting.length) setCurrentDetails(`**Awaiting approval** — ${waiting.join('; ')}. Answer with the \`approvalDecision\` signal.`);
+    const waiting = approvals.pending();
+    if (waiting.length) setCurrentDetails(awaitingApprovalDetails(waiting, { acceptUnsigned: input.approvals?.acceptUnsigned ?? false }));
   });
   const watches = new BackgroundWatches(input.resume ?? {}, (processId) =>
     activities.watchBackgroundProcess({ environment: state.environment, processId, sessionId: input.sessionId }),

@@ -11,7 +11,7 @@ import type {
   PendingApproval,
   SessionApprovalSettings,
 } from '../approval-signals/approval-types';
-import type { DecideApprovalResult } from '../approval-signals/definitions';
+import type { ApprovalAuditEntry, DecideApprovalResult } from '../approval-signals/definitions';
 import { decideCommand } from '../approval-signals/policy';
 import type { ToolCallPlan } from './session-types';
 
@@ -23,10 +23,17 @@ export interface ApprovalGateDeps {
   persist(keys: string[]): Promise<void>;
   /** Tells the outside world (webhook) that an approval is pending. */
   notify(pending: PendingApproval): Promise<void>;
-  /** Called whenever the number of pending approvals changes. */
+  /** Called whenever the number of pending approvals changes (or what they show). */
   onPendingChange(count: number): void;
+  /**
+   * Who made a decision for this pending approval (the verified approver), or throws why it is
+   * refused (unsigned, unknown key, signature for something else).
+   */
+  authenticate(decision: ApprovalDecision, pending: PendingApproval): string;
   now(): number;
 }
+
+const MAX_AUDIT_ENTRIES = 50;
 
 export interface ApprovalCarryOver {
   sessionApprovals: string[];
@@ -42,6 +49,7 @@ export class ApprovalGate {
   private readonly entries = new Map<string, Entry>();
   private readonly sessionApprovals: Set<string>;
   private readonly allowlist: Set<string>;
+  private readonly audit: ApprovalAuditEntry[] = [];
   private counter: number;
 
   constructor(
@@ -61,6 +69,11 @@ export class ApprovalGate {
 
   carryOver(): ApprovalCarryOver {
     return { sessionApprovals: [...this.sessionApprovals], allowlist: [...this.allowlist], approvalCounter: this.counter };
+  }
+
+  /** The latest decisions and refusals, oldest first. */
+  auditTrail(): ApprovalAuditEntry[] {
+    return [...this.audit];
   }
 
   /** Approvals still waiting for a decision, oldest first. */
@@ -85,34 +98,66 @@ export class ApprovalGate {
 
   /** Throws (rejecting an update before it reaches history) unless the decision can apply. */
   validate(decision: ApprovalDecision): void {
+    this.authenticated(decision);
+  }
+
+  /** Applies a validated decision under its verified approver; returns what was applied. */
+  decide(decision: ApprovalDecision): DecideApprovalResult {
+    // Verified again here: validators do not run on replay, and a signal has no validator.
+    const { entry, decidedBy } = this.authenticated(decision);
+    let applied = decision.choice;
+    if (applied === 'always' && !entry.allowAlways) applied = 'session';
+    if (entry.smartDenied && (applied === 'session' || applied === 'always')) applied = 'once';
+    const { decidedBy: _claimed, signature: _signature, ...rest } = decision;
+    entry.decision = { ...rest, decidedBy, applied };
+    delete entry.refusedDecision;
+    this.record({ approvalId: entry.approvalId, outcome: 'decided', applied, decidedBy });
+    log.info('Approval decided', { approvalId: entry.approvalId, applied, decidedBy });
+    if (applied === 'session' || applied === 'always') this.approveForSession(entry.keys);
+    this.deps.onPendingChange(this.pending().length);
+    return { approvalId: entry.approvalId, choice: decision.choice, applied, decidedBy };
+  }
+
+  /**
+   * A decision that arrived as a signal, which cannot be answered: a refused one is logged and
+   * shown on the pending approval (queries, the UI's details line) while the command keeps waiting.
+   */
+  decideFromSignal(decision: ApprovalDecision): void {
+    let authenticated = false;
+    try {
+      this.authenticated(decision);
+      authenticated = true;
+    } catch (error) {
+      this.refuse(decision.approvalId, (error as Error).message);
+    }
+    if (authenticated) this.decide(decision);
+  }
+
+  /** Records a decision that could not even be read (a malformed signal). */
+  refuse(approvalId: string, message: string): void {
+    log.warn('Refused an approval decision', { approvalId, error: message });
+    this.record({ approvalId, outcome: 'refused', message });
+    const entry = this.entries.get(approvalId);
+    if (entry && !entry.decision) {
+      entry.refusedDecision = `Refused a decision at ${new Date(this.deps.now()).toISOString()}: ${message}`;
+      this.deps.onPendingChange(this.pending().length);
+    }
+  }
+
+  private authenticated(decision: ApprovalDecision): { entry: Entry; decidedBy: string } {
     const entry = this.entries.get(decision.approvalId);
     if (!entry) {
       const known = this.pending().map((pending) => pending.approvalId);
       throw new Error(`Unknown approval id '${decision.approvalId}'${known.length ? `; pending: ${known.join(', ')}` : '; nothing is pending'}`);
     }
     if (entry.decision) throw new Error(`Approval '${decision.approvalId}' was already decided (${entry.decision.choice})`);
+    const { decision: _decision, ...pending } = entry;
+    return { entry, decidedBy: this.deps.authenticate(decision, pending) };
   }
 
-  /** Applies a validated decision; returns what was applied. */
-  decide(decision: ApprovalDecision): DecideApprovalResult {
-    const entry = this.entries.get(decision.approvalId) as Entry;
-    let applied = decision.choice;
-    if (applied === 'always' && !entry.allowAlways) applied = 'session';
-    if (entry.smartDenied && (applied === 'session' || applied === 'always')) applied = 'once';
-    entry.decision = { ...decision, applied };
-    if (applied === 'session' || applied === 'always') this.approveForSession(entry.keys);
-    this.deps.onPendingChange(this.pending().length);
-    return { approvalId: entry.approvalId, choice: decision.choice, applied };
-  }
-
-  /** A decision that arrived as a signal: invalid ones are logged and dropped. */
-  decideFromSignal(decision: ApprovalDecision): void {
-    try {
-      this.validate(decision);
-      this.decide(decision);
-    } catch (error) {
-      log.warn('Ignored approval decision', { error: (error as Error).message, approvalId: decision.approvalId });
-    }
+  private record(entry: Omit<ApprovalAuditEntry, 'at'>): void {
+    this.audit.push({ ...entry, at: new Date(this.deps.now()).toISOString() });
+    if (this.audit.length > MAX_AUDIT_ENTRIES) this.audit.shift();
   }
 
   private async gate(call: ToolCallPlan, assessment: CommandAssessment): Promise<ApprovalGateResult> {

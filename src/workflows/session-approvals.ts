@@ -1,8 +1,10 @@
 // Wires the approval gate into a session: its activities, its status and search attributes,
 // and the signal, update and query through which humans see and decide approvals.
 import { log, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import { DEFAULT_APPROVAL_SETTINGS } from '../approval-signals/approval-types';
+import { DEFAULT_APPROVAL_SETTINGS, type PendingApproval, type SessionApprovalSettings } from '../approval-signals/approval-types';
+import { verifyDecision } from '../approval-signals/decision-signature';
 import {
+  approvalAuditQuery,
   approvalDecisionSignal,
   decideApprovalUpdate,
   parseApprovalDecision,
@@ -35,20 +37,51 @@ export function installApprovals(
       upsertSearchAttributes([{ key: HermesPendingApprovals, value: count }]);
       onAwaiting(count > 0);
     },
+    // Only a signature by one of the session's approver keys (or, opted in, no signature) decides.
+    authenticate: (decision, pending) => {
+      const verified = verifyDecision(decision, {
+        workflowId: workflowInfo().workflowId,
+        pending,
+        approvers: settings.approvers,
+        acceptUnsigned: settings.acceptUnsigned,
+      });
+      if (!verified.ok) throw new Error(verified.message);
+      return verified.decidedBy;
+    },
     now: () => Date.now(),
   });
 
   setHandler(pendingApprovalsQuery, () => gate.pending());
+  setHandler(approvalAuditQuery, () => gate.auditTrail());
   setHandler(approvalDecisionSignal, (decision) => {
+    let parsed;
     try {
-      gate.decideFromSignal(parseApprovalDecision(decision));
-    } catch {
-      // A malformed signal is dropped: signals cannot answer, use the update for feedback.
+      parsed = parseApprovalDecision(decision);
+    } catch (error) {
+      // Signals cannot answer: the refusal is logged and, where the approval is known, shown on it.
+      const approvalId = (decision as { approvalId?: unknown } | null)?.approvalId;
+      gate.refuse(typeof approvalId === 'string' ? approvalId.slice(0, 100) : '(none)', (error as Error).message);
+      return;
     }
+    gate.decideFromSignal(parsed);
   });
   setHandler(decideApprovalUpdate, (decision) => gate.decide(parseApprovalDecision(decision)), {
     validator: (decision) => gate.validate(parseApprovalDecision(decision)),
-    description: 'Approve or deny a pending dangerous command: {approvalId, choice: once|session|always|deny, reason?, decidedBy?}',
+    description: settings.acceptUnsigned
+      ? 'Approve or deny a pending dangerous command: {approvalId, choice: once|session|always|deny, reason?, decidedBy?} (unsigned accepted)'
+      : 'Approve or deny a pending dangerous command with a decision signed by an approver key (use `hermes-temporal approve`)',
   });
   return gate;
+}
+
+/** The UI's current-details line while approvals wait: what is asked, how to answer, what was refused. */
+export function awaitingApprovalDetails(pending: readonly PendingApproval[], settings: Pick<SessionApprovalSettings, 'acceptUnsigned'>): string {
+  const waiting = pending.map((approval) => {
+    const refused = approval.refusedDecision ? ` — ${approval.refusedDecision.slice(0, 300)}` : '';
+    return `${approval.approvalId} (${approval.description}): \`${approval.command.split('\n')[0]}\`${refused}`;
+  });
+  const howTo = settings.acceptUnsigned
+    ? 'Answer with the `approvalDecision` signal or `hermes-temporal approve`.'
+    : 'Answer with `hermes-temporal approve|deny <session> <approval id>` (decisions must be signed by an approver key).';
+  return `**Awaiting approval** — ${waiting.join('; ')}. ${howTo}`;
 }

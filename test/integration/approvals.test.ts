@@ -1,6 +1,7 @@
 // Dangerous commands wait durably for a human decision: by signal, by update, by timeout, with
 // session and permanent approvals, across worker restarts, through the webhook, and with smart
-// approval by an auxiliary (scripted) model.
+// approval by an auxiliary (scripted) model. Decisions are signed by an approver key (see
+// approval-authentication.test.ts for what an unsigned one gets).
 import { mkdirSync, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +11,8 @@ import { temporal } from '@temporalio/proto';
 import type { PendingApproval } from '../../src/approval-signals/approval-types';
 import { readCommandAllowlist } from '../../src/approval-signals/allowlist-file';
 import { startApprovalServer } from '../../src/approval-signals/approval-server';
-import { approvalDecisionSignal, decideApprovalUpdate, pendingApprovalsQuery } from '../../src/approval-signals/definitions';
+import { loadApproverKey } from '../../src/approval-signals/approver-key';
+import { approvalAuditQuery, approvalDecisionSignal, decideApprovalUpdate, pendingApprovalsQuery } from '../../src/approval-signals/definitions';
 import { SIGNATURE_HEADER, signBody, verifySignature, type PendingApprovalEvent } from '../../src/approval-signals/webhook';
 import { startScriptedModelServer } from '../../src/model/scripted-model-server';
 import { startSession, workflowIdFor, type SessionHandle } from '../../src/temporal/sessions';
@@ -18,11 +20,13 @@ import {
   connectHarness,
   createTestWorker,
   sessionIdOf,
+  tempDir,
   testConfig,
   toolResults,
   withScriptedSession,
   type Harness,
 } from '../helpers/session-harness';
+import { decideSigned, signedDecision } from '../helpers/approver';
 import { waitFor } from '../helpers/wait';
 
 let harness: Harness;
@@ -55,8 +59,10 @@ test('a dangerous command waits, shows awaiting_approval in visibility, and runs
     await waitFor(async () => (await harness.client.workflow.count(query)).count === 1, { timeoutMs: 10_000, what: 'the visibility query' });
     expect(existsSync(path.join(config.session.cwd, 'reports'))).toBe(false);
 
-    await handle.signal(approvalDecisionSignal, { approvalId: 'ap-1', choice: 'once', decidedBy: 'test' });
+    await handle.signal(approvalDecisionSignal, await signedDecision(handle, config, { approvalId: 'ap-1', choice: 'once' }));
     expect(await handle.result()).toMatchObject({ status: 'completed' });
+    const approver = loadApproverKey(config.home);
+    expect(await handle.query(approvalAuditQuery)).toMatchObject([{ approvalId: 'ap-1', outcome: 'decided', applied: 'once', decidedBy: `key:${approver.name} via test` }]);
     const [result] = await toolResults(store, handle);
     expect(result).toMatchObject({ exit_code: 0, error: null });
     expect(String(result!.approval)).toMatch(/required approval .* and was approved by the user/);
@@ -70,8 +76,8 @@ test('a denied command never runs and the model is told not to retry, with the r
   await withScriptedSession(harness, { script }, async ({ handle, store, config }) => {
     mkdirSync(path.join(config.session.cwd, 'keep'));
     await pendingApprovals(handle, 1);
-    const decided = await handle.executeUpdate(decideApprovalUpdate, { args: [{ approvalId: 'ap-1', choice: 'deny', reason: 'we need that folder' }] });
-    expect(decided).toEqual({ approvalId: 'ap-1', choice: 'deny', applied: 'deny' });
+    const decided = await decideSigned(handle, config, { approvalId: 'ap-1', choice: 'deny', reason: 'we need that folder' });
+    expect(decided).toEqual({ approvalId: 'ap-1', choice: 'deny', applied: 'deny', decidedBy: `key:${loadApproverKey(config.home).name} via test` });
     await handle.result();
     const [result] = await toolResults(store, handle);
     expect(result).toMatchObject({ exit_code: -1, status: 'blocked' });
@@ -93,13 +99,13 @@ test('a session approval covers the same command again but not a different rule'
   const script = {
     turns: [turnOf('mkdir -p cache && rm -rf cache'), turnOf('mkdir -p cache && rm -fr ./cache/'), turnOf('mkdir -p open && chmod -R 777 open'), { content: 'done' }],
   };
-  await withScriptedSession(harness, { script }, async ({ handle, store }) => {
+  await withScriptedSession(harness, { script }, async ({ handle, store, config }) => {
     await pendingApprovals(handle, 1);
-    await handle.executeUpdate(decideApprovalUpdate, { args: [{ approvalId: 'ap-1', choice: 'session' }] });
+    await decideSigned(handle, config, { approvalId: 'ap-1', choice: 'session' });
     const [second] = await pendingApprovals(handle, 1);
     expect(second).toMatchObject({ approvalId: 'ap-2' });
     expect(second!.command).toBe('mkdir -p open && chmod -R 777 open');
-    await handle.executeUpdate(decideApprovalUpdate, { args: [{ approvalId: 'ap-2', choice: 'once' }] });
+    await decideSigned(handle, config, { approvalId: 'ap-2', choice: 'once' });
     await handle.result();
     expect((await toolResults(store, handle)).map((result) => result.exit_code)).toEqual([0, 0, 0]);
   });
@@ -115,7 +121,7 @@ test('an always-allow is written to the user config (mode 600) and honoured by a
       const handle = await startSession(harness.client, { task: 'first', config });
       const [pending] = await pendingApprovals(handle, 1);
       expect(pending!.allowAlways).toBe(true);
-      await handle.executeUpdate(decideApprovalUpdate, { args: [{ approvalId: 'ap-1', choice: 'always' }] });
+      await decideSigned(handle, config, { approvalId: 'ap-1', choice: 'always' });
       await handle.result();
       const file = path.join(config.home, 'config.yaml');
       expect(await readCommandAllowlist(file)).toEqual(pending!.keys);
@@ -136,7 +142,7 @@ test('an always-allow is written to the user config (mode 600) and honoured by a
 
 test('the update validator rejects an unknown or already-decided approval without touching history', async () => {
   const script = { turns: [turnOf('rm -rf tmpdir'), { content: 'ok' }] };
-  await withScriptedSession(harness, { script }, async ({ handle }) => {
+  await withScriptedSession(harness, { script }, async ({ handle, config }) => {
     await pendingApprovals(handle, 1);
     const unknown = await handle.executeUpdate(decideApprovalUpdate, { args: [{ approvalId: 'ap-99', choice: 'once' }] }).catch((error: unknown) => error);
     expect(unknown).toBeInstanceOf(WorkflowUpdateFailedError);
@@ -145,8 +151,10 @@ test('the update validator rejects an unknown or already-decided approval withou
       .executeUpdate(decideApprovalUpdate, { args: [{ approvalId: 'ap-1', choice: 'yes-please' } as never] })
       .catch((error: unknown) => error);
     expect((malformed as WorkflowUpdateFailedError).cause?.message).toMatch(/choice must be one of once, session, always, deny/);
-    await handle.executeUpdate(decideApprovalUpdate, { args: [{ approvalId: 'ap-1', choice: 'deny' }] });
-    const again = await handle.executeUpdate(decideApprovalUpdate, { args: [{ approvalId: 'ap-1', choice: 'once' }] }).catch((error: unknown) => error);
+    const signedDeny = await signedDecision(handle, config, { approvalId: 'ap-1', choice: 'deny' });
+    await handle.executeUpdate(decideApprovalUpdate, { args: [signedDeny] });
+    // Even the same signed decision again (a replay) finds the approval decided.
+    const again = await handle.executeUpdate(decideApprovalUpdate, { args: [signedDeny] }).catch((error: unknown) => error);
     expect((again as WorkflowUpdateFailedError).cause?.message).toMatch(/already decided \(deny\)/);
     await handle.result();
     const accepted = ((await handle.fetchHistory()).events ?? []).filter(
@@ -158,12 +166,16 @@ test('the update validator rejects an unknown or already-decided approval withou
 
 test('two dangerous calls of one turn each get their own pending approval, decided separately', async () => {
   const script = { turns: [turnOf('rm -rf first', 'rm -rf second'), { content: 'both handled' }] };
-  await withScriptedSession(harness, { script }, async ({ handle, store }) => {
+  await withScriptedSession(harness, { script }, async ({ handle, store, config }) => {
     const pending = await pendingApprovals(handle, 2);
     expect(pending.map((approval) => approval.command)).toEqual(['rm -rf first', 'rm -rf second']);
-    await handle.executeUpdate(decideApprovalUpdate, { args: [{ approvalId: 'ap-2', choice: 'deny' }] });
+    // A signature for ap-2 does not decide ap-1, even with the id changed.
+    const forSecond = await signedDecision(handle, config, { approvalId: 'ap-2', choice: 'once' });
+    const moved = await handle.executeUpdate(decideApprovalUpdate, { args: [{ ...forSecond, approvalId: 'ap-1' }] }).catch((error: unknown) => error);
+    expect((moved as WorkflowUpdateFailedError).cause?.message).toMatch(/does not match this decision/);
+    await decideSigned(handle, config, { approvalId: 'ap-2', choice: 'deny' });
     expect((await handle.query(pendingApprovalsQuery)).map((approval) => approval.approvalId)).toEqual(['ap-1']);
-    await handle.executeUpdate(decideApprovalUpdate, { args: [{ approvalId: 'ap-1', choice: 'once' }] });
+    await decideSigned(handle, config, { approvalId: 'ap-1', choice: 'once' });
     await handle.result();
     const [first, second] = await toolResults(store, handle);
     expect(first).toMatchObject({ exit_code: 0 });
@@ -177,14 +189,14 @@ test('a session waiting for approval survives a worker restart', async () => {
   const config = testConfig({ model: { base_url: model.url } });
   try {
     const first = await createTestWorker(harness, config);
-    const handle = await first.worker.runUntil(async () => {
+    const { handle, decision } = await first.worker.runUntil(async () => {
       const started = await startSession(harness.client, { task: 'restart me', config });
       await pendingApprovals(started, 1);
-      return started;
+      return { handle: started, decision: await signedDecision(started, config, { approvalId: 'ap-1', choice: 'once' }) };
     });
     await first.store.close();
     // No worker now: the decision waits in the server until a new worker picks the session up.
-    await handle.signal(approvalDecisionSignal, { approvalId: 'ap-1', choice: 'once' });
+    await handle.signal(approvalDecisionSignal, decision);
     const second = await createTestWorker(harness, config);
     const result = await second.worker.runUntil(handle.result());
     expect(result).toMatchObject({ status: 'completed', answer: 'survived' });
@@ -214,13 +226,17 @@ test('webhook round trip: a signed notification out, a signed decision back thro
     });
   });
   await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
-  const approvalServer = await startApprovalServer({ client: harness.client, secret, workflowIdFor });
+  // The endpoint signs with its own key (another machine's, say); the session lists it among its approvers.
+  const serverKey = loadApproverKey(tempDir('hermes-approval-server-'), { create: true, name: 'chat-gateway' });
+  const approvalServer = await startApprovalServer({ client: harness.client, secret, approver: serverKey, workflowIdFor });
   approvalServerUrl = approvalServer.url;
   try {
     const url = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}/hook`;
     const script = { turns: [turnOf('rm -rf via-webhook'), { content: 'approved in chat' }] };
-    await withScriptedSession(harness, { script, config: { approvals: { webhook: { url, secret } } } }, async ({ handle, store }) => {
+    const approvers = [{ name: serverKey.name, public_key: serverKey.publicKey }];
+    await withScriptedSession(harness, { script, config: { approvals: { webhook: { url, secret }, approvers } } }, async ({ handle, store }) => {
       expect(await handle.result()).toMatchObject({ status: 'completed' });
+      expect(await handle.query(approvalAuditQuery)).toMatchObject([{ outcome: 'decided', decidedBy: 'key:chat-gateway via webhook:chat:bob' }]);
       expect(received).toHaveLength(1);
       expect(received[0]).toMatchObject({ type: 'approval_pending', sessionId: sessionIdOf(handle), approval: { approvalId: 'ap-1', command: 'rm -rf via-webhook' } });
       expect((await toolResults(store, handle))[0]).toMatchObject({ exit_code: 0 });
@@ -236,14 +252,17 @@ test('webhook round trip: a signed notification out, a signed decision back thro
 });
 
 describe('smart approval with a scripted auxiliary model', () => {
-  const run = async (answer: string, body: (handle: SessionHandle, results: () => Promise<Record<string, unknown>[]>) => Promise<void>) => {
+  const run = async (
+    answer: string,
+    body: (handle: SessionHandle, results: () => Promise<Record<string, unknown>[]>, home: { home: string }) => Promise<void>,
+  ) => {
     const reviewer = await startScriptedModelServer({ script: { turns: [{ content: answer }] } });
     try {
       const script = { turns: [turnOf('rm -rf reviewed'), { content: 'done' }] };
       await withScriptedSession(
         harness,
         { script, config: { approvals: { mode: 'smart', smart: { base_url: reviewer.url, api_key: 'aux', model: 'reviewer' } } } },
-        ({ handle, store }) => body(handle, () => toolResults(store, handle)),
+        ({ handle, store, config }) => body(handle, () => toolResults(store, handle), config),
       );
       expect(reviewer.requests[0]?.messages[0]?.content).toMatch(/UNTRUSTED/);
     } finally {
@@ -258,20 +277,20 @@ describe('smart approval with a scripted auxiliary model', () => {
     }));
 
   test('DENY asks a human, offering only once or deny', () =>
-    run('DENY', async (handle, results) => {
+    run('DENY', async (handle, results, config) => {
       const [pending] = await pendingApprovals(handle, 1);
       expect(pending).toMatchObject({ smartDenied: true, allowAlways: false });
-      const applied = await handle.executeUpdate(decideApprovalUpdate, { args: [{ approvalId: 'ap-1', choice: 'session' }] });
+      const applied = await decideSigned(handle, config, { approvalId: 'ap-1', choice: 'session' });
       expect(applied.applied).toBe('once');
       await handle.result();
       expect((await results())[0]).toMatchObject({ exit_code: 0 });
     }));
 
   test('anything but a clean answer escalates to a human', () =>
-    run('Sure, that looks fine to me', async (handle) => {
+    run('Sure, that looks fine to me', async (handle, _results, config) => {
       const [pending] = await pendingApprovals(handle, 1);
       expect(pending!.smartDenied).toBeUndefined();
-      await handle.executeUpdate(decideApprovalUpdate, { args: [{ approvalId: 'ap-1', choice: 'deny' }] });
+      await decideSigned(handle, config, { approvalId: 'ap-1', choice: 'deny' });
       await handle.result();
     }));
 });

@@ -1,9 +1,11 @@
 // `pending`, `approve`, `deny` and `serve-approvals`: answering approvals of sessions that run
-// elsewhere (detached, on other workers), from the command line or a signed webhook.
+// elsewhere (detached, on other workers), from the command line or a signed webhook. Every
+// decision is signed with the approver key under the hermes home.
 import os from 'node:os';
 import type { Command } from 'commander';
 import type { ApprovalChoice, PendingApproval } from '../../approval-signals/approval-types';
 import { startApprovalServer } from '../../approval-signals/approval-server';
+import { loadApproverKey, signDecision } from '../../approval-signals/approver-key';
 import { decideApprovalUpdate, pendingApprovalsQuery } from '../../approval-signals/definitions';
 import { loadConfig } from '../../config/load';
 import { connectTemporal, type TemporalConnection } from '../../temporal/connection';
@@ -23,15 +25,29 @@ async function pendingOf(connection: TemporalConnection, sessionId: string): Pro
 }
 
 async function decide(sessionId: string, approvalId: string | undefined, choice: ApprovalChoice, flags: { reason?: string; json?: boolean }) {
+  const config = loadConfig();
+  const approver = loadApproverKey(config.home, { create: true });
+  if (flags.reason && flags.reason.length > 1000) throw new Error('--reason must be at most 1000 characters');
   await withConnection(async (connection) => {
-    const id = approvalId ?? (await pendingOf(connection, sessionId))[0]?.approvalId;
-    if (!id) throw new Error(`Session ${sessionId} has no pending approval`);
-    const result = await connection.client.workflow.getHandle(workflowIdFor(sessionId)).executeUpdate(decideApprovalUpdate, {
-      args: [{ approvalId: id, choice, ...(flags.reason ? { reason: flags.reason } : {}), decidedBy: `cli:${os.userInfo().username}` }],
+    // The signature binds this very pending approval (its id, requestedAt and command), so read it first.
+    const pending = await pendingOf(connection, sessionId);
+    const approval = approvalId ? pending.find((candidate) => candidate.approvalId === approvalId) : pending[0];
+    if (!approval) {
+      const known = pending.map((candidate) => candidate.approvalId);
+      throw new Error(`Session ${sessionId} has no pending approval${approvalId ? ` '${approvalId}'` : ''}${known.length ? ` (pending: ${known.join(', ')})` : ''}`);
+    }
+    const handle = connection.client.workflow.getHandle(workflowIdFor(sessionId));
+    const decision = signDecision(approver, {
+      workflowId: handle.workflowId,
+      pending: approval,
+      choice,
+      ...(flags.reason ? { reason: flags.reason } : {}),
+      via: `cli:${os.userInfo().username}`,
     });
+    const result = await handle.executeUpdate(decideApprovalUpdate, { args: [decision] });
     if (flags.json) return console.log(JSON.stringify({ sessionId, ...result }));
     const applied = result.applied === 'deny' ? 'denied' : `approved (${result.applied})`;
-    console.log(`${sessionId} ${result.approvalId}: ${applied}${result.applied !== choice ? ` — asked for ${choice}` : ''}`);
+    console.log(`${sessionId} ${result.approvalId}: ${applied} by ${result.decidedBy}${result.applied !== choice ? ` — asked for ${choice}` : ''}`);
   });
 }
 
@@ -53,6 +69,7 @@ export function registerApprovalCommands(program: Command): void {
         for (const row of rows) {
           console.log(`${row.sessionId} ${row.approvalId}  ${row.description}  (expires ${row.expiresAt})`);
           console.log(`    ${row.command.split('\n').join('\n    ')}`);
+          if (row.refusedDecision) console.log(`    (${row.refusedDecision})`);
         }
       });
     });
@@ -91,8 +108,11 @@ export function registerApprovalCommands(program: Command): void {
       const config = loadConfig();
       const secret = config.approvals.webhook.secret;
       if (!secret) throw new Error('Set approvals.webhook.secret (HERMES__APPROVALS__WEBHOOK__SECRET): decisions must be signed');
+      // The webhook's HMAC authenticates the caller; this server then signs as the approver key here.
+      const approver = loadApproverKey(config.home, { create: true });
       const connection = await connectTemporal(config, { allowEmbedded: false });
-      const server = await startApprovalServer({ client: connection.client, secret, workflowIdFor, host: flags.host, port: Number(flags.port) });
+      const server = await startApprovalServer({ client: connection.client, secret, approver, workflowIdFor, host: flags.host, port: Number(flags.port) });
+      console.log(`Signing accepted decisions as approver ${approver.name} (${approver.fingerprint}).`);
       console.log(`Accepting signed approval decisions at ${server.url} (POST {sessionId, approvalId, choice, reason?}). Ctrl+C stops.`);
       await new Promise<void>((resolve) => process.once('SIGINT', resolve));
       await server.close();

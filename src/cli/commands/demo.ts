@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
+import { loadApproverKey, signDecision } from '../../approval-signals/approver-key';
 import { decideApprovalUpdate } from '../../approval-signals/definitions';
 import { loadConfig } from '../../config/load';
 import { DEMO_SCRIPT, DEMO_TASK } from '../../model/demo-script';
@@ -49,7 +50,8 @@ export function registerDemoCommand(program: Command): void {
           onApprovalPending: (approval, handle, printer) => {
             setTimeout(() => {
               printer.note(`  (demo: no terminal to ask, so approving ${approval.approvalId} once, as \`hermes-temporal approve\` would)`);
-              handle.executeUpdate(decideApprovalUpdate, { args: [{ approvalId: approval.approvalId, choice: 'once', decidedBy: 'demo' }] }).catch(() => undefined);
+              const decision = signDecision(loadApproverKey(config.home, { create: true }), { workflowId: handle.workflowId, pending: approval, choice: 'once', via: 'demo' });
+              handle.executeUpdate(decideApprovalUpdate, { args: [decision] }).catch(() => undefined);
             }, 1000);
           },
           keepServerUntil: keep

@@ -1,16 +1,20 @@
 // What an operator sees and does in the Temporal Web UI, in a real browser: a session waiting for
 // approval found by a visibility query, its search attributes, memo, summary and tool-call
 // summaries on the workflow page, the pendingApprovals query, and the approval sent with
-// "More Actions → Send a Signal". Runs its own dev server with the UI (the global one is headless).
+// "More Actions → Send a Signal" — accepted only where the operator opted in with
+// approvals.accept_unsigned (the UI's signal carries no approver signature); on the default
+// configuration it is refused and shown as refused while the session keeps waiting.
+// Runs its own dev server with the UI (the global one is headless).
 // Needs scripts/services/chromium.sh start (HERMES_TEST_CHROMIUM).
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { pendingApprovalsQuery } from '../../../src/approval-signals/definitions';
+import { approvalAuditQuery, pendingApprovalsQuery } from '../../../src/approval-signals/definitions';
 import { startScriptedModelServer } from '../../../src/model/scripted-model-server';
 import type { SessionStore } from '../../../src/store/session-store';
 import { startDevServer, type DevServer } from '../../../src/temporal/dev-server';
 import { startSession, type SessionHandle } from '../../../src/temporal/sessions';
+import { decideSigned } from '../../helpers/approver';
 import { describeWithService } from '../../helpers/services';
 import { createTestWorker, tempDir, testConfig, toolResults, type Harness } from '../../helpers/session-harness';
 import { connectHarnessAt, launchChromium, waitForHttp, waitForShownText } from '../../helpers/ui-harness';
@@ -52,7 +56,8 @@ describeWithService('chromium', ['HERMES_TEST_CHROMIUM'], 'the Temporal Web UI',
     let store: SessionStore | undefined;
     let page: Page | undefined;
     try {
-      const config = testConfig({ model: { base_url: model.url } });
+      // The server behind this UI would need its own authentication for this to be safe.
+      const config = testConfig({ model: { base_url: model.url }, approvals: { accept_unsigned: true } });
       const reports = path.join(config.session.cwd, 'reports');
       mkdirSync(reports);
       writeFileSync(path.join(reports, 'old.txt'), 'stale\n');
@@ -77,8 +82,54 @@ describeWithService('chromium', ['HERMES_TEST_CHROMIUM'], 'the Temporal Web UI',
         expect(remove).toMatchObject({ exit_code: 0, error: null });
         expect(String(remove!.approval)).toMatch(/required approval .* and was approved by the user/);
         expect(existsSync(reports)).toBe(false);
+        expect(await handle.query(approvalAuditQuery)).toMatchObject([{ approvalId: 'ap-1', outcome: 'decided', decidedBy: 'unsigned:temporal-ui' }]);
 
         await withScreenshotOnFailure(ui, () => uiShowsTheSessionCompleted(ui, uiUrl, handle));
+      });
+    } finally {
+      await page?.close().catch(() => undefined);
+      await model.close();
+      await store?.close();
+    }
+  }, 90_000);
+
+  test('on the default configuration the UI\'s unsigned signal is refused, shown as refused, and the session keeps waiting', async () => {
+    const model = await startScriptedModelServer({ script: { turns: [terminalTurn('rm -rf reports'), { content: 'kept them' }] } });
+    let store: SessionStore | undefined;
+    let page: Page | undefined;
+    try {
+      const config = testConfig({ model: { base_url: model.url } });
+      const reports = path.join(config.session.cwd, 'reports');
+      mkdirSync(reports);
+      const context = await createTestWorker(harness!, config);
+      store = context.store;
+      const ui = (page = await browser!.newPage({ viewport: { width: 1400, height: 1000 } }));
+      ui.setDefaultTimeout(UI_WAIT_MS);
+      ui.setDefaultNavigationTimeout(20_000);
+      await context.worker.runUntil(async () => {
+        const handle = await startSession(harness!.client, { task: TASK, config });
+        await waitUntilAwaitingApproval(handle);
+        await withScreenshotOnFailure(ui, async () => {
+          await ui.goto(workflowUrl(uiUrl, handle.workflowId));
+          await sendApprovalSignalInTheUi(ui);
+        });
+        await waitFor(async () => Boolean((await handle.query(pendingApprovalsQuery))[0]?.refusedDecision), { timeoutMs: 10_000, what: 'the refusal' });
+        const [pending] = await handle.query(pendingApprovalsQuery);
+        expect(pending).toMatchObject({ approvalId: 'ap-1', refusedDecision: expect.stringMatching(/Approval decisions must be signed by an approver key/) as unknown });
+        expect(existsSync(reports)).toBe(true);
+        expect((await handle.describe()).searchAttributes).toMatchObject({ HermesStatus: ['awaiting_approval'] });
+        // The operator sees why on the workflow page, and how to answer instead.
+        await withScreenshotOnFailure(ui, async () => {
+          await ui.goto(workflowUrl(uiUrl, handle.workflowId));
+          await ui.getByRole('tab', { name: 'User Metadata' }).click();
+          await waitForShownText(ui.frameLocator('iframe#user-metadata-current-details').locator('body'), [/Refused a decision/, /must be signed/, /hermes-temporal approve/], {
+            timeoutMs: UI_WAIT_MS,
+            what: 'the refusal in the current details',
+          });
+        });
+        await decideSigned(handle, config, { approvalId: 'ap-1', choice: 'deny' });
+        expect(await withDeadline(handle.result(), 30_000, 'the session to finish after the denial')).toMatchObject({ status: 'completed' });
+        expect(existsSync(reports)).toBe(true);
       });
     } finally {
       await page?.close().catch(() => undefined);
@@ -154,6 +205,11 @@ async function operatorApprovesInTheUi(page: Page, uiUrl: string, handle: Sessio
   await updateDialog.waitFor({ state: 'hidden' });
 
   // c. More Actions → Send a Signal: pick approvalDecision, type the decision, submit.
+  await sendApprovalSignalInTheUi(page);
+}
+
+/** On a workflow page: More Actions → Send a Signal, the approvalDecision signal with an unsigned once. */
+async function sendApprovalSignalInTheUi(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'More Actions' }).click();
   await page.getByRole('menuitem', { name: 'Send a Signal' }).click();
   const dialog = page.getByRole('dialog', { name: 'Send a Signal' });
