@@ -24,8 +24,16 @@ export function marker(kind: string): string {
 /** Key names whose value is a secret in `name=value`, `name: value` or `"name": "value"` form. */
 const SECRET_KEY =
   '[A-Za-z0-9_.-]*(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?)';
+/** Words that stand for a value in docs and code (`password: secret`, `token: string`) rather than being one. */
+const PLACEHOLDER_WORDS = [
+  'true', 'false', 'null', 'none', 'nil', 'yes', 'no', 'undefined',
+  'secret', 'password', 'passwd', 'token', 'changeme', 'example', 'placeholder', 'redacted', 'xxx+',
+  'string', 'number', 'boolean', 'any', 'unknown', 'async', 'await', 'new', 'function', 'this', 'self', 'required', 'optional',
+].join('|');
 /** Values that are not secrets: references, placeholders, markers, masks, booleans. */
-const NOT_A_VALUE = String.raw`(?![$\[<{*%]|(?:true|false|null|none|nil|yes|no|undefined)\b)`;
+const NOT_A_VALUE = String.raw`(?![$\[<{*%^~]|[^\s"']*\.\.\.|(?:${PLACEHOLDER_WORDS})(?![\w-])|your[-_])`;
+/** The end of a line after a value (optionally a comment), in raw text or inside a JSON string. */
+const LINE_END = String.raw`(?=[ \t]*(?:(?:#|//)[^\n]*)?(?:\r?\n|\\r|\\n|$))`;
 /** Nor, in `key = value` lines of source code, expressions: `process.env.X`, `this.token`, `getToken()`. */
 const NOT_CODE = String.raw`(?![A-Za-z_$][\w$]*(?:\.[\w$]+)+(?:[\s;,)]|$)|[^\s;]*\()`;
 
@@ -81,7 +89,8 @@ export const SECRET_FORMATS: readonly SecretFormat[] = [
     kind: 'url-password',
     // scheme://user:password@host: the user stays, the password goes.
     // The match starts at `://` (rare in text) rather than at every word, which keeps it fast.
-    pattern: /(:\/\/(?<=[a-z0-9+.-]:\/\/)[^\s:/?#@"'\\]*:)[^\s/?#@"'\\]+(?=@)/gi,
+    // Documentation placeholders (`user:password@`, `:***@`) stay.
+    pattern: /(:\/\/(?<=[a-z0-9+.-]:\/\/)[^\s:/?#@"'\\]*:)(?!(?:password|passwd|pass|pwd|secret|\*+|x+|\.\.\.)@|<)[^\s/?#@"'\\]+(?=@)/gi,
     replace: keepingFirstGroup('url-password'),
     hints: ['://'],
   },
@@ -100,15 +109,21 @@ export const SECRET_FORMATS: readonly SecretFormat[] = [
   },
   {
     kind: 'secret',
-    // PASSWORD=..., --password=..., ?token=...&: unquoted, to the end of the word.
+    // PASSWORD=..., --password=..., ?token=...&: dotenv, shell and query strings, to the end of the word.
     // The match starts at `=` and looks back for the key, which is much faster than trying every word.
-    pattern: new RegExp(`(=(?<=(?:^|[\\s,{;&?(])(?:export[ \\t]+)?(${SECRET_KEY})[ \\t]*=)[ \\t]*)${NOT_A_VALUE}${NOT_CODE}[^\\s"',;&)]{3,500}`, 'gi'),
+    pattern: new RegExp(`(=(?<=(?:^|[\\s,{;&?(])(?:export[ \\t]+)?(${SECRET_KEY})=))${NOT_A_VALUE}${NOT_CODE}[^\\s"',;&)\\\\]{3,500}`, 'gi'),
     replace: (groups) => `${groups[0] ?? ''}${assignmentMarker(groups[1] ?? '')}`,
   },
   {
     kind: 'secret',
-    // YAML `password: ...` at the start of a line (prose such as "fix token: refresh" stays).
-    pattern: new RegExp(`(:(?<=(?:^|\\n)[ \\t]*(?:- )?(${SECRET_KEY}):)[ \\t]+)${NOT_A_VALUE}[^\\s"'#]{3,500}`, 'gi'),
+    // `password = value` (ini files): the value must end its line, so code such as `token = parts[1];` stays.
+    pattern: new RegExp(`(=(?<=(?:^|\\n)[ \\t]*(${SECRET_KEY})[ \\t]+=)[ \\t]+)${NOT_A_VALUE}(?!\\2(?![\\w-]))${NOT_CODE}[^\\s"',;&)\\\\]{3,500}${LINE_END}`, 'gi'),
+    replace: (groups) => `${groups[0] ?? ''}${assignmentMarker(groups[1] ?? '')}`,
+  },
+  {
+    kind: 'secret',
+    // YAML `password: ...` alone on its line (prose such as "fix token: refresh" and code stay).
+    pattern: new RegExp(`(:(?<=(?:^|\\n)[ \\t]*(?:- )?(${SECRET_KEY}):)[ \\t]+)${NOT_A_VALUE}(?!\\2(?![\\w-]))${NOT_CODE}[^\\s"'#,;\\\\]{3,500}${LINE_END}`, 'gi'),
     replace: (groups) => `${groups[0] ?? ''}${assignmentMarker(groups[1] ?? '')}`,
   },
 ];

@@ -298,6 +298,15 @@ describe('ordinary output is left exactly as it is', () => {
     'const apiKey = process.env.OPENAI_API_KEY;',
     '    token = self._load_token(path)',
     'secret = secrets.token_hex(16)',
+    '  const token = await getToken();',
+    '  conn_info.password = pass;',
+    '  token: process.env.VERCEL_TOKEN!,',
+    '  privateKey: privateKey',
+    '  withXSRFToken: boolean | undefined,',
+    "  headers: { 'X-API-Key': 'secret' },",
+    'HERMES_TEMPORAL_HOME=/tmp/h OPENAI_API_KEY= npm run demo',
+    'export OPENAI_API_KEY=sk-...   # your key',
+    'postgres://user:password@host:5432/db and http://srt:<token>@127.0.0.1:8080',
     'ask-anything-skeleton sk-learn-pipeline-builder',
   ].join('\n');
 
