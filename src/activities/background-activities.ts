@@ -3,6 +3,7 @@
 // it waits, so a worker that dies is noticed and another one takes over the watch.
 import { Context } from '@temporalio/activity';
 import type { EnvironmentFactory } from '../environments/factory';
+import { createSecretRedactor, type SecretRedactor } from '../environments/secret-redaction';
 import type { BackgroundProcessInfo, EnvironmentHandle } from '../environments/terminal-environment';
 import { stripAnsi } from '../tools/terminal-output';
 import { startHeartbeat } from './heartbeat';
@@ -32,10 +33,13 @@ export interface BackgroundActivityDeps {
   environments: EnvironmentFactory;
   /** How often the process is polled (tests shorten it). */
   pollIntervalMs?: number;
+  /** Hides secrets in the notification (it reaches history and the model); formats only when not given. */
+  redactor?: SecretRedactor;
 }
 
 export function createBackgroundActivities(deps: BackgroundActivityDeps) {
   const interval = deps.pollIntervalMs ?? POLL_INTERVAL_MS;
+  const redactor = deps.redactor ?? createSecretRedactor();
   return {
     async watchBackgroundProcess(input: WatchBackgroundProcessInput): Promise<WatchBackgroundProcessResult> {
       const context = Context.current();
@@ -47,7 +51,8 @@ export function createBackgroundActivities(deps: BackgroundActivityDeps) {
           const state = await environment.background.poll(input.processId, NOTIFICATION_OUTPUT_CHARS);
           command = state?.info.command ?? command;
           if (!state || state.info.status === 'exited') {
-            return watchResult(input.processId, command, state?.info, stripAnsi(state?.outputTail ?? '').slice(-NOTIFICATION_OUTPUT_CHARS));
+            const outputTail = stripAnsi(state?.outputTail ?? '').slice(-NOTIFICATION_OUTPUT_CHARS);
+            return watchResult(input.processId, redactor.redact(command), state?.info, redactor.redact(outputTail));
           }
           heartbeat.update({ status: 'running' });
           // Rejects with a CancelledFailure when the activity is cancelled.

@@ -4,6 +4,7 @@ import os from 'node:os';
 import { createInterface, type Interface } from 'node:readline/promises';
 import type { ApprovalChoice, PendingApproval } from '../approval-signals/approval-types';
 import { decideApprovalUpdate } from '../approval-signals/definitions';
+import { redactFormats } from '../environments/secret-redaction';
 import type { SessionHandle } from '../temporal/sessions';
 
 const ANSWERS: Record<string, ApprovalChoice> = { o: 'once', once: 'once', s: 'session', session: 'session', a: 'always', always: 'always' };
@@ -16,13 +17,14 @@ export function parseAnswer(answer: string, pending: Pick<PendingApproval, 'allo
   return choice;
 }
 
-export function promptText(pending: PendingApproval): string {
+/** The prompt for one approval; `redact` hides secrets in the command (well-known formats by default). */
+export function promptText(pending: PendingApproval, redact: (text: string) => string = redactFormats): string {
   const options = pending.smartDenied
     ? ['[o]nce  |  [d]eny', 'Choice [o/D]: ']
     : pending.allowAlways
       ? ['[o]nce  |  [s]ession  |  [a]lways  |  [d]eny', 'Choice [o/s/a/D]: ']
       : ['[o]nce  |  [s]ession  |  [d]eny', 'Choice [o/s/D]: '];
-  const command = pending.command.split('\n').map((line) => `      ${line}`).join('\n');
+  const command = redact(pending.command).split('\n').map((line) => `      ${line}`).join('\n');
   return `\n  ⚠️  DANGEROUS COMMAND: ${pending.description}\n${command}\n\n      ${options[0]}\n      ${options[1]}`;
 }
 
@@ -36,6 +38,7 @@ export class ApprovalPrompter {
   constructor(
     private readonly handle: SessionHandle,
     private readonly write: (text: string) => void = (text) => process.stdout.write(text),
+    private readonly redact: (text: string) => string = redactFormats,
   ) {}
 
   /** Call with the session's pending approvals whenever they are known. */
@@ -70,7 +73,7 @@ export class ApprovalPrompter {
     this.current = { approvalId: approval.approvalId, abort };
     let answer: string;
     try {
-      answer = await this.readline.question(promptText(approval), { signal: abort.signal });
+      answer = await this.readline.question(promptText(approval, this.redact), { signal: abort.signal });
     } catch {
       this.write('      (decided elsewhere)\n');
       return;

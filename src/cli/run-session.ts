@@ -1,6 +1,7 @@
 // `hermes-temporal run`: start a session (on TEMPORAL_ADDRESS or an embedded dev server), serve it
 // with an in-process worker unless told otherwise, and show progress until it ends.
 import type { LoadedConfig } from '../config/load';
+import { createSecretRedactor } from '../environments/secret-redaction';
 import { createLogger } from '../logging';
 import { registry } from '../registry/registry';
 import { createSessionStore } from '../store/create-session-store';
@@ -50,7 +51,9 @@ export async function runSession(options: RunOptions): Promise<RunOutcome> {
   const logger = createLogger({ level: config.logging.level });
   installTemporalRuntime(logger);
   loadBuiltinTools(logger);
-  const printer = createEventPrinter({ json: Boolean(options.json), emojiFor: (tool) => registry.getEmoji(tool) });
+  // What this command prints (events, approval prompts) hides the same secrets the worker's output does.
+  const redactor = createSecretRedactor({ env: process.env, config });
+  const printer = createEventPrinter({ json: Boolean(options.json), emojiFor: (tool) => registry.getEmoji(tool), redactor });
 
   const connection = await connectTemporal(config, { log: (message) => printer.note(message) });
   const store = createSessionStore(config);
@@ -80,7 +83,7 @@ export async function runSession(options: RunOptions): Promise<RunOutcome> {
       handle.cancel().catch(() => undefined);
     };
     process.on('SIGINT', onInterrupt);
-    const prompter = surface === 'interactive' ? new ApprovalPrompter(handle) : undefined;
+    const prompter = surface === 'interactive' ? new ApprovalPrompter(handle, undefined, redactor.redact) : undefined;
     const announced = new Set<string>();
     const onStatus = (status: SessionStatus) => {
       if (prompter) return prompter.offer(status.pendingApprovals);

@@ -90,7 +90,7 @@ export const SECRET_FORMATS: readonly SecretFormat[] = [
     // scheme://user:password@host: the user stays, the password goes.
     // The match starts at `://` (rare in text) rather than at every word, which keeps it fast.
     // Documentation placeholders (`user:password@`, `:***@`) stay.
-    pattern: /(:\/\/(?<=[a-z0-9+.-]:\/\/)[^\s:/?#@"'\\]*:)(?!(?:password|passwd|pass|pwd|secret|\*+|x+|\.\.\.)@|<)[^\s/?#@"'\\]+(?=@)/gi,
+    pattern: /(:\/\/(?<=[a-z0-9+.-]:\/\/)[^\s:/?#@"'\\]*:)(?!(?:password|passwd|pass|pwd|secret|\*+|x+|\.\.\.)@|<|\[REDACTED:)[^\s/?#@"'\\]+(?=@)/gi,
     replace: keepingFirstGroup('url-password'),
     hints: ['://'],
   },

@@ -3,13 +3,14 @@
 import type { LoadedConfig } from '../config/load';
 import { SECRET_FORMATS, marker, type SecretFormat } from './secret-formats';
 
+/** Plain functions (no `this`): pass `redactor.redact` around freely. */
 export interface SecretRedactor {
   /** `text` with every known secret replaced by `[REDACTED:<kind>]`. Never throws. */
-  redact(text: string): string;
+  readonly redact: (text: string) => string;
   /** A JSON value with every string in it redacted (objects and arrays copied; other values kept). */
-  redactValue<T>(value: T): T;
+  readonly redactValue: <T>(value: T) => T;
   /** A tool result: JSON results are redacted string by string (so they stay valid JSON), other text as text. */
-  redactResult(text: string): string;
+  readonly redactResult: (text: string) => string;
   /** How many secret values (with their encoded forms) are matched literally; for logs and tests. */
   readonly knownValueCount: number;
 }
