@@ -77,7 +77,7 @@ export function createApprovalActivities(deps: { store: SessionStore; config: Lo
           sessionId: input.sessionId,
           workflowId: input.workflowId,
           // The webhook's receiver sees the command as the CLI shows it: secrets hidden.
-          approval: { ...input.approval, command: redactor.redact(input.approval.command) },
+          approval: redactor.redactValue(input.approval),
           choices: input.approval.allowAlways ? ['once', 'session', 'always', 'deny'] : ['once', 'session', 'deny'],
           sentAt: new Date().toISOString(),
         },
