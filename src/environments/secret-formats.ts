@@ -10,7 +10,9 @@ export interface SecretFormat {
   /** Named in the marker: `[REDACTED:<kind>]`. */
   kind: string;
   /** Global regular expression; its whole match is replaced unless `replace` keeps some of it. */
-  pattern: RegExp;
+  pattern?: RegExp;
+  /** Instead of `pattern`: a function that redacts the text in one linear pass (where a regex would backtrack). */
+  apply?: (text: string) => string;
   /** Builds the replacement from the match's groups (to keep a key name or a URL's user visible). */
   replace?: (groups: string[]) => string;
   /** Literals of which every match contains one (case-insensitively when `pattern` is): the pattern runs only on text holding one. */
@@ -47,13 +49,8 @@ const assignmentMarker = (key: string) => marker(/pass|pwd/i.test(key) ? 'passwo
  * prefixes before the generic shapes (JWT, bearer headers, assignments).
  */
 export const SECRET_FORMATS: readonly SecretFormat[] = [
-  {
-    kind: 'private-key',
-    // To the matching END line; a block cut off before its END (truncated output) up to where the key text stops.
-    pattern:
-      /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|(?:(?:\s|\\r|\\n)+(?:[A-Za-z][A-Za-z-]*: [^\r\n\\]*|[A-Za-z0-9+/=]+))*)/g,
-    hints: ['PRIVATE KEY'],
-  },
+  // Private-key blocks, whole or cut off at either end: by a linear scan (see below).
+  { kind: 'private-key', apply: redactPrivateKeys, hints: ['PRIVATE KEY'] },
   { kind: 'anthropic-key', pattern: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,}/g, hints: ['sk-ant-'] },
   {
     kind: 'openai-key',
@@ -127,3 +124,76 @@ export const SECRET_FORMATS: readonly SecretFormat[] = [
     replace: (groups) => `${groups[0] ?? ''}${assignmentMarker(groups[1] ?? '')}`,
   },
 ];
+
+const BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/g;
+const END = /-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/g;
+/** What follows a BEGIN line in a block cut off before its END: headers and base64 lines. */
+const BLOCK_BODY = /(?:(?:\s|\\r|\\n)+(?:[A-Za-z][A-Za-z-]*: [^\r\n\\]*|[A-Za-z0-9+/=]+))*/y;
+const BASE64_CHAR = /[A-Za-z0-9+/=]/;
+
+/**
+ * Replaces BEGIN...END blocks, a BEGIN whose END was cut off (up to where the key text stops), and
+ * the base64 lines before an END whose BEGIN was cut off (an output tail). Each position is looked
+ * at a bounded number of times, whatever the text: no regex backtracking over large outputs.
+ */
+export function redactPrivateKeys(text: string): string {
+  const parts: string[] = [];
+  let position = 0;
+  // Once a search finds nothing, nothing lies further on either: never search that stretch again.
+  let noMoreBegin = false;
+  let noMoreEnd = false;
+  for (;;) {
+    BEGIN.lastIndex = position;
+    const begin: RegExpExecArray | null = noMoreBegin ? null : BEGIN.exec(text);
+    END.lastIndex = position;
+    const end: RegExpExecArray | null = noMoreEnd ? null : END.exec(text);
+    noMoreBegin ||= !begin;
+    noMoreEnd ||= !end;
+    if (end && (!begin || end.index < begin.index)) {
+      // An END with no BEGIN before it: hide the key lines just above it.
+      const start = Math.max(position, startOfKeyLines(text, end.index));
+      parts.push(text.slice(position, start), marker('private-key'));
+      position = end.index + end[0].length;
+      continue;
+    }
+    if (!begin) break;
+    if (end) {
+      parts.push(text.slice(position, begin.index), marker('private-key'));
+      position = end.index + end[0].length;
+      continue;
+    }
+    // No END anywhere after this BEGIN (nor after any later one): hide what follows while it looks like key text.
+    BLOCK_BODY.lastIndex = begin.index + begin[0].length;
+    BLOCK_BODY.exec(text);
+    parts.push(text.slice(position, begin.index), marker('private-key'));
+    position = Math.max(BLOCK_BODY.lastIndex, begin.index + begin[0].length);
+  }
+  parts.push(text.slice(position));
+  return parts.join('');
+}
+
+/** Where the base64 lines that end at `endIndex` start (the last one may be short, the others are full lines). */
+function startOfKeyLines(text: string, endIndex: number): number {
+  let start = endIndex;
+  let cursor = endIndex;
+  for (let line = 0; line < 200; line++) {
+    // Separators: whitespace, or `\n` / `\r` escaped inside a JSON string.
+    let separator = cursor;
+    for (;;) {
+      const previous = text[separator - 1];
+      if (previous !== undefined && /\s/.test(previous)) separator -= 1;
+      else if ((previous === 'n' || previous === 'r') && text[separator - 2] === '\\') separator -= 2;
+      else break;
+    }
+    if (separator === cursor && line > 0) break;
+    let tokenStart = separator;
+    while (tokenStart > 0 && BASE64_CHAR.test(text[tokenStart - 1] ?? '')) tokenStart -= 1;
+    // The letter of an escaped separator (`\n` in JSON) belongs to the separator, not to the line.
+    if (text[tokenStart - 1] === '\\' && (text[tokenStart] === 'n' || text[tokenStart] === 'r')) tokenStart += 1;
+    const length = separator - tokenStart;
+    if (length <= 0 || (line > 0 && length < 16)) break;
+    start = tokenStart;
+    cursor = tokenStart;
+  }
+  return start;
+}

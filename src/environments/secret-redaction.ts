@@ -100,8 +100,12 @@ export function redactFormats(text: string): string {
   let result = text;
   for (const format of SECRET_FORMATS) {
     if (format.hints && !hasHint(format, result, () => (lower ??= result.toLowerCase()))) continue;
-    format.pattern.lastIndex = 0;
-    const next = result.replace(format.pattern, (_match: string, ...rest: unknown[]) => replacementFor(format, rest));
+    const { pattern } = format;
+    const next = format.apply
+      ? format.apply(result)
+      : pattern
+        ? result.replace(pattern, (_match: string, ...rest: unknown[]) => replacementFor(format, rest))
+        : result;
     if (next !== result) {
       result = next;
       lower = undefined;
@@ -111,7 +115,7 @@ export function redactFormats(text: string): string {
 }
 
 function hasHint(format: SecretFormat, text: string, lower: () => string): boolean {
-  const insensitive = format.pattern.flags.includes('i');
+  const insensitive = format.pattern?.flags.includes('i') ?? false;
   return (format.hints ?? []).some((hint) => (insensitive ? lower().includes(hint.toLowerCase()) : text.includes(hint)));
 }
 

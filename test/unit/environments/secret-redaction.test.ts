@@ -117,6 +117,12 @@ describe('private-key blocks', () => {
     expect(redacted).not.toContain('MIIEowIBAAKCAQEA');
   });
 
+  test('the tail of a block whose BEGIN was cut off (an output tail) goes too', () => {
+    const tail = RSA_KEY.split('\n').slice(2).join('\n');
+    expect(createSecretRedactor({}).redact(`...${tail}\nexit 0`)).toBe('...[REDACTED:private-key]\nexit 0');
+    expect(createSecretRedactor({}).redact(JSON.stringify({ outputTail: tail }))).toBe('{"outputTail":"[REDACTED:private-key]"}');
+  });
+
   test('inside a JSON tool result, where line breaks are escaped', () => {
     const result = JSON.stringify({ output: `cat id_rsa\n${RSA_KEY}`, exit_code: 0 });
     const redacted = redactor.redactResult(result);
@@ -364,6 +370,27 @@ describe('robustness', () => {
       expect(() => redactor.redact(input as string)).not.toThrow();
       expect(() => redactor.redactResult(input as string)).not.toThrow();
       expect(() => redactor.redactValue(input)).not.toThrow();
+    }
+  });
+
+  test('output crafted to make patterns backtrack stays fast (a command can print anything)', () => {
+    const base64Lines = randomBytes(38_000).toString('base64').replace(/.{64}/g, '$&\n');
+    const crafted = [
+      `PRIVATE KEY\n${base64Lines}`,
+      `-----BEGIN PRIVATE KEY-----\n${base64Lines}`,
+      '-----BEGIN PRIVATE KEY----- x\n'.repeat(2000),
+      `${base64Lines}-----END PRIVATE KEY-----`.repeat(3),
+      'a://b:c'.repeat(7000),
+      'password='.repeat(5000),
+      '"password": "'.repeat(3000),
+      'sk-'.repeat(16_000),
+      'eyJaaaaaaaaaa.'.repeat(4000),
+      `password: ${'a'.repeat(40)} `.repeat(1000),
+    ];
+    for (const text of crafted) {
+      const started = performance.now();
+      redactor.redact(text);
+      expect([text.slice(0, 30), performance.now() - started < 250]).toEqual([text.slice(0, 30), true]);
     }
   });
 
