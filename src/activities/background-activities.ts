@@ -6,6 +6,7 @@ import type { EnvironmentFactory } from '../environments/factory';
 import { createSecretRedactor, type SecretRedactor } from '../environments/secret-redaction';
 import type { BackgroundProcessInfo, EnvironmentHandle } from '../environments/terminal-environment';
 import { stripAnsi } from '../tools/terminal-output';
+import { redactFailure } from './execute-tool';
 import { startHeartbeat } from './heartbeat';
 
 const POLL_INTERVAL_MS = 2000;
@@ -58,6 +59,8 @@ export function createBackgroundActivities(deps: BackgroundActivityDeps) {
           // Rejects with a CancelledFailure when the activity is cancelled.
           await context.sleep(interval);
         }
+      } catch (error) {
+        throw redactFailure(error, redactor);
       } finally {
         heartbeat.stop();
       }
