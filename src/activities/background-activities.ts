@@ -3,7 +3,7 @@
 // it waits, so a worker that dies is noticed and another one takes over the watch.
 import { Context } from '@temporalio/activity';
 import type { EnvironmentFactory } from '../environments/factory';
-import { createSecretRedactor, type SecretRedactor } from '../environments/secret-redaction';
+import { createSecretRedactor, safeTail, type SecretRedactor } from '../environments/secret-redaction';
 import type { BackgroundProcessInfo, EnvironmentHandle } from '../environments/terminal-environment';
 import { stripAnsi } from '../tools/terminal-output';
 import { redactFailure } from './execute-tool';
@@ -49,10 +49,11 @@ export function createBackgroundActivities(deps: BackgroundActivityDeps) {
         const environment = await deps.environments.attach(input.environment);
         let command = '';
         for (;;) {
-          const state = await environment.background.poll(input.processId, NOTIFICATION_OUTPUT_CHARS);
+          // A little more than shown, so a word cut in two at its start can be told apart (see safeTail).
+          const state = await environment.background.poll(input.processId, 2 * NOTIFICATION_OUTPUT_CHARS);
           command = state?.info.command ?? command;
           if (!state || state.info.status === 'exited') {
-            const outputTail = stripAnsi(state?.outputTail ?? '').slice(-NOTIFICATION_OUTPUT_CHARS);
+            const outputTail = safeTail(stripAnsi(state?.outputTail ?? ''), NOTIFICATION_OUTPUT_CHARS);
             return watchResult(input.processId, redactor.redact(command), state?.info, redactor.redact(outputTail));
           }
           heartbeat.update({ status: 'running' });

@@ -51,6 +51,19 @@ const assignmentMarker = (key: string) => marker(/pass|pwd/i.test(key) ? 'passwo
 export const SECRET_FORMATS: readonly SecretFormat[] = [
   // Private-key blocks, whole or cut off at either end: by a linear scan (see below).
   { kind: 'private-key', apply: redactPrivateKeys, hints: ['PRIVATE KEY'] },
+  {
+    kind: 'partial',
+    // The words a truncation notice cut in two: a fragment of a secret is no longer recognisable.
+    // Longer runs are kept: secrets are shorter, and a long run of output is worth showing.
+    pattern: /(?<![^\s"'\\])[^\s"'\\]{4,512}(?=(?:\n|\\n){2}\.\.\. \[OUTPUT TRUNCATED - )/g,
+    hints: ['OUTPUT TRUNCATED'],
+  },
+  {
+    kind: 'partial',
+    pattern: /(\[OUTPUT TRUNCATED - [\d,]+ chars omitted out of [\d,]+ total\] \.\.\.(?:\n|\\n){2})[^\s"'\\]{4,512}(?![^\s"'\\])/g,
+    replace: (groups) => `${groups[0] ?? ''}${marker('partial')}`,
+    hints: ['OUTPUT TRUNCATED'],
+  },
   { kind: 'anthropic-key', pattern: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,}/g, hints: ['sk-ant-'] },
   {
     kind: 'openai-key',

@@ -94,6 +94,23 @@ export function createSecretRedactor(options: SecretRedactorOptions = {}): Secre
   return { redact, redactValue, redactResult, knownValueCount: known.length };
 }
 
+/** Longer leading fragments are kept: secrets are shorter, and a long run of output is worth showing. */
+const MAX_PARTIAL_WORD = 512;
+
+/**
+ * The last `maxChars` of `text`, with the word it cut in two (if any) hidden: a tail that begins
+ * inside a secret would show a fragment that redaction no longer recognises.
+ */
+export function safeTail(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const tail = text.slice(-maxChars);
+  const before = text[text.length - maxChars - 1] ?? ' ';
+  if (/\s/.test(before) || /^\s/.test(tail)) return tail;
+  const wordLength = tail.search(/\s/);
+  const length = wordLength < 0 ? tail.length : wordLength;
+  return length > MAX_PARTIAL_WORD ? tail : `${marker('partial')}${tail.slice(length)}`;
+}
+
 /** Only the well-known formats (no known values): for text redacted where no config is at hand. */
 export function redactFormats(text: string): string {
   let lower: string | undefined;

@@ -2,7 +2,8 @@
 // the kind of secret instead of its value, and ordinary output left exactly as it was.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { loadConfig } from '../../../src/config/load';
-import { createSecretRedactor, isSecretVariableName, urlPassword } from '../../../src/environments/secret-redaction';
+import { truncateMiddle } from '../../../src/environments/bounded-output';
+import { createSecretRedactor, isSecretVariableName, safeTail, urlPassword } from '../../../src/environments/secret-redaction';
 
 // Fake values in the real formats (none of them was ever a working credential).
 const FAKE = {
@@ -335,6 +336,32 @@ describe('ordinary output is left exactly as it is', () => {
     const redacted = redactor.redact(text);
     const falseRedactions = (redacted.match(/\[REDACTED:/g) ?? []).length;
     expect(falseRedactions).toBe(0);
+  });
+});
+
+describe('secrets cut in two by truncation or a tail', () => {
+  test('the word on each side of a truncation notice is hidden: its fragment is unrecognisable', () => {
+    // A command can pad its output so that a secret straddles the cut.
+    // A command can pad its output so that a secret straddles a cut: 40% of 2000 is kept at the head, 60% at the tail.
+    const atHeadCut = `${'x '.repeat(395)}${WORKER_ENV.DEPLOY_TOKEN}${' y'.repeat(2000)}`;
+    const atTailCut = `${'x '.repeat(2000)}${WORKER_ENV.DEPLOY_TOKEN}${' y'.repeat(590)}\nend`;
+    for (const output of [atHeadCut, atTailCut]) {
+      const cut = truncateMiddle(output, 2000);
+      expect(cut).toMatch(/opaque-de|oken-5f1c/);
+      const redacted = redactor.redact(cut);
+      expect(redacted).toContain('[REDACTED:partial]');
+      expect(redacted).not.toMatch(/opaque-de|oken-5f1c/);
+      expect(redacted).toContain('[OUTPUT TRUNCATED - ');
+      expect(redactor.redactResult(JSON.stringify({ output: cut }))).not.toMatch(/opaque-de|oken-5f1c/);
+    }
+  });
+
+  test('a tail that begins inside a word (maybe a secret) hides that fragment', () => {
+    expect(safeTail('short', 10)).toBe('short');
+    expect(safeTail(`first ${WORKER_ENV.DEPLOY_TOKEN}\nsecond line`, 20)).toBe('[REDACTED:partial]\nsecond line');
+    expect(safeTail('first second third', 12)).toBe('second third');
+    // A long run of output is no secret fragment: kept as it is.
+    expect(safeTail(`${'x'.repeat(5000)}\nEND`, 2000)).toBe(`${'x'.repeat(1996)}\nEND`);
   });
 });
 
