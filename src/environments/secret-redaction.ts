@@ -151,7 +151,8 @@ function redactDeep(value: unknown, redact: (text: string) => string, depth: num
   const prototype = Object.getPrototypeOf(value) as unknown;
   if (prototype !== Object.prototype && prototype !== null) return value;
   const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value as Record<string, unknown>)) copy[key] = redactDeep(item, redact, depth + 1);
+  // Keys too: `jq` output or an env dump may use a secret as a key.
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) copy[redact(key)] = redactDeep(item, redact, depth + 1);
   return copy;
 }
 

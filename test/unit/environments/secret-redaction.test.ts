@@ -382,6 +382,7 @@ describe('robustness', () => {
       none: null,
     });
     expect(value.outputTail).toContain(FAKE.github);
+    expect(redactor.redactValue({ [FAKE.openai]: 'used' })).toEqual({ '[REDACTED:openai-key]': 'used' });
   });
 
   test('redactResult keeps unchanged JSON byte for byte and changed JSON valid', () => {
