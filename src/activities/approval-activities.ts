@@ -10,6 +10,7 @@ import { reviewCommand as reviewWithModel, type SmartVerdict } from '../approval
 import type { CommandVerdict } from '../approval-signals/verdict';
 import { postPendingApproval } from '../approval-signals/webhook';
 import type { LoadedConfig } from '../config/load';
+import { createSecretRedactor, type SecretRedactor } from '../environments/secret-redaction';
 import type { EnvironmentHandle } from '../environments/terminal-environment';
 import { parseToolArguments } from '../registry/handle-function-call';
 import type { SessionStore } from '../store/session-store';
@@ -31,8 +32,9 @@ export function userConfigFile(config: Pick<LoadedConfig, 'home'>): string {
   return path.join(config.home, 'config.yaml');
 }
 
-export function createApprovalActivities(deps: { store: SessionStore; config: LoadedConfig; models: ModelClients }) {
+export function createApprovalActivities(deps: { store: SessionStore; config: LoadedConfig; models: ModelClients; redactor?: SecretRedactor }) {
   const { config } = deps;
+  const redactor = deps.redactor ?? createSecretRedactor({ env: process.env, config });
   return {
     async assessCommand(input: AssessCommandInput): Promise<CommandAssessment> {
       // A sandbox with host paths mounted can reach the host: it is checked like one.
@@ -74,7 +76,8 @@ export function createApprovalActivities(deps: { store: SessionStore; config: Lo
           type: 'approval_pending',
           sessionId: input.sessionId,
           workflowId: input.workflowId,
-          approval: input.approval,
+          // The webhook's receiver sees the command as the CLI shows it: secrets hidden.
+          approval: redactor.redactValue(input.approval),
           choices: input.approval.allowAlways ? ['once', 'session', 'always', 'deny'] : ['once', 'session', 'deny'],
           sentAt: new Date().toISOString(),
         },

@@ -3,8 +3,10 @@
 // it waits, so a worker that dies is noticed and another one takes over the watch.
 import { Context } from '@temporalio/activity';
 import type { EnvironmentFactory } from '../environments/factory';
+import { createSecretRedactor, safeTail, type SecretRedactor } from '../environments/secret-redaction';
 import type { BackgroundProcessInfo, EnvironmentHandle } from '../environments/terminal-environment';
 import { stripAnsi } from '../tools/terminal-output';
+import { redactFailure } from './execute-tool';
 import { startHeartbeat } from './heartbeat';
 
 const POLL_INTERVAL_MS = 2000;
@@ -32,10 +34,13 @@ export interface BackgroundActivityDeps {
   environments: EnvironmentFactory;
   /** How often the process is polled (tests shorten it). */
   pollIntervalMs?: number;
+  /** Hides secrets in the notification (it reaches history and the model); formats only when not given. */
+  redactor?: SecretRedactor;
 }
 
 export function createBackgroundActivities(deps: BackgroundActivityDeps) {
   const interval = deps.pollIntervalMs ?? POLL_INTERVAL_MS;
+  const redactor = deps.redactor ?? createSecretRedactor();
   return {
     async watchBackgroundProcess(input: WatchBackgroundProcessInput): Promise<WatchBackgroundProcessResult> {
       const context = Context.current();
@@ -44,15 +49,19 @@ export function createBackgroundActivities(deps: BackgroundActivityDeps) {
         const environment = await deps.environments.attach(input.environment);
         let command = '';
         for (;;) {
-          const state = await environment.background.poll(input.processId, NOTIFICATION_OUTPUT_CHARS);
+          // A little more than shown, so a word cut in two at its start can be told apart (see safeTail).
+          const state = await environment.background.poll(input.processId, 2 * NOTIFICATION_OUTPUT_CHARS);
           command = state?.info.command ?? command;
           if (!state || state.info.status === 'exited') {
-            return watchResult(input.processId, command, state?.info, stripAnsi(state?.outputTail ?? '').slice(-NOTIFICATION_OUTPUT_CHARS));
+            const outputTail = safeTail(stripAnsi(state?.outputTail ?? ''), NOTIFICATION_OUTPUT_CHARS);
+            return watchResult(input.processId, redactor.redact(command), state?.info, redactor.redact(outputTail));
           }
           heartbeat.update({ status: 'running' });
           // Rejects with a CancelledFailure when the activity is cancelled.
           await context.sleep(interval);
         }
+      } catch (error) {
+        throw redactFailure(error, redactor);
       } finally {
         heartbeat.stop();
       }

@@ -6,6 +6,7 @@ import { cancellationSignal } from '@temporalio/activity';
 import type OpenAI from 'openai';
 import { definitionsForTools } from '../registry/definitions';
 import { parseToolArguments } from '../registry/handle-function-call';
+import type { SecretRedactor } from '../environments/secret-redaction';
 import type { ToolRegistry } from '../registry/registry';
 import type { CallConcurrency, ToolDefinition } from '../registry/tool-entry';
 import type { SessionStore, StoredMessage, StoredToolCall } from '../store/session-store';
@@ -28,7 +29,7 @@ export interface CallModelInput {
 /** Final answers larger than this travel through history clipped; the store has them whole. */
 const MAX_ANSWER_CHARS = 32_000;
 
-export function createCallModelActivity(deps: { registry: ToolRegistry; store: SessionStore; models: ModelClients }) {
+export function createCallModelActivity(deps: { registry: ToolRegistry; store: SessionStore; models: ModelClients; redactor: SecretRedactor }) {
   const definitionCache = new Map<string, ToolDefinition[]>();
 
   async function toolDefinitions(toolNames: string[]): Promise<ToolDefinition[]> {
@@ -100,7 +101,9 @@ export function createCallModelActivity(deps: { registry: ToolRegistry; store: S
   };
 
   function planCall(call: StoredToolCall, cwd: string): ToolCallPlan {
-    return { id: call.id, name: call.name, summary: summarizeToolCall(call.name, call.arguments), concurrency: concurrencyOf(call, cwd) };
+    // The summary names the call in history, the UI and `run --json` events: no secret in it.
+    const summary = deps.redactor.redact(summarizeToolCall(call.name, call.arguments));
+    return { id: call.id, name: call.name, summary, concurrency: concurrencyOf(call, cwd) };
   }
 
   /** Asks the tool how this call may share the turn; anything unclear runs alone. */

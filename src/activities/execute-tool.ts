@@ -1,8 +1,12 @@
 // One tool call as an activity: load the call's arguments from the store, run it through the
-// registry, store the result at the seq the workflow gave, and return a small summary.
+// registry, store the result at the seq the workflow gave, and return a small summary. Secrets
+// are redacted here, once, before the result reaches the store, history (previews, heartbeats,
+// failures) and so the model.
 import { activityInfo, cancellationSignal } from '@temporalio/activity';
+import { CancelledFailure } from '@temporalio/common';
 import type { Logger } from '../logging';
 import type { EnvironmentFactory } from '../environments/factory';
+import type { SecretRedactor } from '../environments/secret-redaction';
 import { AGENT_LOOP_TOOLS, handleFunctionCall, parseToolArguments } from '../registry/handle-function-call';
 import type { ToolRegistry } from '../registry/registry';
 import { applyResultBudget } from '../registry/result-budget';
@@ -27,10 +31,22 @@ export interface ExecuteToolDeps {
   environments: EnvironmentFactory;
   settings: ToolSettings;
   logger: Logger;
+  /** Hides the worker's secrets and well-known key formats in everything the tool hands back. */
+  redactor: SecretRedactor;
 }
 
 export function createExecuteToolActivity(deps: ExecuteToolDeps) {
+  const { redactor } = deps;
   return async function executeTool(input: ExecuteToolInput): Promise<ToolOutcome> {
+    try {
+      return await runTool(input);
+    } catch (error) {
+      // A failure's message lands in workflow history (and may reach the model): hide secrets in it too.
+      throw redactFailure(error, redactor);
+    }
+  };
+
+  async function runTool(input: ExecuteToolInput): Promise<ToolOutcome> {
     // Idempotent: a retry after the result was stored returns it without running the tool again.
     const existing = await deps.store.getMessage(input.sessionId, input.seq);
     if (existing) return outcomeOf(existing);
@@ -69,33 +85,47 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
         workspace: environment.workspace,
         environment,
         signal: cancellationSignal(),
-        heartbeat: (details) => heartbeat.update(typeof details === 'object' && details ? { ...details } : {}),
+        // Heartbeat details (the output tail) are kept in history and shown in the UI.
+        heartbeat: (details) => heartbeat.update(typeof details === 'object' && details ? redactor.redactValue({ ...details }) : {}),
         settings: deps.settings,
         ...(input.gate ? { commandApproval: input.gate } : {}),
       };
-      const raw = await handleFunctionCall(input.name, call.arguments, context, deps.registry);
+      // Redacted before an oversized result is saved to a file, so the file holds no secret either.
+      const raw = redactor.redactResult(await handleFunctionCall(input.name, call.arguments, context, deps.registry));
       const result = await applyResultBudget(raw, entry?.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS, {
         workspace: environment.workspace,
         sessionId: input.sessionId,
         toolCallId: input.toolCallId,
       });
-      return store(result, environment.handle);
+      return store(result, environment.handle, { redacted: true });
     } finally {
       heartbeat.stop();
     }
 
-    async function store(content: string, after?: EnvironmentHandle): Promise<ToolOutcome> {
+    async function store(content: string, after?: EnvironmentHandle, options: { redacted?: boolean } = {}): Promise<ToolOutcome> {
       const message = await deps.store.appendMessage(input.sessionId, {
         seq: input.seq,
         role: 'tool',
-        content,
+        content: options.redacted ? content : redactor.redactResult(content),
         toolCallId: input.toolCallId,
         name: input.name,
       });
       const outcome = outcomeOf(message);
       return after && after.cwd !== input.environment.cwd ? { ...outcome, environment: after } : outcome;
     }
-  };
+  }
+}
+
+/** The error with secrets hidden in its message and stack (cancellations pass untouched). */
+export function redactFailure(error: unknown, redactor: SecretRedactor): unknown {
+  if (!(error instanceof Error) || error instanceof CancelledFailure) return error;
+  try {
+    error.message = redactor.redact(error.message);
+    if (error.stack) error.stack = redactor.redact(error.stack);
+  } catch {
+    // A frozen error keeps its text; nothing better can be done without losing the failure itself.
+  }
+  return error;
 }
 
 function outcomeOf(message: StoredMessage): ToolOutcome {

@@ -2,6 +2,7 @@
 // proxy its type (`import type`).
 import type { LoadedConfig } from '../config/load';
 import type { EnvironmentFactory } from '../environments/factory';
+import type { SecretRedactor } from '../environments/secret-redaction';
 import type { Logger } from '../logging';
 import type { ToolRegistry } from '../registry/registry';
 import type { ToolSettings } from '../registry/tool-entry';
@@ -22,6 +23,8 @@ export interface ActivityDeps {
   models: ModelClients;
   settings: ToolSettings;
   logger: Logger;
+  /** Built once per worker from its environment and config; every activity that hands output on uses it. */
+  redactor: SecretRedactor;
 }
 
 export function createActivities(deps: ActivityDeps) {

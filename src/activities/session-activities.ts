@@ -1,6 +1,7 @@
 // Activities that open and close a session's record in the store.
 import { readCommandAllowlist } from '../approval-signals/allowlist-file';
 import type { EnvironmentFactory } from '../environments/factory';
+import type { SecretRedactor } from '../environments/secret-redaction';
 import type { Backend } from '../environments/terminal-environment';
 import type { SessionStore } from '../store/session-store';
 import { selectToolNames } from '../registry/definitions';
@@ -48,6 +49,7 @@ export function createSessionActivities(deps: {
   store: SessionStore;
   environments: EnvironmentFactory;
   allowlistFile: string;
+  redactor: SecretRedactor;
 }) {
   return {
     /** Records the session, resolves its tools once, and writes the system and user messages. */
@@ -82,7 +84,8 @@ export function createSessionActivities(deps: {
       await deps.store.appendMessage(input.sessionId, {
         seq: input.seq,
         role: 'tool',
-        content: input.content,
+        // The workflow's text names the failure, whose message may quote a command's output.
+        content: deps.redactor.redactResult(input.content),
         toolCallId: input.toolCallId,
         name: input.name,
       });

@@ -3,6 +3,7 @@
 import { createInterface, type Interface } from 'node:readline/promises';
 import type { ApprovalChoice, ApprovalDecision, PendingApproval } from '../approval-signals/approval-types';
 import { decideApprovalUpdate } from '../approval-signals/definitions';
+import { redactFormats } from '../environments/secret-redaction';
 import type { SessionHandle } from '../temporal/sessions';
 
 const ANSWERS: Record<string, ApprovalChoice> = { o: 'once', once: 'once', s: 'session', session: 'session', a: 'always', always: 'always' };
@@ -15,13 +16,14 @@ export function parseAnswer(answer: string, pending: Pick<PendingApproval, 'allo
   return choice;
 }
 
-export function promptText(pending: PendingApproval): string {
+/** The prompt for one approval; `redact` hides secrets in the command (well-known formats by default). */
+export function promptText(pending: PendingApproval, redact: (text: string) => string = redactFormats): string {
   const options = pending.smartDenied
     ? ['[o]nce  |  [d]eny', 'Choice [o/D]: ']
     : pending.allowAlways
       ? ['[o]nce  |  [s]ession  |  [a]lways  |  [d]eny', 'Choice [o/s/a/D]: ']
       : ['[o]nce  |  [s]ession  |  [d]eny', 'Choice [o/s/D]: '];
-  const command = pending.command.split('\n').map((line) => `      ${line}`).join('\n');
+  const command = redact(pending.command).split('\n').map((line) => `      ${line}`).join('\n');
   return `\n  ⚠️  DANGEROUS COMMAND: ${pending.description}\n${command}\n\n      ${options[0]}\n      ${options[1]}`;
 }
 
@@ -37,6 +39,7 @@ export class ApprovalPrompter {
     /** Turns the typed answer into a decision signed by the approver key. */
     private readonly signAnswer: (pending: PendingApproval, choice: ApprovalChoice) => ApprovalDecision,
     private readonly write: (text: string) => void = (text) => process.stdout.write(text),
+    private readonly redact: (text: string) => string = redactFormats,
   ) {}
 
   /** Call with the session's pending approvals whenever they are known. */
@@ -71,7 +74,7 @@ export class ApprovalPrompter {
     this.current = { approvalId: approval.approvalId, abort };
     let answer: string;
     try {
-      answer = await this.readline.question(promptText(approval), { signal: abort.signal });
+      answer = await this.readline.question(promptText(approval, this.redact), { signal: abort.signal });
     } catch {
       this.write('      (decided elsewhere)\n');
       return;

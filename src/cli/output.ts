@@ -1,5 +1,6 @@
 // How the CLI shows a session: human lines with tool emoji as tools run, or newline-delimited
-// JSON events (`--json`) for programs.
+// JSON events (`--json`) for programs. Either way, secrets in commands and previews are hidden.
+import { createSecretRedactor, type SecretRedactor } from '../environments/secret-redaction';
 import type { FollowEvent } from './follow-session';
 
 export interface SessionStartedEvent {
@@ -35,11 +36,14 @@ export function createEventPrinter(options: {
   write?: (line: string) => void;
   emojiFor?: (tool: string) => string;
   color?: boolean;
+  /** Hides secrets in every event (commands, summaries, previews); well-known formats only when not given. */
+  redactor?: Pick<SecretRedactor, 'redactValue'>;
 }): EventPrinter {
   const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const redactor = options.redactor ?? createSecretRedactor();
   if (options.json) {
     return {
-      print: (event) => write(JSON.stringify(toJsonEvent(event))),
+      print: (event) => write(JSON.stringify(toJsonEvent(redactor.redactValue(event)))),
       note: (message) => process.stderr.write(`${message}\n`),
     };
   }
@@ -47,7 +51,8 @@ export function createEventPrinter(options: {
   const emoji = options.emojiFor ?? (() => '⚡');
   return {
     note: (message) => write(message),
-    print(event) {
+    print(raw) {
+      const event = redactor.redactValue(raw);
       switch (event.type) {
         case 'session_started':
           write(`${style('1', '▶ Session', color)} ${event.sessionId} (workflow ${event.workflowId})`);

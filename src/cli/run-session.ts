@@ -1,6 +1,7 @@
 // `hermes-temporal run`: start a session (on TEMPORAL_ADDRESS or an embedded dev server), serve it
 // with an in-process worker unless told otherwise, and show progress until it ends.
 import type { LoadedConfig } from '../config/load';
+import { createSecretRedactor } from '../environments/secret-redaction';
 import { createLogger } from '../logging';
 import { registry } from '../registry/registry';
 import { createSessionStore } from '../store/create-session-store';
@@ -51,7 +52,9 @@ export async function runSession(options: RunOptions): Promise<RunOutcome> {
   const logger = createLogger({ level: config.logging.level });
   installTemporalRuntime(logger);
   loadBuiltinTools(logger);
-  const printer = createEventPrinter({ json: Boolean(options.json), emojiFor: (tool) => registry.getEmoji(tool) });
+  // What this command prints (events, approval prompts) hides the same secrets the worker's output does.
+  const redactor = createSecretRedactor({ env: process.env, config });
+  const printer = createEventPrinter({ json: Boolean(options.json), emojiFor: (tool) => registry.getEmoji(tool), redactor });
 
   const connection = await connectTemporal(config, { log: (message) => printer.note(message) });
   const store = createSessionStore(config);
@@ -84,7 +87,12 @@ export async function runSession(options: RunOptions): Promise<RunOutcome> {
     // The person at this terminal answers with this machine's approver key (the session lists it).
     const approver = surface === 'interactive' ? loadApproverKey(config.home, { create: true }) : undefined;
     const prompter = approver
-      ? new ApprovalPrompter(handle, (pending, choice) => signDecision(approver, { workflowId: handle.workflowId, pending, choice, via: 'prompt' }))
+      ? new ApprovalPrompter(
+          handle,
+          (pending, choice) => signDecision(approver, { workflowId: handle.workflowId, pending, choice, via: 'prompt' }),
+          undefined,
+          redactor.redact,
+        )
       : undefined;
     const announced = new Set<string>();
     const onStatus = (status: SessionStatus) => {

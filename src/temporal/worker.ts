@@ -7,6 +7,7 @@ import { ModelClients } from '../activities/model-clients';
 import type { LoadedConfig } from '../config/load';
 import { createDrivers } from '../environments/drivers';
 import { EnvironmentFactory } from '../environments/factory';
+import { createSecretRedactor } from '../environments/secret-redaction';
 import type { EnvironmentDriver } from '../environments/terminal-environment';
 import type { Logger } from '../logging';
 import { discoverBuiltinTools } from '../registry/discovery';
@@ -74,6 +75,8 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
     }),
     settings: toolSettingsFrom(config),
     logger,
+    // The worker's own secrets (its variables, the config's keys) are what tool output must not show.
+    redactor: createSecretRedactor({ env: process.env, config }),
   });
   const worker = await Worker.create({
     connection: options.connection,

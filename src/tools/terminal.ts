@@ -17,6 +17,7 @@ import {
   describeTerminal,
 } from './terminal-description';
 import { disallowedWorkdirCharacter, foregroundBackgroundGuidance } from './terminal-guards';
+import { safeTail } from '../environments/secret-redaction';
 import { commandIdFor } from '../environments/terminal-environment';
 
 const HEARTBEAT_TAIL_CHARS = 2000;
@@ -103,8 +104,9 @@ async function runInForeground(
     id: commandIdFor(context.sessionId, context.toolCallId),
     ...(pty ? { pty: true } : {}),
     onOutput: (chunk) => {
-      recent = (recent + chunk).slice(-HEARTBEAT_TAIL_CHARS);
-      context.heartbeat({ outputTail: recent });
+      recent = (recent + chunk).slice(-2 * HEARTBEAT_TAIL_CHARS);
+      // A tail cut mid-word could begin inside a secret that redaction no longer recognises.
+      context.heartbeat({ outputTail: safeTail(recent, HEARTBEAT_TAIL_CHARS) });
     },
   });
   // Cancelled from outside: propagate. Interrupted otherwise (a dropped connection): report it.

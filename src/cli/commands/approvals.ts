@@ -8,6 +8,7 @@ import { startApprovalServer } from '../../approval-signals/approval-server';
 import { loadApproverKey, signDecision } from '../../approval-signals/approver-key';
 import { decideApprovalUpdate, pendingApprovalsQuery } from '../../approval-signals/definitions';
 import { loadConfig } from '../../config/load';
+import { createSecretRedactor } from '../../environments/secret-redaction';
 import { connectTemporal, type TemporalConnection } from '../../temporal/connection';
 import { workflowIdFor } from '../../temporal/sessions';
 
@@ -64,11 +65,13 @@ export function registerApprovalCommands(program: Command): void {
           : await listAwaiting(connection);
         const rows: (PendingApproval & { sessionId: string })[] = [];
         for (const id of sessions) for (const approval of await pendingOf(connection, id)) rows.push({ sessionId: id, ...approval });
-        if (flags.json) return console.log(JSON.stringify(rows, null, 2));
+        // Shown as the terminal prompt shows them: this user's secrets (variables, config keys) hidden.
+        const redactor = createSecretRedactor({ env: process.env, config: loadConfig() });
+        if (flags.json) return console.log(JSON.stringify(redactor.redactValue(rows), null, 2));
         if (!rows.length) return console.log('No pending approvals.');
         for (const row of rows) {
           console.log(`${row.sessionId} ${row.approvalId}  ${row.description}  (expires ${row.expiresAt})`);
-          console.log(`    ${row.command.split('\n').join('\n    ')}`);
+          console.log(`    ${redactor.redact(row.command).split('\n').join('\n    ')}`);
           if (row.refusedDecision) console.log(`    (${row.refusedDecision})`);
         }
       });
