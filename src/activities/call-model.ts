@@ -100,7 +100,14 @@ export function createCallModelActivity(deps: { registry: ToolRegistry; store: S
   };
 
   function planCall(call: StoredToolCall, cwd: string): ToolCallPlan {
-    return { id: call.id, name: call.name, summary: summarizeToolCall(call.name, call.arguments), concurrency: concurrencyOf(call, cwd) };
+    const needsAssessment = deps.registry.get(call.name)?.assess !== undefined;
+    return {
+      id: call.id,
+      name: call.name,
+      summary: summarizeToolCall(call.name, call.arguments),
+      concurrency: concurrencyOf(call, cwd),
+      ...(needsAssessment ? { needsAssessment } : {}),
+    };
   }
 
   /** Asks the tool how this call may share the turn; anything unclear runs alone. */

@@ -33,6 +33,7 @@ register({
   ].join(' '),
   // Only the arguments are known here; the caller resolves the raw path against the workspace.
   concurrency: ({ path }) => ({ mode: 'path', path }),
+  assess: ({ path }) => (typeof path === 'string' ? { writes: [path] } : {}),
   handler: async ({ path, old_string: oldString, new_string: newString, replace_all: replaceAll }, context) => {
     if (oldString === '') return toolError('old_string must not be empty. To create or overwrite a file, use write_file.');
     if (oldString === newString) return toolError('old_string and new_string are identical: there is nothing to change.');

@@ -1,6 +1,6 @@
 // The agent session workflow: model turn, tool calls (concurrent where independent), repeat,
-// until the model answers without tools or the turn limit is reached. Dangerous terminal
-// commands wait for a human decision first. Transcripts stay in the session store; history holds
+// until the model answers without tools or the turn limit is reached. Calls the approval gate
+// finds dangerous (commands, protected writes, secret reads) wait for a human decision first. Transcripts stay in the session store; history holds
 // seq numbers and short summaries only.
 import {
   ActivityFailure,
@@ -90,8 +90,12 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     return result;
   };
 
-  const runCall = async (call: ToolCallPlan, seq: number, assistantSeq: number, pendingGate?: Promise<ApprovalGateResult>) => {
-    const gate = pendingGate && (await pendingGate);
+  const runCall = async (call: ToolCallPlan, seq: number, assistantSeq: number, pendingGate: Promise<ApprovalGateResult> | undefined, assessedCwd: string) => {
+    let gate = pendingGate && (await pendingGate);
+    // An earlier call of the turn changed directory: relative paths now lead elsewhere, so judge again.
+    if (gate?.approved && state.environment.cwd !== assessedCwd) {
+      gate = await (await approvals.prepare([call], assistantSeq)).get(call.id);
+    }
     state.toolStarted(call, Date.now());
     let outcome: ToolOutcome;
     try {
@@ -119,9 +123,11 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
   const runTools = async (turn: ModelTurn) => {
     const firstSeq = state.reserveSeqs(turn.toolCalls.length);
     const seqOf = new Map(turn.toolCalls.map((call, index) => [call.id, firstSeq + index]));
-    const gates = await approvals.prepare(turn.toolCalls.filter((call) => call.name === 'terminal'), turn.seq);
+    // Every call whose tool declares what the gate must see is assessed, all at once, before any runs.
+    const assessedCwd = state.environment.cwd;
+    const gates = await approvals.prepare(turn.toolCalls.filter((call) => call.needsAssessment), turn.seq);
     for (const batch of planToolBatches(turn.toolCalls)) {
-      const run = (call: ToolCallPlan) => runCall(call, seqOf.get(call.id) as number, turn.seq, gates.get(call.id));
+      const run = (call: ToolCallPlan) => runCall(call, seqOf.get(call.id) as number, turn.seq, gates.get(call.id), assessedCwd);
       if (batch.concurrent) await Promise.all(batch.calls.map(run));
       else for (const call of batch.calls) await run(call);
     }
