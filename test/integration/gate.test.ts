@@ -5,7 +5,6 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { temporal } from '@temporalio/proto';
 import type { PendingApproval } from '../../src/approval-signals/approval-types';
 import { decideApprovalUpdate, pendingApprovalsQuery } from '../../src/approval-signals/definitions';
 import { startScriptedModelServer } from '../../src/model/scripted-model-server';
@@ -160,9 +159,9 @@ test('a background bash started as safe still cannot be told to delete: process 
     expect(submitted).toMatchObject({ status: 'blocked' });
     expect(killed).toMatchObject({ status: 'killed' });
     expect(existsSync(path.join(victim, 'precious.txt'))).toBe(true);
-    // History: one marker per gated call (3 calls here), nothing for the model's turns.
+    // History: one local-activity marker per gated call (3 calls here), nothing for the model's turns.
     const events = (await handle.fetchHistory()).events ?? [];
-    const markers = events.filter((event) => event.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_MARKER_RECORDED);
+    const markers = events.filter((event) => event.markerRecordedEventAttributes?.markerName === 'core_local_activity');
     expect(markers).toHaveLength(3);
   });
 });
