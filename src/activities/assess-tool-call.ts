@@ -41,6 +41,8 @@ export interface AssessDeps {
 const MAX_VERDICT_COMMANDS = 20;
 const MAX_TEXT = 300;
 const MAX_DISPLAY = 4000;
+/** How much of a write's content a prompt shows. */
+const MAX_PREVIEW = 1500;
 /** Files larger than this are not digested: the command asks again (a problem) instead. */
 const MAX_DIGEST_BYTES = 64 * 1024 * 1024;
 /** Backends whose commands run in a disposable sandbox rather than on a host. */
@@ -109,6 +111,10 @@ export function createAssessToolCall(deps: AssessDeps) {
       assessment.display = `${call.name} ${paths.findings
         .map((finding) => (finding.resolved === environment.workspace.resolve(finding.path) ? finding.path : `${finding.path} (→ ${tildify(finding.resolved, world.home)})`))
         .join(' ')}`;
+      // Whoever decides sees what would be written, not only where (kept out of history otherwise).
+      if (request.preview !== undefined && paths.findings.some((finding) => finding.risk)) {
+        assessment.display += `\n${clip(request.preview, MAX_PREVIEW)}`;
+      }
     }
     if (paths.problem) assessment.problem = paths.problem;
     if (assessment.display) assessment.display = clip(assessment.display, MAX_DISPLAY);

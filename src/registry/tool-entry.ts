@@ -70,6 +70,8 @@ export interface AssessmentRequest {
   searches?: string[];
   /** Files the call creates or changes. */
   writes?: string[];
+  /** What a write would put there (the content, or the replaced text and its replacement): shown to whoever decides. */
+  preview?: string;
   /** Text typed into a background process: a command when that process is a shell or an interpreter. */
   processInput?: { processId: string; data: string; action: 'write' | 'submit' };
 }

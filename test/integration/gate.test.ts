@@ -80,8 +80,8 @@ test('write_file to the user config waits for a human; denied, the model hears w
   await withSession(dirs, script, async ({ handle, store }) => {
     const pending = await pendingApprovals(handle, 2);
     expect(pending.map(({ tool, command, description }) => ({ tool, command, description }))).toEqual([
-      { tool: 'write_file', command: `write_file ${userConfig}`, description: `write to a protected file: ${userConfig}` },
-      { tool: 'write_file', command: 'write_file ~/.bashrc', description: 'write to a protected file: ~/.bashrc' },
+      { tool: 'write_file', command: `write_file ${userConfig}\napprovals:\n  mode: "off"\n`, description: `write to a protected file: ${userConfig}` },
+      { tool: 'write_file', command: 'write_file ~/.bashrc\nexport EDITOR=vi\n', description: 'write to a protected file: ~/.bashrc' },
     ]);
     expect(readFileSync(userConfig, 'utf8')).toBe('approvals:\n  mode: manual\n');
     await decide(handle, 'ap-1', 'deny', 'the agent may not change my approval settings');
@@ -105,7 +105,9 @@ test('patch of ~/.ssh/authorized_keys waits, directly and through a workspace sy
   const script = { turns: [{ tool_calls: [addKey('~/.ssh/authorized_keys'), addKey('notes.txt')] }, { content: 'done' }] };
   await withSession(dirs, script, async ({ handle, store }) => {
     const pending = await pendingApprovals(handle, 2);
-    expect(pending.map((approval) => approval.command)).toEqual(['patch ~/.ssh/authorized_keys', 'patch notes.txt (→ ~/.ssh/authorized_keys)']);
+    // The human sees where, and what: the text replaced and its replacement.
+    const shown = 'replace:\nowner\nwith:\nowner\nssh-ed25519 BBBB attacker';
+    expect(pending.map((approval) => approval.command)).toEqual([`patch ~/.ssh/authorized_keys\n${shown}`, `patch notes.txt (→ ~/.ssh/authorized_keys)\n${shown}`]);
     expect(pending[1]!.description).toBe('write to a protected file (through a symbolic link: notes.txt): ~/.ssh/authorized_keys');
     await decide(handle, 'ap-1', 'deny');
     await decide(handle, 'ap-2', 'deny');

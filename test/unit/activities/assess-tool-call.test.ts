@@ -67,7 +67,7 @@ test('write_file through a workspace symlink is judged where it leads: ~/.ssh/au
   expect(assessment.paths).toEqual([
     expect.objectContaining({ access: 'write', path: 'keys.txt', resolved: path.join(home, '.ssh', 'authorized_keys'), contained: false }),
   ]);
-  expect(assessment.display).toBe('write_file keys.txt (→ ~/.ssh/authorized_keys)');
+  expect(assessment.display).toBe('write_file keys.txt (→ ~/.ssh/authorized_keys)\nssh-ed25519 AAAA attacker');
   expect(decide(assessment)).toEqual({
     action: 'ask',
     description: 'write to a protected file (through a symbolic link: keys.txt): ~/.ssh/authorized_keys',
@@ -101,7 +101,8 @@ test.each([
   }
 });
 
-test('writes and reads of ordinary workspace files run without asking', async () => {
+test('writes and reads of ordinary workspace files run without asking, and keep their content out of history', async () => {
+  expect((await assess('write_file', { path: 'report.md', content: 'a long report' })).display).toBe('write_file report.md');
   expect(decide(await assess('write_file', { path: 'out/report.md', content: 'x' }))).toEqual({ action: 'run' });
   expect(decide(await assess('read_file', { path: 'notes.txt' }))).toEqual({ action: 'run' });
   expect(decide(await assess('search_files', { pattern: 'x', path: '.' }))).toEqual({ action: 'run' });
