@@ -21,7 +21,8 @@ import type { EnvironmentHandle, TerminalEnvironment } from '../environments/ter
 import type { Workspace } from '../environments/workspace';
 import { parseToolArguments } from '../registry/handle-function-call';
 import type { ToolRegistry } from '../registry/registry';
-import type { AssessmentRequest, BoundFile } from '../registry/tool-entry';
+import { coerceArguments } from '../registry/arguments';
+import type { AssessmentRequest, BoundFile, ToolEntry } from '../registry/tool-entry';
 import type { SessionStore } from '../store/session-store';
 
 export interface AssessCommandInput {
@@ -80,13 +81,14 @@ export function createAssessToolCall(deps: AssessDeps) {
     const args = parseToolArguments(call?.arguments);
     // Unknown tools and unreadable arguments are reported by the tool call itself.
     if (!call || !entry?.assess || !args) return base;
-    let request: AssessmentRequest;
+    let request: AssessmentRequest | undefined;
     try {
-      request = entry.assess(args);
+      request = requestOf(entry, args);
     } catch (error) {
       return { ...base, display: `${call.name} ${clip(call.arguments ?? '')}`, problem: `the ${call.name} call could not be assessed (${describe(error)})` };
     }
-    if (isEmpty(request)) return base;
+    // Arguments the tool will reject run nothing; an empty request touches nothing.
+    if (!request || isEmpty(request)) return base;
 
     let environment: TerminalEnvironment;
     try {
@@ -288,21 +290,33 @@ function bounded(verdict: CommandVerdict): CommandVerdict {
 }
 
 /**
+ * What the call would do, from the arguments exactly as its handler will get them (coerced,
+ * validated, defaults filled), so no argument the model shapes oddly escapes the assessment.
+ * Undefined when the tool will reject the arguments (and so run nothing).
+ */
+export function requestOf(entry: ToolEntry, args: Record<string, unknown>): AssessmentRequest | undefined {
+  if (!entry.assess) return undefined;
+  const parsed = entry.argumentsSchema.safeParse(coerceArguments(entry.schema.parameters, args));
+  return parsed.success ? entry.assess(parsed.data) : undefined;
+}
+
+/**
  * Why a gated file call must not run now, if it must not: a path it names leads somewhere other
  * than what the gate judged (a link swapped, or the cwd moved, since the assessment).
  */
 export async function pathsMovedSinceAssessment(
-  assess: (args: Record<string, unknown>) => AssessmentRequest,
+  entry: ToolEntry,
   args: Record<string, unknown>,
   checkedPaths: readonly string[],
   workspace: Workspace,
 ): Promise<string | undefined> {
-  let request: AssessmentRequest;
+  let request: AssessmentRequest | undefined;
   try {
-    request = assess(args);
+    request = requestOf(entry, args);
   } catch {
-    return 'the call could not be checked again before it ran';
+    return 'BLOCKED: the call could not be checked again before it ran; nothing was read or written.';
   }
+  if (!request) return undefined;
   for (const target of [...(request.reads ?? []), ...(request.searches ?? []), ...(request.writes ?? [])]) {
     const resolved = await workspace.realpath(target).catch(() => undefined);
     if (resolved === undefined || !checkedPaths.includes(resolved)) {

@@ -61,7 +61,7 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
     const environment = await deps.environments.attach(input.environment);
     if (input.gate?.checkedPaths && entry?.assess) {
       const args = parseToolArguments(call.arguments) ?? {};
-      const moved = await pathsMovedSinceAssessment(entry.assess, args, input.gate.checkedPaths, environment.workspace);
+      const moved = await pathsMovedSinceAssessment(entry, args, input.gate.checkedPaths, environment.workspace);
       if (moved) return store(JSON.stringify({ output: '', exit_code: -1, error: moved, status: 'blocked' }));
     }
     // Recorded before a non-repeatable tool starts, so a retry after a crash knows not to re-run it.

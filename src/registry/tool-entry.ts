@@ -134,7 +134,7 @@ export interface RegisterOptions<Schema extends z.ZodObject = z.ZodObject> {
   /**
    * What the approval gate must see before this call runs. Every tool that runs commands, types
    * into processes, or reads or writes files declares it; a tool without it is never gated. Gets
-   * the model's arguments as sent (before coercion), so it must accept anything and never throw.
+   * the arguments as the handler will (coerced and validated); must be pure and never throw.
    */
   assess?: (args: Record<string, unknown>) => AssessmentRequest;
 }

@@ -121,6 +121,8 @@ test('search_files under ~/.ssh, or over the whole home folder, waits for a huma
   expect(decide(await assess('search_files', { pattern: 'PRIVATE', path: '~/.ssh' }))).toMatchObject({ action: 'ask' });
   expect(decide(await assess('search_files', { pattern: 'PRIVATE', path: '~' }))).toMatchObject({ action: 'ask' });
   expect(decide(await assess('search_files', { pattern: 'PRIVATE', path: 'dot-ssh' }))).toMatchObject({ action: 'ask' });
+  // Judged on the arguments as the handler gets them (defaults filled): no path means the cwd.
+  expect((await assess('search_files', { pattern: 'PRIVATE' })).paths).toEqual([expect.objectContaining({ access: 'search', path: '.', resolved: workspace })]);
 });
 
 test('a container without host mounts contains its file writes; hardline device writes stay blocked', async () => {
