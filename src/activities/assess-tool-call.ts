@@ -53,10 +53,15 @@ export function userConfigFile(config: Pick<LoadedConfig, 'home'>): string {
   return path.join(config.home, 'config.yaml');
 }
 
-/** This worker's files whose reading reveals secrets: the user config (model key, webhook secret), approver keys, stores. */
+/**
+ * This worker's files whose reading reveals secrets and whose change changes the policy: the whole
+ * hermes home (user config with the model key and webhook secret, allowlist, approver keys), and
+ * the stores wherever they are configured.
+ */
 export function hermesSecretFiles(config: LoadedConfig): string[] {
   const withJournals = (file: string) => [file, `${file}-wal`, `${file}-shm`, `${file}-journal`];
   return [
+    `${config.home}/`,
     userConfigFile(config),
     `${path.join(config.home, 'approver')}/`,
     ...withJournals(config.store.path),

@@ -88,6 +88,7 @@ test.each([
   ['the session store', () => config.store.path],
   ['the session store journal', () => `${config.store.path}-wal`],
   ['the dev server database', () => path.join(hermesHome, 'temporal.db')],
+  ['anything else in the hermes home', () => path.join(hermesHome, 'plugins', 'evil.js')],
   ['the project config', () => path.join(workspace, 'hermes-temporal.yaml')],
   ['authorized_keys', () => '~/.ssh/authorized_keys'],
   ['a shell start-up file', () => '~/.bashrc'],
