@@ -1,7 +1,7 @@
 // The agent session workflow: model turn, tool calls (concurrent where independent), repeat,
 // until the model answers without tools or the turn limit is reached. Calls the approval gate
-// finds dangerous (commands, protected writes, secret reads) wait for a human decision first. Transcripts stay in the session store; history holds
-// seq numbers and short summaries only.
+// finds dangerous (commands, protected writes, secret reads) wait for a human decision first.
+// Transcripts stay in the session store; history holds seq numbers and short summaries only.
 import {
   ActivityFailure,
   ApplicationFailure,
