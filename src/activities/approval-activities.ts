@@ -1,61 +1,33 @@
-// Activities of the approval flow: assess a terminal call (run as a local activity, so the verdict
-// is recorded and replay stays deterministic), smart review, the permanent allowlist, webhooks.
-import os from 'node:os';
-import path from 'node:path';
-import type { CommandAssessment, PendingApproval } from '../approval-signals/approval-types';
+// Activities of the approval flow: assess a tool call (a recorded activity, so replay stays
+// deterministic), smart review, the permanent allowlist, webhooks.
+import type { PendingApproval } from '../approval-signals/approval-types';
 import { addToCommandAllowlist } from '../approval-signals/allowlist-file';
-import { classifyCommand } from '../approval-signals/classify-command';
-import { matchDenyRule } from '../approval-signals/deny-rules';
 import { reviewCommand as reviewWithModel, type SmartVerdict } from '../approval-signals/smart-approval';
-import type { CommandVerdict } from '../approval-signals/verdict';
 import { postPendingApproval } from '../approval-signals/webhook';
 import type { LoadedConfig } from '../config/load';
 import { createSecretRedactor, type SecretRedactor } from '../environments/secret-redaction';
-import type { EnvironmentHandle } from '../environments/terminal-environment';
-import { parseToolArguments } from '../registry/handle-function-call';
+import type { EnvironmentFactory } from '../environments/factory';
+import type { ToolRegistry } from '../registry/registry';
 import type { SessionStore } from '../store/session-store';
+import { createAssessToolCall, userConfigFile } from './assess-tool-call';
 import type { ModelClients } from './model-clients';
 
-export interface AssessCommandInput {
-  sessionId: string;
-  assistantSeq: number;
-  toolCallId: string;
-  environment: EnvironmentHandle;
-}
+export { userConfigFile } from './assess-tool-call';
+export type { AssessCommandInput } from './assess-tool-call';
 
-const MAX_VERDICT_COMMANDS = 20;
-const MAX_TEXT = 300;
-/** Backends whose commands run in a disposable sandbox rather than on a host. */
-const ISOLATED_BACKENDS = new Set(['docker', 'singularity', 'modal', 'daytona', 'vercel_sandbox']);
-
-export function userConfigFile(config: Pick<LoadedConfig, 'home'>): string {
-  return path.join(config.home, 'config.yaml');
-}
-
-export function createApprovalActivities(deps: { store: SessionStore; config: LoadedConfig; models: ModelClients; redactor?: SecretRedactor }) {
+export function createApprovalActivities(deps: {
+  store: SessionStore;
+  config: LoadedConfig;
+  models: ModelClients;
+  registry: ToolRegistry;
+  environments: EnvironmentFactory;
+  redactor?: SecretRedactor;
+}) {
   const { config } = deps;
   const redactor = deps.redactor ?? createSecretRedactor({ env: process.env, config });
   return {
-    async assessCommand(input: AssessCommandInput): Promise<CommandAssessment> {
-      // A sandbox with host paths mounted can reach the host: it is checked like one.
-      const isolated = ISOLATED_BACKENDS.has(input.environment.backend) && input.environment.details?.hostMounts !== true;
-      const assistant = await deps.store.getMessage(input.sessionId, input.assistantSeq);
-      const call = assistant?.toolCalls?.find((candidate) => candidate.id === input.toolCallId);
-      const args = parseToolArguments(call?.arguments);
-      if (!args || typeof args.command !== 'string') return { isolated };
-      const session = await deps.store.getSession(input.sessionId);
-      const workdir = typeof args.workdir === 'string' ? path.resolve(input.environment.cwd, args.workdir) : undefined;
-      const workspaceRoot = session?.cwd ?? input.environment.cwd;
-      const verdict = classifyCommand(args.command, {
-        backend: input.environment.backend,
-        cwd: workdir ?? input.environment.cwd,
-        workspaceRoot,
-        home: os.homedir(),
-        protectedFiles: [userConfigFile(config), path.join(workspaceRoot, 'hermes-temporal.yaml'), path.join(process.cwd(), 'hermes-temporal.yaml')],
-      });
-      const deniedBy = matchDenyRule(args.command, verdict, config.approvals.deny);
-      return { command: args.command, verdict: bounded(verdict), isolated, ...(deniedBy ? { deniedBy } : {}) };
-    },
+    /** Assesses any tool call whose tool declares `assess` (the name is kept from when only terminal calls were). */
+    assessCommand: createAssessToolCall({ ...deps, redactor }),
 
     async reviewCommand(input: { command: string; description: string; model: string; baseUrl?: string }): Promise<SmartVerdict> {
       const smart = config.approvals.smart;
@@ -83,20 +55,5 @@ export function createApprovalActivities(deps: { store: SessionStore; config: Lo
         },
       );
     },
-  };
-}
-
-/** Verdicts land in workflow history: keep them small whatever the command. */
-function bounded(verdict: CommandVerdict): CommandVerdict {
-  const clip = (text: string) => (text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text);
-  return {
-    ...verdict,
-    // A key is the rule id plus a normalised argument prefix: long commands share their first 500 chars.
-    rules: verdict.rules.slice(0, MAX_VERDICT_COMMANDS).map((rule) => ({ ...rule, command: clip(rule.command), key: rule.key.slice(0, 500) })),
-    commands: verdict.commands.slice(0, MAX_VERDICT_COMMANDS).map((command) => ({
-      ...command,
-      text: clip(command.text),
-      args: command.args.slice(0, 20).map(clip),
-    })),
   };
 }

@@ -101,9 +101,16 @@ export function createCallModelActivity(deps: { registry: ToolRegistry; store: S
   };
 
   function planCall(call: StoredToolCall, cwd: string): ToolCallPlan {
+    const needsAssessment = deps.registry.get(call.name)?.assess !== undefined;
     // The summary names the call in history, the UI and `run --json` events: no secret in it.
     const summary = deps.redactor.redact(summarizeToolCall(call.name, call.arguments));
-    return { id: call.id, name: call.name, summary, concurrency: concurrencyOf(call, cwd) };
+    return {
+      id: call.id,
+      name: call.name,
+      summary,
+      concurrency: concurrencyOf(call, cwd),
+      ...(needsAssessment ? { needsAssessment } : {}),
+    };
   }
 
   /** Asks the tool how this call may share the turn; anything unclear runs alone. */

@@ -15,6 +15,7 @@ import { DEFAULT_MAX_RESULT_CHARS, isRetrySafeCall, type ToolContext, type ToolS
 import type { SessionStore, StoredMessage } from '../store/session-store';
 import { commandIdFor, type EnvironmentHandle } from '../environments/terminal-environment';
 import type { ExecuteToolInput, ToolOutcome } from '../workflows/session-types';
+import { pathsMovedSinceAssessment } from './assess-tool-call';
 import { startHeartbeat } from './heartbeat';
 import { clip } from './tool-call-summary';
 
@@ -74,6 +75,11 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
       return store(JSON.stringify({ output: '', exit_code: -1, error: input.gate.message, status: 'blocked' }));
     }
     const environment = await deps.environments.attach(input.environment);
+    if (input.gate?.checkedPaths && entry?.assess) {
+      const args = parseToolArguments(call.arguments) ?? {};
+      const moved = await pathsMovedSinceAssessment(entry, args, input.gate.checkedPaths, environment.workspace);
+      if (moved) return store(JSON.stringify({ output: '', exit_code: -1, error: moved, status: 'blocked' }));
+    }
     // Recorded before a non-repeatable tool starts, so a retry after a crash knows not to re-run it.
     const heartbeat = startHeartbeat({ phase: 'started' }, { immediate: !retrySafe });
     try {

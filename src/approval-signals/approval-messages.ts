@@ -43,3 +43,10 @@ export function approvedNote(description: string, by: 'user' | 'smart' | 'policy
   if (by === 'policy') return `Command was flagged (${description}) and approved by the unattended policy.`;
   return `Command required approval (${description}) and was approved by the user.`;
 }
+
+export function boundFileChanged(file: string): string {
+  return (
+    `BLOCKED: ${file} changed after it was approved; ask again. The approval was given for the file as it was ` +
+    'when the user was asked, so the command did not run. Run the command again to ask for approval of the file as it is now.'
+  );
+}

@@ -1,4 +1,5 @@
 // Shapes of the approval flow that cross the workflow boundary (pure, JSON only).
+import type { BoundFile } from '../registry/tool-entry';
 import type { CommandVerdict } from './verdict';
 
 export const APPROVAL_CHOICES = ['once', 'session', 'always', 'deny'] as const;
@@ -76,8 +77,15 @@ export interface DecisionSignature {
 export interface PendingApproval {
   approvalId: string;
   toolCallId: string;
-  /** The command as it will run (clipped for display). */
+  /**
+   * What is asked, as a human reads it (clipped): the command as it will run, `write_file
+   * ~/.ssh/authorized_keys`, or `process submit to proc_x (bash): rm -rf ~`.
+   */
   command: string;
+  /** The tool whose call waits (absent in approvals raised before tools other than terminal were gated). */
+  tool?: string;
+  /** Workspace files the command runs, with the digests the approval binds to. */
+  boundFiles?: BoundFile[];
   description: string;
   /** Canonical keys that a `session` or `always` answer approves. */
   keys: string[];
@@ -91,16 +99,59 @@ export interface PendingApproval {
   refusedDecision?: string;
 }
 
-/** What the workflow learns about a terminal call before deciding (from a local activity). */
+/**
+ * What the workflow learns about a tool call before deciding (from the assess activity): the
+ * command it runs (terminal, or text typed into a shell), the paths it reads or writes as they
+ * resolve on the session's backend, and the workspace files the command runs.
+ */
 export interface CommandAssessment {
-  /** Absent when the arguments could not be read (the tool call will report that itself). */
+  /** The shell text judged; absent when the call runs no command or its arguments could not be read. */
   command?: string;
   verdict?: CommandVerdict;
   /** The user deny rule (`approvals.deny` glob) the command matches, if any. */
   deniedBy?: string;
   /** True when the environment is an isolated container without host mounts. */
   isolated: boolean;
+  /** The tool called (absent in assessments recorded before every tool was gated). */
+  tool?: string;
+  /** What a human reads in a prompt when the call waits (see PendingApproval.command). */
+  display?: string;
+  /** Paths the call touches, resolved through symbolic links on the backend they live on. */
+  paths?: PathFinding[];
+  /** Workspace files the command runs, digested when assessed: the approval binds to them. */
+  boundFiles?: BoundFile[];
+  /** The session cwd the call was assessed in: a call that runs after a `cd` is assessed again. */
+  cwd?: string;
+  /** Input typed into a process that does not run it as code (the text is data). */
+  processInput?: { processId: string; program: string; interprets: boolean; partial: boolean };
+  /** Why the call could not be assessed: it is not run without a human. */
+  problem?: string;
 }
 
-/** The decision the workflow hands to the terminal tool for one call. */
-export type ApprovalGateResult = { approved: true; note?: string } | { approved: false; message: string };
+export interface PathFinding {
+  access: 'read' | 'write' | 'search';
+  /** As the model wrote it. */
+  path: string;
+  /** Absolute, every symbolic link followed. */
+  resolved: string;
+  /** `resolved` as people write it (`~/.ssh/authorized_keys`). */
+  shown?: string;
+  /** Why a human must agree (`write to a protected file`, `read of a secret file`), when one must. */
+  risk?: string;
+  /** Never run, even if approved (raw device writes). */
+  hardline?: boolean;
+  /** The file lives in an isolated sandbox, not on the worker host or a real machine. */
+  contained: boolean;
+}
+
+/** The decision the workflow hands to the tool for one call. */
+export type ApprovalGateResult =
+  | {
+      approved: true;
+      note?: string;
+      /** Workspace files the approval binds to: the command is refused if any changed before it runs. */
+      boundFiles?: BoundFile[];
+      /** Resolved paths that were judged: a file tool refuses to touch any other (a link or cwd that changed). */
+      checkedPaths?: string[];
+    }
+  | { approved: false; message: string };

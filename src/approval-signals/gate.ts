@@ -1,15 +1,28 @@
 // The seam through which the terminal tool asks whether a command may run. In a session the
 // workflow has already decided (policy, human approval) and passes the decision in the context;
-// a call from anywhere else still meets the hardline floor, so nothing bypasses it.
-import type { ToolContext } from '../registry/tool-entry';
-import { hardlineBlocked } from './approval-messages';
-import { classifyCommand, isCommandClassifierLoaded } from './classify-command';
+// the approval holds only while the workspace files it was given for are unchanged. A call from
+// anywhere else still meets the hardline floor, so nothing bypasses it.
+import { createHash } from 'node:crypto';
 import os from 'node:os';
+import type { BoundFile, ToolContext } from '../registry/tool-entry';
+import { boundFileChanged, hardlineBlocked } from './approval-messages';
+import { classifyCommand, isCommandClassifierLoaded } from './classify-command';
+import { commandReader } from './process-input';
 
 export type CommandApproval = { approved: true; note?: string } | { approved: false; message: string };
 
 export async function approveCommand(command: string, context: ToolContext): Promise<CommandApproval> {
-  if (context.commandApproval) return context.commandApproval;
+  const decided = context.commandApproval;
+  if (decided) {
+    if (!decided.approved || !decided.boundFiles?.length) return decided;
+    const changed = await firstChangedFile(decided.boundFiles, context);
+    return changed ? { approved: false, message: boundFileChanged(changed) } : decided;
+  }
+  return hardlineFloor(command, context);
+}
+
+/** The floor outside a session: hardline commands never run, whoever calls. */
+export function hardlineFloor(command: string, context: ToolContext): CommandApproval {
   if (!isCommandClassifierLoaded()) return { approved: true };
   const verdict = classifyCommand(command, {
     backend: context.environment.handle.backend,
@@ -20,4 +33,31 @@ export async function approveCommand(command: string, context: ToolContext): Pro
   });
   const hardline = verdict.rules.find((rule) => rule.tier === 'hardline');
   return hardline ? { approved: false, message: hardlineBlocked(hardline.description) } : { approved: true };
+}
+
+/**
+ * The floor for text typed into a background process outside a session: when the process runs its
+ * input as code, hardline text is refused. (In a session the workflow has judged it already.)
+ */
+export function approveProcessInput(processCommand: string, data: string, context: ToolContext): CommandApproval {
+  if (context.commandApproval) return context.commandApproval;
+  if (!isCommandClassifierLoaded()) return { approved: true };
+  const reader = commandReader(
+    classifyCommand(processCommand, { backend: context.environment.handle.backend, cwd: context.workspace.cwd, workspaceRoot: context.workspace.cwd, home: os.homedir(), protectedFiles: [] }),
+  );
+  return reader ? hardlineFloor(reader.asShellText(data), context) : { approved: true };
+}
+
+/** The first bound file whose content is not what the approval was given for (read through the session's backend). */
+async function firstChangedFile(files: readonly BoundFile[], context: ToolContext): Promise<string | undefined> {
+  for (const file of files) {
+    let digest: string | null;
+    try {
+      digest = createHash('sha256').update(await context.workspace.readFile(file.path)).digest('hex');
+    } catch (error) {
+      digest = (error as { code?: unknown }).code === 'ENOENT' ? null : 'unreadable';
+    }
+    if (digest !== file.sha256) return file.path;
+  }
+  return undefined;
 }

@@ -1,7 +1,8 @@
-// The approval policy: given what the detector found and the session's settings, does a command
-// run, wait for a human, go to smart review, or stay blocked? Pure, so the workflow can apply it
-// deterministically (the detector's verdict arrives through a recorded local activity).
-import type { ApprovalMode, ApprovalSurface, CommandAssessment, UnattendedPolicy } from './approval-types';
+// The approval policy: given what the assessment found about a tool call (the detector's verdict
+// on its command, the paths it touches as they resolve, the process it types into) and the
+// session's settings, does the call run, wait for a human, go to smart review, or stay blocked?
+// Pure, so the workflow can apply it deterministically (the assessment is a recorded activity).
+import type { ApprovalMode, ApprovalSurface, CommandAssessment, PathFinding, UnattendedPolicy } from './approval-types';
 import { approvedNote, hardlineBlocked, unattendedBlocked, userDenyRuleBlocked } from './approval-messages';
 import type { MatchedRule } from './verdict';
 
@@ -22,30 +23,64 @@ export type PolicyDecision =
   | { action: 'smart-review'; description: string; keys: string[]; allowAlways: boolean }
   | { action: 'block'; message: string; kind: 'hardline' | 'deny-rule' | 'unattended' };
 
+/** What one part of a call needs a human for: shown as `description`, approved by `key`. */
+interface Concern {
+  description: string;
+  key: string;
+}
+
+/** The session/always key of a path: the access and the exact resolved path, nothing wider. */
+export function pathApprovalKey(finding: Pick<PathFinding, 'access' | 'resolved'>): string {
+  return `${finding.access === 'write' ? 'PATHW' : 'PATHR'}:${finding.resolved}`;
+}
+
 export function decideCommand(input: PolicyInput): PolicyDecision {
   const { assessment } = input;
   const verdict = assessment.verdict;
-  if (!verdict || assessment.command === undefined) return { action: 'run' };
+  const paths = assessment.paths ?? [];
 
-  const hardline = verdict.rules.find((rule) => rule.tier === 'hardline');
+  const hardline = verdict?.rules.find((rule) => rule.tier === 'hardline');
   if (hardline) return { action: 'block', kind: 'hardline', message: hardlineBlocked(hardline.description) };
+  const hardlinePath = paths.find((finding) => finding.hardline && !finding.contained);
+  if (hardlinePath) return { action: 'block', kind: 'hardline', message: hardlineBlocked(`${hardlinePath.risk ?? 'write to a device'}: ${hardlinePath.resolved}`) };
   if (assessment.deniedBy) return { action: 'block', kind: 'deny-rule', message: userDenyRuleBlocked(assessment.deniedBy) };
-  if (assessment.isolated || input.mode === 'off') return { action: 'run' };
+  if (input.mode === 'off') return { action: 'run' };
 
-  const unapproved = rulesNeedingApproval(verdict.rules, verdict.tier, assessment.command).filter(
-    (rule) => !input.sessionApprovals.has(rule.key) && !input.allowlist.has(rule.key),
-  );
-  if (!unapproved.length || (!verdict.compound && input.allowlist.has(assessment.command.trim()))) return { action: 'run' };
+  const concerns: Concern[] = [];
+  if (assessment.problem) concerns.push({ description: assessment.problem, key: `PROBLEM:${assessment.display ?? assessment.problem}` });
+  // A sandbox without host mounts contains what its commands do; the worker's own files never are.
+  const command = assessment.command;
+  let commandAllowlisted = false;
+  if (verdict && command !== undefined && !assessment.isolated) {
+    commandAllowlisted = !verdict.compound && input.allowlist.has(command.trim());
+    if (!commandAllowlisted) concerns.push(...rulesNeedingApproval(verdict.rules, verdict.tier, command));
+  }
+  if (assessment.processInput?.partial && !assessment.isolated) {
+    concerns.push({
+      description: `typing a partial line into ${assessment.processInput.program} (it runs once a later input completes it)`,
+      key: `PROCW:${assessment.processInput.processId}:${command ?? ''}`,
+    });
+  }
+  for (const finding of paths) {
+    if (finding.risk && !finding.contained) concerns.push({ description: `${finding.risk}: ${finding.shown ?? finding.resolved}`, key: pathApprovalKey(finding) });
+  }
 
-  const description = [...new Set(unapproved.map((rule) => rule.description))].join('; ');
-  const keys = [...new Set(unapproved.map((rule) => rule.key))];
+  const unapproved = concerns.filter((concern) => !input.sessionApprovals.has(concern.key) && !input.allowlist.has(concern.key));
+  if (!unapproved.length) return { action: 'run' };
+
+  const description = [...new Set(unapproved.map((concern) => concern.description))].join('; ');
+  const keys = [...new Set(unapproved.map((concern) => concern.key))];
   if (input.surface === 'unattended') {
     return input.unattendedPolicy === 'approve'
       ? { action: 'run', note: approvedNote(description, 'policy') }
       : { action: 'block', kind: 'unattended', message: unattendedBlocked(description) };
   }
-  const allowAlways = !verdict.compound && !assessment.command.includes('\n');
-  return { action: input.mode === 'smart' ? 'smart-review' : 'ask', description, keys, allowAlways };
+  // "Always" only for one simple command, or one exact path: never a rule wider than what was seen.
+  const pathKeys = keys.filter((key) => key.startsWith('PATH'));
+  const allowAlways = command !== undefined
+    ? !verdict?.compound && !command.includes('\n') && pathKeys.length === 0 && !assessment.processInput && !assessment.problem
+    : pathKeys.length === 1 && keys.length === 1;
+  return { action: input.mode === 'smart' ? 'smart-review' : 'ask', description, keys, allowAlways: Boolean(allowAlways) };
 }
 
 /** Dangerous rules, plus a stand-in rule when the command could not be understood at all. */

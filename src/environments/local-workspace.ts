@@ -1,7 +1,8 @@
 // Workspace on this machine's filesystem.
-import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, readlink, realpath, rename, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { resolveRealPath } from './real-path';
 import type { FileStat, WalkOptions, Workspace } from './workspace';
 
 export class LocalWorkspace implements Workspace {
@@ -34,6 +35,13 @@ export class LocalWorkspace implements Workspace {
     } catch {
       return null;
     }
+  }
+
+  realpath(target: string): Promise<string> {
+    return resolveRealPath(this.resolve(target), {
+      realpath: (absolute) => realpath(absolute).catch(() => null),
+      readlink: (absolute) => readlink(absolute).catch(() => null),
+    });
   }
 
   async *walk(root: string, options: WalkOptions): AsyncIterable<string> {

@@ -23,6 +23,12 @@ export interface Workspace {
   /** Writes the whole file, creating parent directories. */
   writeFile(path: string, content: string): Promise<void>;
   stat(path: string): Promise<FileStat | null>;
+  /**
+   * Where `path` really leads on this backend, symbolic links followed (absolute). A path that
+   * does not exist yet resolves through its deepest existing ancestor, a dangling link through its
+   * target: what the approval gate judges before a file tool touches the path.
+   */
+  realpath(path: string): Promise<string>;
   /** Files under `root` (absolute paths), depth first, sorted by name within a directory. */
   walk(root: string, options: WalkOptions): AsyncIterable<string>;
 }

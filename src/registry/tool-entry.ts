@@ -45,8 +45,35 @@ export interface ToolContext {
   heartbeat(details?: unknown): void;
   /** Limits and defaults from configuration. */
   settings: ToolSettings;
-  /** The session's approval decision for this call, when its command needed one. */
-  commandApproval?: { approved: true; note?: string } | { approved: false; message: string };
+  /** The session's approval decision for this call (absent outside a session: tools keep their own floor). */
+  commandApproval?: { approved: true; note?: string; boundFiles?: BoundFile[] } | { approved: false; message: string };
+}
+
+/** A workspace file an approved command runs, with its content digest when it was shown for approval. */
+export interface BoundFile {
+  path: string;
+  /** Hex SHA-256 of the content, or `null` when the file did not exist yet. */
+  sha256: string | null;
+}
+
+/**
+ * What a call would do to the world, named by the tool itself from its arguments (pure: no I/O).
+ * The approval gate resolves the rest (symlinks, the process a write targets, file digests) on the
+ * session's backend and judges it before the call runs.
+ */
+export interface AssessmentRequest {
+  /** Shell text the call runs (terminal). */
+  commands?: { text: string; via: 'terminal'; workdir?: string }[];
+  /** Files the call reads (absolute, `~/…`, or relative to the session's cwd). */
+  reads?: string[];
+  /** Folders whose whole tree the call reads (search_files). */
+  searches?: string[];
+  /** Files the call creates or changes. */
+  writes?: string[];
+  /** What a write would put there (the content, or the replaced text and its replacement): shown to whoever decides. */
+  preview?: string;
+  /** Text typed into a background process: a command when that process is a shell or an interpreter. */
+  processInput?: { processId: string; data: string; action: 'write' | 'submit' };
 }
 
 /** The part of the configuration tools read; plain data so tests can build it by hand. */
@@ -104,6 +131,12 @@ export interface RegisterOptions<Schema extends z.ZodObject = z.ZodObject> {
    * survived filtering, so the model never hears of a tool it cannot call.
    */
   patchSchema?: (schema: FunctionSchema, availableTools: ReadonlySet<string>) => FunctionSchema;
+  /**
+   * What the approval gate must see before this call runs. Every tool that runs commands, types
+   * into processes, or reads or writes files declares it; a tool without it is never gated. Gets
+   * the arguments as the handler will (coerced and validated); must be pure and never throw.
+   */
+  assess?: (args: Record<string, unknown>) => AssessmentRequest;
 }
 
 export interface ToolEntry {
@@ -122,6 +155,7 @@ export interface ToolEntry {
   readonly retrySafe: boolean;
   readonly retrySafeFor?: (args: Record<string, unknown>) => boolean;
   readonly patchSchema?: (schema: FunctionSchema, availableTools: ReadonlySet<string>) => FunctionSchema;
+  readonly assess?: (args: Record<string, unknown>) => AssessmentRequest;
 }
 
 /** Whether re-running this call after its worker died cannot do harm. */

@@ -33,6 +33,8 @@ register({
   ].join(' '),
   // Only the arguments are known here; the caller resolves the raw path against the workspace.
   concurrency: ({ path }) => ({ mode: 'path', path }),
+  assess: ({ path, old_string: oldString, new_string: newString }) =>
+    typeof path === 'string' ? { writes: [path], preview: `replace:\n${textOf(oldString)}\nwith:\n${textOf(newString)}` } : {},
   handler: async ({ path, old_string: oldString, new_string: newString, replace_all: replaceAll }, context) => {
     if (oldString === '') return toolError('old_string must not be empty. To create or overwrite a file, use write_file.');
     if (oldString === newString) return toolError('old_string and new_string are identical: there is nothing to change.');
@@ -84,6 +86,11 @@ register({
     }
   },
 });
+
+/** An argument as the model sent it, for a preview (not yet validated: anything may arrive). */
+function textOf(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+}
 
 /** True when every line break is CRLF (mixed files are left as they are). */
 function usesCrlf(text: string): boolean {

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { BackgroundProcessInfo } from '../environments/terminal-environment';
 import { truncateMiddle } from '../environments/bounded-output';
+import { approveProcessInput } from '../approval-signals/gate';
 import { register } from '../registry/registry';
 import { isCancellation, toolError, toolResult } from '../registry/results';
 import type { ToolContext } from '../registry/tool-entry';
@@ -51,6 +52,11 @@ register({
     'write/submit/close work for every background process, with or without pty.',
   concurrency: ({ action }) => (READ_ACTIONS.has(String(action)) ? { mode: 'parallel' } : { mode: 'exclusive' }),
   retrySafeFor: ({ action }) => READ_ACTIONS.has(String(action)),
+  // Typing into a shell or an interpreter runs code: the gate judges the text like a command.
+  assess: ({ action, session_id: processId, data }) =>
+    (action === 'write' || action === 'submit') && (typeof processId === 'string' || typeof processId === 'number')
+      ? { processInput: { processId: String(processId), data: typeof data === 'string' ? data : '', action } }
+      : {},
   handler: async (args, context) => {
     const action = args.action as Action;
     if (!(ACTIONS as readonly string[]).includes(action)) {
@@ -236,6 +242,8 @@ async function stdinTarget(id: string, context: ToolContext): Promise<{ info: Ba
 async function sendInput(id: string, data: string, context: ToolContext): Promise<string> {
   const target = await stdinTarget(id, context);
   if ('result' in target) return target.result;
+  const approval = approveProcessInput(target.info.command, data, context);
+  if (!approval.approved) return toolResult({ status: 'blocked', error: approval.message });
   return withStdin(context, () => context.environment.background.write(id, data), { status: 'ok', bytes_written: data.length });
 }
 

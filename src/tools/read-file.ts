@@ -33,6 +33,7 @@ register({
   retrySafe: true,
   // Only the arguments are known here; the caller resolves the raw path against the workspace.
   concurrency: ({ path: target }) => ({ mode: 'path', path: target, access: 'read' }),
+  assess: ({ path: target }) => (typeof target === 'string' ? { reads: [target] } : {}),
   handler: async ({ path: target, offset, limit }, context) => {
     const workspace = context.workspace;
     const absolute = workspace.resolve(target);

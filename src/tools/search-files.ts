@@ -47,6 +47,8 @@ register({
   ].join(' '),
   retrySafe: true,
   concurrency: () => ({ mode: 'parallel' }),
+  // The search reads every file under its path (links inside the tree are not followed).
+  assess: ({ path: root }) => ({ searches: [typeof root === 'string' && root ? root : '.'] }),
   handler: async (args, context) => {
     const root = context.workspace.resolve(args.path);
     try {

@@ -61,6 +61,9 @@ register({
     !isTrue(background) && typeof command === 'string' && isReadOnlyCommand(command)
       ? { mode: 'path', path: '/', access: 'read' }
       : { mode: 'exclusive' },
+  // The gate judges the command (and the workspace files it runs) before the handler is called.
+  assess: ({ command, workdir }) =>
+    typeof command === 'string' ? { commands: [{ text: command, via: 'terminal', ...(typeof workdir === 'string' ? { workdir } : {}) }] } : {},
   handler: async (args, context) => {
     const { command, background, timeout, workdir } = args;
     const limits = context.settings.terminal;

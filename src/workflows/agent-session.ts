@@ -1,7 +1,7 @@
 // The agent session workflow: model turn, tool calls (concurrent where independent), repeat,
-// until the model answers without tools or the turn limit is reached. Dangerous terminal
-// commands wait for a human decision first. Transcripts stay in the session store; history holds
-// seq numbers and short summaries only.
+// until the model answers without tools or the turn limit is reached. Calls the approval gate
+// finds dangerous (commands, protected writes, secret reads) wait for a human decision first.
+// Transcripts stay in the session store; history holds seq numbers and short summaries only.
 import {
   ActivityFailure,
   ApplicationFailure,
@@ -11,6 +11,7 @@ import {
   condition,
   continueAsNew,
   isCancellation,
+  patched,
   setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
@@ -42,6 +43,8 @@ import {
 import { planToolBatches } from './tool-batches';
 
 export const SESSION_FAILED = 'Hermes.Session.Failed';
+/** Histories recorded before every declaring tool was gated replay as they ran (terminal calls only). */
+const GATE_EVERY_TOOL_PATCH = 'gate-every-declaring-tool';
 
 export async function agentSession(input: SessionInput): Promise<SessionResult> {
   const limits: SessionLimits = { ...DEFAULT_SESSION_LIMITS, ...input.limits };
@@ -90,8 +93,12 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     return result;
   };
 
-  const runCall = async (call: ToolCallPlan, seq: number, assistantSeq: number, pendingGate?: Promise<ApprovalGateResult>) => {
-    const gate = pendingGate && (await pendingGate);
+  const runCall = async (call: ToolCallPlan, seq: number, assistantSeq: number, pendingGate: Promise<ApprovalGateResult> | undefined, assessedCwd: string) => {
+    let gate = pendingGate && (await pendingGate);
+    // An earlier call of the turn changed directory: relative paths now lead elsewhere, so judge again.
+    if (gate?.approved && state.environment.cwd !== assessedCwd && patched(GATE_EVERY_TOOL_PATCH)) {
+      gate = await (await approvals.prepare([call], assistantSeq)).get(call.id);
+    }
     state.toolStarted(call, Date.now());
     let outcome: ToolOutcome;
     try {
@@ -119,9 +126,13 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
   const runTools = async (turn: ModelTurn) => {
     const firstSeq = state.reserveSeqs(turn.toolCalls.length);
     const seqOf = new Map(turn.toolCalls.map((call, index) => [call.id, firstSeq + index]));
-    const gates = await approvals.prepare(turn.toolCalls.filter((call) => call.name === 'terminal'), turn.seq);
+    // Every call whose tool declares what the gate must see is assessed, all at once, before any runs.
+    const assessedCwd = state.environment.cwd;
+    const gatesEveryTool = patched(GATE_EVERY_TOOL_PATCH);
+    const legacyGated = (call: ToolCallPlan) => call.name === 'terminal';
+    const gates = await approvals.prepare(turn.toolCalls.filter((call) => (gatesEveryTool ? call.needsAssessment === true : legacyGated(call))), turn.seq);
     for (const batch of planToolBatches(turn.toolCalls)) {
-      const run = (call: ToolCallPlan) => runCall(call, seqOf.get(call.id) as number, turn.seq, gates.get(call.id));
+      const run = (call: ToolCallPlan) => runCall(call, seqOf.get(call.id) as number, turn.seq, gates.get(call.id), assessedCwd);
       if (batch.concurrent) await Promise.all(batch.calls.map(run));
       else for (const call of batch.calls) await run(call);
     }

@@ -1,6 +1,7 @@
-// The session's approval gate: before a turn's terminal commands run, each is assessed (a local
-// activity, so its verdict is in history), the policy decides, and commands that need a human
-// wait durably for a decision (signal or update) or for the timeout, which denies.
+// The session's approval gate: before a turn's calls run, each whose tool declares what the gate
+// must see is assessed (a recorded activity), the policy decides, and calls that need a human
+// wait durably for a decision (signal or update) or for the timeout, which denies. An approval
+// carries what it was given for: the files the command runs and the paths that were judged.
 import { condition, log } from '@temporalio/workflow';
 import { approvedNote, deniedByUser, timedOut } from '../approval-signals/approval-messages';
 import type {
@@ -82,7 +83,7 @@ export class ApprovalGate {
   }
 
   /**
-   * Assesses every terminal call of a turn at once, so all approvals the turn needs are raised
+   * Assesses every gated call of a turn at once, so all approvals the turn needs are raised
    * together; each call's promise settles when it may run (or is blocked).
    */
   async prepare(calls: ToolCallPlan[], assistantSeq: number): Promise<Map<string, Promise<ApprovalGateResult>>> {
@@ -161,6 +162,18 @@ export class ApprovalGate {
   }
 
   private async gate(call: ToolCallPlan, assessment: CommandAssessment): Promise<ApprovalGateResult> {
+    const result = await this.decideCall(call, assessment);
+    if (!result.approved) return result;
+    // The tool refuses to run if the files or paths it was judged by changed in between.
+    const checkedPaths = assessment.paths?.map((finding) => finding.resolved);
+    return {
+      ...result,
+      ...(assessment.boundFiles?.length ? { boundFiles: assessment.boundFiles } : {}),
+      ...(checkedPaths?.length ? { checkedPaths } : {}),
+    };
+  }
+
+  private async decideCall(call: ToolCallPlan, assessment: CommandAssessment): Promise<ApprovalGateResult> {
     const decision = decideCommand({
       assessment,
       mode: this.settings.mode,
@@ -175,7 +188,7 @@ export class ApprovalGate {
       case 'block':
         return { approved: false, message: decision.message };
       case 'smart-review': {
-        const verdict = await this.deps.review(assessment.command ?? '', decision.description);
+        const verdict = await this.deps.review(assessment.display ?? assessment.command ?? '', decision.description);
         if (verdict === 'approve') return { approved: true, note: approvedNote(decision.description, 'smart') };
         if (verdict === 'deny') return this.ask(call, assessment, { ...decision, smartDenied: true });
         return this.ask(call, assessment, decision);
@@ -199,7 +212,9 @@ export class ApprovalGate {
     const entry: Entry = {
       approvalId: `ap-${this.counter}`,
       toolCallId: call.id,
-      command: (assessment.command ?? '').slice(0, 4000),
+      command: (assessment.display ?? assessment.command ?? '').slice(0, 4000),
+      ...(assessment.tool ? { tool: assessment.tool } : {}),
+      ...(assessment.boundFiles?.length ? { boundFiles: assessment.boundFiles } : {}),
       description: request.description,
       keys: request.keys,
       allowAlways: request.allowAlways && !request.smartDenied,

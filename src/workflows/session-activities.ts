@@ -23,8 +23,13 @@ export function sessionActivities(limits: SessionLimits, toolTaskQueue?: string)
     retry: { initialInterval: '1 second', maximumAttempts: 5 },
   };
   const bookkeeping = proxyActivities<HermesActivities>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 10 } });
-  // The detector runs locally: cheap, deterministic given its input, and its verdict is recorded.
-  const { assessCommand } = proxyLocalActivities<HermesActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 5 } });
+  // Assessing a call reads the session's environment (links, processes, digests). By default the
+  // workflow's worker reaches it, so it runs as a local activity (one marker in history); where
+  // dedicated workers serve the backend, it runs on their queue like the tool itself.
+  const assessOptions: ActivityOptions = { startToCloseTimeout: '1 minute', retry: { initialInterval: '1 second', maximumAttempts: 5 } };
+  const { assessCommand } = toolTaskQueue
+    ? proxyActivities<HermesActivities>({ ...assessOptions, ...onToolQueue })
+    : proxyLocalActivities<HermesActivities>(assessOptions);
   const { reviewCommand } = proxyActivities<HermesActivities>({ startToCloseTimeout: '2 minutes', retry: { maximumAttempts: 2 } });
   const { notifyApproval } = proxyActivities<HermesActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 3 } });
   // Reaching the backend may take a while (image, sandbox); it is safe to retry.

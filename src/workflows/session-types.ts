@@ -86,6 +86,8 @@ export interface ToolCallPlan {
   /** Short human summary for activity summaries and progress lines. */
   summary: string;
   concurrency: CallConcurrency;
+  /** The tool declares what the approval gate must see (`assess`): the call is assessed before it runs. */
+  needsAssessment?: boolean;
 }
 
 /** What `callModel` returns: the assistant message itself is in the store at `seq`. */
@@ -106,7 +108,7 @@ export interface ExecuteToolInput {
   toolCallId: string;
   name: string;
   environment: EnvironmentHandle;
-  /** The approval gate's decision for a terminal command (absent: no approval was needed). */
+  /** The approval gate's decision for the call (absent: its tool declares nothing to assess). */
   gate?: ApprovalGateResult;
 }
 

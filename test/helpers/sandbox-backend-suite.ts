@@ -2,6 +2,7 @@
 // backend's tests run against its driver: with a local stand-in behind the SDK seam, and live
 // when credentials are present. Everything is checked from inside the sandbox, through the driver.
 import type { EnvironmentDriver, EnvironmentHandle, TerminalEnvironment } from '../../src/environments/terminal-environment';
+import { expectRealPathContract } from './real-path-contract';
 
 export interface SandboxSuiteSetup {
   /** A fresh driver, as a new worker would build it; all of them reach the same backend. */
@@ -173,6 +174,10 @@ export function sandboxBehaviourTests(setup: () => SandboxSuiteSetup | Promise<S
     for await (const file of workspace.walk('notes', { maxFiles: 10, skipDirectories: new Set(['node_modules']) })) walked.push(file);
     expect(walked).toEqual([`${workdir}/notes/b/inner.txt`, `${workdir}/notes/hello.txt`, `${workdir}/notes/large.txt`]);
     expect(workspace.resolve('~/x')).toBe(`${String(started.details?.home)}/x`);
+  });
+
+  test('realpath follows links inside the sandbox, through missing tails and dangling links', async () => {
+    await expectRealPathContract(environment.workspace, (command) => run(command), `${workdir}/real-path`);
   });
 
   test('another worker re-attaches to the same sandbox from the handle alone', async () => {

@@ -3,6 +3,7 @@
 // Execs see the container's own mounts (a tmpfs /tmp included), which the archive API does not.
 import path from 'node:path';
 import type Docker from 'dockerode';
+import { parseRealPathOutput, REAL_PATH_SCRIPT } from '../real-path';
 import type { FileStat, WalkOptions, Workspace } from '../workspace';
 import { captureExec } from './run-exec';
 
@@ -76,6 +77,14 @@ export class DockerWorkspace implements Workspace {
     const [kind = '', size = '0', modified = '0'] = result.stdout.toString('utf8').trim().split('|');
     const type = kind.includes('regular') ? 'file' : kind === 'directory' ? 'directory' : 'other';
     return { type, size: Number(size), modifiedMs: Number(modified) * 1000 };
+  }
+
+  async realpath(target: string): Promise<string> {
+    const absolute = this.resolve(target);
+    // sh, not bash: the script is POSIX and minimal images may lack bash.
+    const result = await this.exec(['sh', '-c', REAL_PATH_SCRIPT, 'hermes-realpath', absolute]);
+    if (result.exitCode !== 0) throw errorFromStderr(result.stderr || 'ELOOP', absolute);
+    return parseRealPathOutput(result.stdout.toString('utf8'), absolute);
   }
 
   /** One `find` for the whole tree, then the local backend's order: by name within a directory. */

@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { shellQuote } from '../shell-quote';
 import type { ExecRequest, ExecResult } from '../terminal-environment';
+import { parseRealPathOutput, REAL_PATH_SCRIPT } from '../real-path';
 import type { FileStat, WalkOptions, Workspace } from '../workspace';
 
 type Exec = (request: ExecRequest) => Promise<ExecResult>;
@@ -68,6 +69,13 @@ export class ExecWorkspace implements Workspace {
     const [kind = '', size = '0', modified = '0'] = result.output.trim().split('|');
     const type = kind.includes('regular') ? 'file' : kind === 'directory' ? 'directory' : 'other';
     return { type, size: Number(size) || 0, modifiedMs: (Number(modified) || 0) * 1000 };
+  }
+
+  async realpath(target: string): Promise<string> {
+    const absolute = this.resolve(target);
+    const result = await this.run(`set -- ${shellQuote(absolute)}\n${REAL_PATH_SCRIPT}`);
+    if (result.exitCode !== 0) throw fileError(result.output, `Cannot resolve ${target}`);
+    return parseRealPathOutput(result.output, absolute);
   }
 
   /** Regular files under `root` in the order a depth-first walk with sorted entries meets them. */

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path/posix';
 import type { FileEntryWithStats, SFTPWrapper, Stats } from 'ssh2';
+import { resolveRealPath } from '../real-path';
 import type { FileStat, WalkOptions, Workspace } from '../workspace';
 
 /** SFTP status codes as the errno names the file tools explain. */
@@ -52,6 +53,20 @@ export class SftpWorkspace implements Workspace {
     if (!info) return null;
     const type = info.isFile() ? 'file' : info.isDirectory() ? 'directory' : 'other';
     return { type, size: info.size, modifiedMs: info.mtime * 1000 };
+  }
+
+  /** SFTP's realpath follows links of existing paths; dangling links and missing files are walked up. */
+  realpath(target: string): Promise<string> {
+    return this.withSftp((sftp) =>
+      resolveRealPath(this.resolve(target), {
+        realpath: async (absolute) => {
+          // OpenSSH answers realpath for a missing last component too: check existence first.
+          if (!(await this.statOf(sftp, absolute).catch(() => null))) return null;
+          return call<string>((done) => sftp.realpath(absolute, done)).catch(() => null);
+        },
+        readlink: (absolute) => call<string>((done) => sftp.readlink(absolute, done)).catch(() => null),
+      }),
+    );
   }
 
   async *walk(root: string, options: WalkOptions): AsyncIterable<string> {

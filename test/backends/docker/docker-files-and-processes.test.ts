@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { DockerDriver } from '../../../src/environments/docker/docker-driver';
 import type { EnvironmentHandle, TerminalEnvironment } from '../../../src/environments/terminal-environment';
+import { expectRealPathContract } from '../../helpers/real-path-contract';
 import { describeWithService } from '../../helpers/services';
 import { waitFor } from '../../helpers/wait';
 import { DOCKER_SERVICE_ENV, newHandle, testDriver } from './docker-fixtures';
@@ -26,6 +27,11 @@ describeWithService('docker', DOCKER_SERVICE_ENV, 'docker backend: files and bac
   });
   afterAll(async () => {
     await driver.destroy(handle);
+  });
+
+  test('realpath follows links inside the container, through missing tails and dangling links', async () => {
+    await environment.exec({ command: 'mkdir -p /workspace/real-path', timeoutMs: 30_000 });
+    await expectRealPathContract(environment.workspace, (command) => environment.exec({ command, timeoutMs: 30_000 }), '/workspace/real-path');
   });
 
   test('files written through the workspace are read back and visible to commands', async () => {

@@ -4,6 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { SshDriver } from '../../../src/environments/ssh/ssh-driver';
 import type { TerminalEnvironment } from '../../../src/environments/terminal-environment';
+import { expectRealPathContract } from '../../helpers/real-path-contract';
 import { describeWithService } from '../../helpers/services';
 import { waitFor } from '../../helpers/wait';
 import { newHandle, remoteProcessExists, run, SSH_SERVICE_ENV, testDriver, uniqueSessionId } from './ssh-fixtures';
@@ -35,6 +36,12 @@ describeWithService('sshd', SSH_SERVICE_ENV, 'ssh backend: files and background 
     expect(await environment.workspace.stat('deep/er/note.txt')).toMatchObject({ type: 'file', size: Buffer.byteLength('héllo wörld ✓\n') });
     expect(await environment.workspace.stat('missing.txt')).toBeNull();
     await expect(environment.workspace.readFile('missing.txt')).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  test('realpath over SFTP follows links, through missing tails and dangling links', async () => {
+    await run(environment, `mkdir -p ${root}/real-path`);
+    const canonical = await run(environment, `cd ${root}/real-path && pwd -P`);
+    await expectRealPathContract(environment.workspace, (command) => run(environment, command), canonical);
   });
 
   test('binary content survives both directions byte for byte', async () => {

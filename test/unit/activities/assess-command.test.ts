@@ -5,11 +5,14 @@ import { createApprovalActivities } from '../../../src/activities/approval-activ
 import { ModelClients } from '../../../src/activities/model-clients';
 import { loadCommandClassifier } from '../../../src/approval-signals/classify-command';
 import { loadConfig } from '../../../src/config/load';
+import { EnvironmentFactory } from '../../../src/environments/factory';
+import { registry } from '../../../src/registry/registry';
 import { SqliteSessionStore } from '../../../src/store/sqlite-session-store';
+import '../../../src/tools/terminal';
 
 const store = new SqliteSessionStore(':memory:');
 const config = loadConfig({ env: { HERMES_TEMPORAL_HOME: os.tmpdir() }, flags: { approvals: { deny: ['curl * | sh'] } } });
-const activities = createApprovalActivities({ store, config, models: new ModelClients({ timeoutSeconds: 5 }) });
+const activities = createApprovalActivities({ store, config, models: new ModelClients({ timeoutSeconds: 5 }), registry, environments: new EnvironmentFactory() });
 
 beforeAll(async () => {
   await loadCommandClassifier();
@@ -32,7 +35,7 @@ const assess = (toolCallId: string, environment: Parameters<typeof activities.as
 
 test('a local command is classified from the transcript and is not isolated', async () => {
   const assessment = await assess('rm', { backend: 'local', cwd: '/work' });
-  expect(assessment).toMatchObject({ command: 'rm -rf reports', isolated: false, verdict: { tier: 'dangerous' } });
+  expect(assessment).toMatchObject({ command: 'rm -rf reports', display: 'rm -rf reports', isolated: false, verdict: { tier: 'dangerous' } });
 });
 
 test('a container without host mounts is isolated; one with host mounts is not', async () => {
@@ -42,5 +45,5 @@ test('a container without host mounts is isolated; one with host mounts is not',
 
 test('user deny rules are matched, and unreadable arguments are left to the tool', async () => {
   expect((await assess('fetch', { backend: 'local', cwd: '/work' })).deniedBy).toBe('curl * | sh');
-  expect(await assess('bad', { backend: 'local', cwd: '/work' })).toEqual({ isolated: false });
+  expect(await assess('bad', { backend: 'local', cwd: '/work' })).toEqual({ isolated: false, tool: 'terminal', cwd: '/work' });
 });

@@ -57,6 +57,7 @@ describe('applyResultBudget', () => {
       resolve: (target) => workspace.resolve(target),
       readFile: (target) => workspace.readFile(target),
       stat: (target) => workspace.stat(target),
+      realpath: (target) => workspace.realpath(target),
       walk: (root, options) => workspace.walk(root, options),
       writeFile: () => Promise.reject(new Error('read-only filesystem')),
     };

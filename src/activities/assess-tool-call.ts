@@ -1,0 +1,342 @@
+// Assessing one tool call before it runs: the tool names what it would do (its registry entry's
+// `assess`), and this resolves what needs the world — paths through symbolic links on the
+// session's backend, the program a `process` write types into, the digests of the workspace
+// files a command runs — then classifies it for the policy. Errors are findings, never failures:
+// a call that cannot be assessed waits for a human.
+import { createHash } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import type { CommandAssessment, PathFinding } from '../approval-signals/approval-types';
+import { filesRunBy } from '../approval-signals/bound-files';
+import { classifyCommand } from '../approval-signals/classify-command';
+import { matchDenyRule } from '../approval-signals/deny-rules';
+import { isBlockDevice } from '../approval-signals/detector/path-classes';
+import { commandReader } from '../approval-signals/process-input';
+import { isProtectedWritePath, isSecretReadPath, matchesProtectedFile, searchReachesSecrets } from '../approval-signals/protected-paths';
+import type { CommandVerdict } from '../approval-signals/verdict';
+import type { LoadedConfig } from '../config/load';
+import type { EnvironmentFactory } from '../environments/factory';
+import type { SecretRedactor } from '../environments/secret-redaction';
+import { LocalWorkspace } from '../environments/local-workspace';
+import type { EnvironmentHandle, TerminalEnvironment } from '../environments/terminal-environment';
+import type { Workspace } from '../environments/workspace';
+import { parseToolArguments } from '../registry/handle-function-call';
+import type { ToolRegistry } from '../registry/registry';
+import { coerceArguments } from '../registry/arguments';
+import type { AssessmentRequest, BoundFile, ToolEntry } from '../registry/tool-entry';
+import type { SessionStore } from '../store/session-store';
+
+export interface AssessCommandInput {
+  sessionId: string;
+  assistantSeq: number;
+  toolCallId: string;
+  environment: EnvironmentHandle;
+}
+
+export interface AssessDeps {
+  store: SessionStore;
+  config: LoadedConfig;
+  registry: ToolRegistry;
+  environments: EnvironmentFactory;
+  /** Hides secrets in what a human is shown (the prompt, the UI, history). */
+  redactor: SecretRedactor;
+}
+
+const MAX_VERDICT_COMMANDS = 20;
+const MAX_TEXT = 300;
+const MAX_DISPLAY = 4000;
+/** How much of a write's content a prompt shows. */
+const MAX_PREVIEW = 1500;
+/** Files larger than this are not digested: the command asks again (a problem) instead. */
+const MAX_DIGEST_BYTES = 64 * 1024 * 1024;
+/** Backends whose commands run in a disposable sandbox rather than on a host. */
+const ISOLATED_BACKENDS = new Set(['docker', 'singularity', 'modal', 'daytona', 'vercel_sandbox']);
+
+export function userConfigFile(config: Pick<LoadedConfig, 'home'>): string {
+  return path.join(config.home, 'config.yaml');
+}
+
+/**
+ * This worker's files whose reading reveals secrets and whose change changes the policy: the whole
+ * hermes home (user config with the model key and webhook secret, allowlist, approver keys), and
+ * the stores wherever they are configured.
+ */
+export function hermesSecretFiles(config: LoadedConfig): string[] {
+  const withJournals = (file: string) => [file, `${file}-wal`, `${file}-shm`, `${file}-journal`];
+  return [
+    `${config.home}/`,
+    userConfigFile(config),
+    `${path.join(config.home, 'approver')}/`,
+    ...withJournals(config.store.path),
+    ...withJournals(config.temporal.dev_server.db_file ?? path.join(config.home, 'temporal.db')),
+  ];
+}
+
+/** Files whose change changes the approval policy: the secret files plus the project configs. */
+export function hermesProtectedFiles(config: LoadedConfig, workspaceRoot: string): string[] {
+  return [...hermesSecretFiles(config), path.join(workspaceRoot, 'hermes-temporal.yaml'), path.join(process.cwd(), 'hermes-temporal.yaml')];
+}
+
+export function createAssessToolCall(deps: AssessDeps) {
+  const { config } = deps;
+  const assess = async function assessToolCall(input: AssessCommandInput): Promise<CommandAssessment> {
+    // A sandbox with host paths mounted can reach the host: it is checked like one.
+    const isolated = ISOLATED_BACKENDS.has(input.environment.backend) && input.environment.details?.hostMounts !== true;
+    const assistant = await deps.store.getMessage(input.sessionId, input.assistantSeq);
+    const call = assistant?.toolCalls?.find((candidate) => candidate.id === input.toolCallId);
+    const base: CommandAssessment = { isolated, ...(call ? { tool: call.name } : {}), cwd: input.environment.cwd };
+    const entry = call && deps.registry.get(call.name);
+    const args = parseToolArguments(call?.arguments);
+    // Unknown tools and unreadable arguments are reported by the tool call itself.
+    if (!call || !entry?.assess || !args) return base;
+    let request: AssessmentRequest | undefined;
+    try {
+      request = requestOf(entry, args);
+    } catch (error) {
+      return { ...base, display: `${call.name} ${clip(call.arguments ?? '')}`, problem: `the ${call.name} call could not be assessed (${describe(error)})` };
+    }
+    // Arguments the tool will reject run nothing; an empty request touches nothing.
+    if (!request || isEmpty(request)) return base;
+
+    let environment: TerminalEnvironment;
+    try {
+      environment = await deps.environments.attach(input.environment);
+    } catch (error) {
+      return { ...base, display: displayOf(call.name, request), problem: `the ${input.environment.backend} environment could not be reached to check this call (${describe(error)})` };
+    }
+    const session = await deps.store.getSession(input.sessionId);
+    const world = await worldOf(environment.workspace, session?.cwd ?? input.environment.cwd, isolated);
+    const assessment: CommandAssessment = { ...base, display: displayOf(call.name, request) };
+
+    const command = request.commands?.[0];
+    if (command) {
+      const cwd = command.workdir ? environment.workspace.resolve(command.workdir) : input.environment.cwd;
+      Object.assign(assessment, await judgeCommand(command.text, cwd, world, environment, input.environment));
+    }
+    if (request.processInput) Object.assign(assessment, await judgeProcessInput(request.processInput, world, environment, input.environment));
+    const paths = await judgePaths(request, world, environment.workspace);
+    if (paths.findings.length) {
+      assessment.paths = paths.findings;
+      // The prompt shows where a path really leads when a link redirects it.
+      assessment.display = `${call.name} ${paths.findings
+        .map((finding) => (finding.resolved === environment.workspace.resolve(finding.path) ? finding.path : `${finding.path} (→ ${tildify(finding.resolved, world.home)})`))
+        .join(' ')}`;
+      // Whoever decides sees what would be written, not only where (kept out of history otherwise).
+      if (request.preview !== undefined && paths.findings.some((finding) => finding.risk)) {
+        assessment.display += `\n${clip(request.preview, MAX_PREVIEW)}`;
+      }
+    }
+    if (paths.problem) assessment.problem = paths.problem;
+    if (assessment.display) assessment.display = clip(assessment.display, MAX_DISPLAY);
+    return assessment;
+  };
+  return async (input: AssessCommandInput): Promise<CommandAssessment> => {
+    const assessment = await assess(input);
+    return assessment.display ? { ...assessment, display: deps.redactor.redact(assessment.display) } : assessment;
+  };
+
+  interface World {
+    home: string;
+    workspaceRoot: string;
+    protectedFiles: string[];
+    secretFiles: string[];
+    contained: boolean;
+  }
+
+  async function worldOf(workspace: Workspace, workspaceRoot: string, isolated: boolean): Promise<World> {
+    // The worker's own files are compared canonically, as the paths judged against them are.
+    const local = new LocalWorkspace(process.cwd());
+    const canonical = (file: string) =>
+      local.realpath(file.replace(/\/$/, '')).then((real) => (file.endsWith('/') ? `${real}/` : real), () => file);
+    const home = await workspace.realpath('~').catch(() => workspace.resolve('~'));
+    return {
+      home,
+      workspaceRoot: await workspace.realpath(workspaceRoot).catch(() => workspaceRoot),
+      protectedFiles: await Promise.all(hermesProtectedFiles(config, workspaceRoot).map(canonical)),
+      secretFiles: await Promise.all(hermesSecretFiles(config).map(canonical)),
+      contained: isolated,
+    };
+  }
+
+  async function judgeCommand(text: string, cwd: string, world: World, environment: TerminalEnvironment, handle: EnvironmentHandle): Promise<Partial<CommandAssessment>> {
+    const verdict = classifyCommand(text, {
+      backend: handle.backend,
+      cwd,
+      workspaceRoot: world.workspaceRoot,
+      home: handle.backend === 'local' ? os.homedir() : world.home,
+      protectedFiles: world.protectedFiles.map((file) => file.replace(/\/$/, '')),
+    });
+    const deniedBy = matchDenyRule(text, verdict, config.approvals.deny);
+    const result: Partial<CommandAssessment> = { command: text, verdict: bounded(verdict), ...(deniedBy ? { deniedBy } : {}) };
+    // An approval binds to the files the command runs, as they are now (only where one may be asked).
+    if (needsApproval(verdict) && !world.contained) {
+      const bound = await digestFiles(filesRunBy(verdict.commands), cwd, environment.workspace);
+      if (bound.files.length) result.boundFiles = bound.files;
+      if (bound.problem) result.problem = bound.problem;
+    }
+    return result;
+  }
+
+  async function judgeProcessInput(
+    processInput: NonNullable<AssessmentRequest['processInput']>,
+    world: World,
+    environment: TerminalEnvironment,
+    handle: EnvironmentHandle,
+  ): Promise<Partial<CommandAssessment>> {
+    const target = await environment.background.poll(processInput.processId, 0).catch(() => undefined);
+    // No such process, or it has ended: the tool says so and nothing is typed anywhere.
+    if (!target || target.info.status === 'exited') return {};
+    const processVerdict = classifyCommand(target.info.command, {
+      backend: handle.backend,
+      cwd: target.info.cwd,
+      workspaceRoot: world.workspaceRoot,
+      home: world.home,
+      protectedFiles: [],
+    });
+    const reader = commandReader(processVerdict);
+    const display = `process ${processInput.action} to ${processInput.processId} (${clip(target.info.command, 80)}): ${processInput.data}`;
+    const partial = processInput.action === 'write' && processInput.data !== '' && !processInput.data.endsWith('\n');
+    const description = { processId: processInput.processId, program: reader?.program ?? clip(target.info.command, 80), interprets: reader !== undefined, partial: partial && reader !== undefined };
+    if (!reader || processInput.data.trim() === '') return { display, processInput: description };
+    const judged = await judgeCommand(reader.asShellText(processInput.data), target.info.cwd, world, environment, handle);
+    return { ...judged, display, processInput: description };
+  }
+
+  async function judgePaths(request: AssessmentRequest, world: World, workspace: Workspace): Promise<{ findings: PathFinding[]; problem?: string }> {
+    const wanted: { access: PathFinding['access']; path: string }[] = [
+      ...(request.reads ?? []).map((target) => ({ access: 'read' as const, path: target })),
+      ...(request.searches ?? []).map((target) => ({ access: 'search' as const, path: target })),
+      ...(request.writes ?? []).map((target) => ({ access: 'write' as const, path: target })),
+    ];
+    const findings: PathFinding[] = [];
+    for (const { access, path: target } of wanted) {
+      let resolved: string;
+      try {
+        resolved = await workspace.realpath(target);
+      } catch (error) {
+        return { findings, problem: `could not tell where ${target} leads (${describe(error)})` };
+      }
+      const finding: PathFinding = { access, path: target, resolved, shown: tildify(resolved, world.home), contained: world.contained };
+      const risk = riskOf(access, resolved, world);
+      if (risk) finding.risk = resolved === workspace.resolve(target) ? risk : `${risk} (through a symbolic link: ${target})`;
+      if (access === 'write' && isBlockDevice(resolved)) finding.hardline = true;
+      findings.push(finding);
+    }
+    return { findings };
+  }
+}
+
+function riskOf(access: PathFinding['access'], resolved: string, world: { home: string; workspaceRoot: string; protectedFiles: string[]; secretFiles: string[] }): string | undefined {
+  if (access === 'write') {
+    if (isBlockDevice(resolved)) return 'write to a raw disk device';
+    return isProtectedWritePath(resolved, world) ? 'write to a protected file' : undefined;
+  }
+  if (access === 'read') return isSecretReadPath(resolved, world.home) || matchesProtectedFile(resolved, world.secretFiles) ? 'read of a secret file' : undefined;
+  return searchReachesSecrets(resolved, world.home, world.secretFiles) ? 'search through a folder that holds secrets' : undefined;
+}
+
+/** `{path, sha256}` of each file, as the command names it (links are followed when it is read again). */
+export async function digestFiles(files: readonly string[], cwd: string, workspace: Workspace): Promise<{ files: BoundFile[]; problem?: string }> {
+  const bound: BoundFile[] = [];
+  for (const file of files) {
+    const absolute = file === '~' || file.startsWith('~/') ? workspace.resolve(file) : path.posix.resolve(cwd, file);
+    const info = await workspace.stat(absolute).catch(() => null);
+    if (info && info.type !== 'file') continue;
+    if (info && info.size > MAX_DIGEST_BYTES) return { files: bound, problem: `${absolute} is too large to bind the approval to its content` };
+    bound.push({ path: absolute, sha256: info ? await digestOf(workspace, absolute) : null });
+  }
+  return { files: bound };
+}
+
+/** The file's SHA-256 now, or null when it does not exist. */
+export async function digestOf(workspace: Workspace, absolute: string): Promise<string | null> {
+  try {
+    return createHash('sha256').update(await workspace.readFile(absolute)).digest('hex');
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+function needsApproval(verdict: CommandVerdict): boolean {
+  return verdict.tier === 'unknown' || verdict.rules.some((rule) => rule.tier === 'dangerous' || rule.tier === 'unknown');
+}
+
+function isEmpty(request: AssessmentRequest): boolean {
+  return !request.commands?.length && !request.reads?.length && !request.writes?.length && !request.searches?.length && !request.processInput;
+}
+
+/** What a human reads: the command itself, or the tool and its path. */
+function displayOf(tool: string, request: AssessmentRequest): string {
+  if (request.commands?.length) return request.commands.map((command) => command.text).join('\n');
+  const targets = [...(request.writes ?? []), ...(request.reads ?? []), ...(request.searches ?? [])];
+  return targets.length ? `${tool} ${targets.join(' ')}` : tool;
+}
+
+/** `~/x` for a path in the home folder: how people write it. */
+function tildify(absolute: string, home: string): string {
+  if (home !== '/' && (absolute === home || absolute.startsWith(`${home}/`))) return `~${absolute.slice(home.length)}`;
+  return absolute;
+}
+
+function clip(text: string, limit = MAX_TEXT): string {
+  return text.length > limit ? `${text.slice(0, limit)}…` : text;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Verdicts land in workflow history: keep them small whatever the command. */
+function bounded(verdict: CommandVerdict): CommandVerdict {
+  return {
+    ...verdict,
+    // A key is the rule id plus a normalised argument prefix: long commands share their first 500 chars.
+    rules: verdict.rules.slice(0, MAX_VERDICT_COMMANDS).map((rule) => ({ ...rule, command: clip(rule.command), key: rule.key.slice(0, 500) })),
+    commands: verdict.commands.slice(0, MAX_VERDICT_COMMANDS).map((command) => ({
+      ...command,
+      text: clip(command.text),
+      args: command.args.slice(0, 20).map((arg) => clip(arg)),
+    })),
+  };
+}
+
+/**
+ * What the call would do, from the arguments exactly as its handler will get them (coerced,
+ * validated, defaults filled), so no argument the model shapes oddly escapes the assessment.
+ * Undefined when the tool will reject the arguments (and so run nothing).
+ */
+export function requestOf(entry: ToolEntry, args: Record<string, unknown>): AssessmentRequest | undefined {
+  if (!entry.assess) return undefined;
+  const parsed = entry.argumentsSchema.safeParse(coerceArguments(entry.schema.parameters, args));
+  return parsed.success ? entry.assess(parsed.data) : undefined;
+}
+
+/**
+ * Why a gated file call must not run now, if it must not: a path it names leads somewhere other
+ * than what the gate judged (a link swapped, or the cwd moved, since the assessment).
+ */
+export async function pathsMovedSinceAssessment(
+  entry: ToolEntry,
+  args: Record<string, unknown>,
+  checkedPaths: readonly string[],
+  workspace: Workspace,
+): Promise<string | undefined> {
+  let request: AssessmentRequest | undefined;
+  try {
+    request = requestOf(entry, args);
+  } catch {
+    return 'BLOCKED: the call could not be checked again before it ran; nothing was read or written.';
+  }
+  if (!request) return undefined;
+  for (const target of [...(request.reads ?? []), ...(request.searches ?? []), ...(request.writes ?? [])]) {
+    const resolved = await workspace.realpath(target).catch(() => undefined);
+    if (resolved === undefined || !checkedPaths.includes(resolved)) {
+      return (
+        `BLOCKED: ${target} now leads to ${resolved ?? 'a path that cannot be resolved'}, not to the path that was checked before ` +
+        'this call was allowed (a symbolic link or the working directory changed). Nothing was read or written; call the tool again so the new target is checked.'
+      );
+    }
+  }
+  return undefined;
+}

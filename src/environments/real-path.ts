@@ -1,0 +1,57 @@
+// Where a path really leads once symbolic links are followed, on any backend. A path that does
+// not exist yet resolves through its deepest existing ancestor, and a dangling link through its
+// target, so a write that would create a file is judged by where the file would land.
+import path from 'node:path/posix';
+
+/** Following more links than this is a loop (the kernel gives up at 40 too). */
+const MAX_LINKS = 40;
+
+export interface RealPathPrimitives {
+  /** The canonical path of an existing `absolute`, or null when it does not exist. */
+  realpath(absolute: string): Promise<string | null>;
+  /** The target of the symbolic link at `absolute`, or null when it is not one. */
+  readlink(absolute: string): Promise<string | null>;
+}
+
+/** Resolves `absolute` (a normalised absolute POSIX path) with the backend's primitives. */
+export async function resolveRealPath(absolute: string, primitives: RealPathPrimitives): Promise<string> {
+  let links = 0;
+  const resolve = async (target: string): Promise<string> => {
+    const existing = await primitives.realpath(target);
+    if (existing !== null) return existing;
+    if (target === '/') return '/';
+    const parent = await resolve(path.dirname(target));
+    const here = path.join(parent, path.basename(target));
+    const link = await primitives.readlink(here);
+    if (link === null) return here;
+    links += 1;
+    if (links > MAX_LINKS) throw Object.assign(new Error(`Too many levels of symbolic links: ${absolute}`), { code: 'ELOOP' });
+    return resolve(path.resolve(parent, link));
+  };
+  return resolve(path.normalize(absolute));
+}
+
+/**
+ * The same resolution as one shell script (`$1` is the path), for backends reached through
+ * execs: one round trip instead of one per path component. Prints the resolved path.
+ */
+export const REAL_PATH_SCRIPT = [
+  'p="$1"; rest=""; n=0',
+  'while [ "$n" -lt 40 ]; do',
+  '  n=$((n+1))',
+  '  if [ -e "$p" ]; then r=$(cd -P -- "$(dirname -- "$p")" 2>/dev/null && pwd -P) || exit 1',
+  '    b=$(basename -- "$p"); if [ -L "$p" ]; then r=$(readlink -f -- "$p") || exit 1; b=""',
+  '    elif [ -d "$p" ]; then r=$(cd -P -- "$p" && pwd -P) || exit 1; b=""; fi',
+  '    printf "%s\\n" "${r%/}${b:+/$b}$rest"; exit 0; fi',
+  '  if [ -L "$p" ]; then t=$(readlink -- "$p"); case "$t" in /*) p="$t" ;; *) p="$(dirname -- "$p")/$t" ;; esac; continue; fi',
+  '  if [ "$p" = / ]; then printf "%s\\n" "/${rest#/}"; exit 0; fi',
+  '  rest="/$(basename -- "$p")$rest"; p=$(dirname -- "$p")',
+  'done',
+  'exit 40',
+].join('\n');
+
+/** The script's answer, normalised (`//x` and trailing slashes folded). */
+export function parseRealPathOutput(output: string, fallback: string): string {
+  const line = output.split('\n').find((candidate) => candidate.startsWith('/'));
+  return path.normalize(line ?? fallback);
+}

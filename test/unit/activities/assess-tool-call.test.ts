@@ -1,0 +1,171 @@
+// Every tool that touches the world is assessed before it runs: file paths are judged where they
+// really lead (symbolic links followed), text typed into a shell is judged as a command, and the
+// workspace files a dangerous command runs are digested. Runs on a temporary home folder.
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createApprovalActivities } from '../../../src/activities/approval-activities';
+import { ModelClients } from '../../../src/activities/model-clients';
+import type { CommandAssessment } from '../../../src/approval-signals/approval-types';
+import { loadCommandClassifier } from '../../../src/approval-signals/classify-command';
+import { decideCommand } from '../../../src/approval-signals/policy';
+import { loadConfig } from '../../../src/config/load';
+import { EnvironmentFactory } from '../../../src/environments/factory';
+import { registry } from '../../../src/registry/registry';
+import { SqliteSessionStore } from '../../../src/store/sqlite-session-store';
+import '../../../src/tools/terminal';
+import '../../../src/tools/process';
+import '../../../src/tools/write-file';
+import '../../../src/tools/patch';
+import '../../../src/tools/read-file';
+import '../../../src/tools/search-files';
+
+const temporary = (prefix: string) => realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
+const home = temporary('gate-home-');
+const hermesHome = path.join(home, '.hermes-temporal');
+const workspace = temporary('gate-ws-');
+const originalHome = process.env.HOME;
+const store = new SqliteSessionStore(':memory:');
+const environments = new EnvironmentFactory();
+const config = loadConfig({ env: { HERMES_TEMPORAL_HOME: hermesHome }, projectDir: workspace });
+const activities = createApprovalActivities({ store, config, models: new ModelClients({ timeoutSeconds: 5 }), registry, environments });
+const handle = { backend: 'local' as const, cwd: workspace, sessionId: 'gate-unit' };
+let seq = 0;
+
+beforeAll(async () => {
+  // Jest's process.env does not reach os.homedir(): both point at the temporary home.
+  process.env.HOME = home;
+  jest.spyOn(os, 'homedir').mockReturnValue(home);
+  await loadCommandClassifier();
+  mkdirSync(path.join(home, '.ssh'), { recursive: true });
+  mkdirSync(path.join(hermesHome, 'approver'), { recursive: true });
+  writeFileSync(path.join(home, '.ssh', 'id_ed25519'), 'PRIVATE KEY');
+  writeFileSync(path.join(hermesHome, 'config.yaml'), 'model:\n  api_key: secret\n');
+  writeFileSync(path.join(workspace, 'notes.txt'), 'hello\n');
+  writeFileSync(path.join(workspace, 'run.sh'), 'echo run\n');
+  symlinkSync(path.join(home, '.ssh', 'authorized_keys'), path.join(workspace, 'keys.txt'));
+  symlinkSync(path.join(home, '.ssh'), path.join(workspace, 'dot-ssh'));
+  await store.createSession({ sessionId: 'gate-unit', workflowId: 'w', task: 't', model: 'm', cwd: workspace, toolNames: [], status: 'running' });
+});
+afterAll(async () => {
+  process.env.HOME = originalHome;
+  jest.restoreAllMocks();
+  await store.close();
+});
+
+async function assess(name: string, args: Record<string, unknown>): Promise<CommandAssessment> {
+  seq += 1;
+  await store.appendMessage('gate-unit', { seq, role: 'assistant', content: null, toolCalls: [{ id: `c${seq}`, name, arguments: JSON.stringify(args) }] });
+  return activities.assessCommand({ sessionId: 'gate-unit', assistantSeq: seq, toolCallId: `c${seq}`, environment: handle });
+}
+
+const decide = (assessment: CommandAssessment) =>
+  decideCommand({ assessment, mode: 'manual', surface: 'async', unattendedPolicy: 'deny', sessionApprovals: new Set(), allowlist: new Set() });
+
+test('write_file through a workspace symlink is judged where it leads: ~/.ssh/authorized_keys', async () => {
+  const assessment = await assess('write_file', { path: 'keys.txt', content: 'ssh-ed25519 AAAA attacker' });
+  expect(assessment.paths).toEqual([
+    expect.objectContaining({ access: 'write', path: 'keys.txt', resolved: path.join(home, '.ssh', 'authorized_keys'), contained: false }),
+  ]);
+  expect(assessment.display).toBe('write_file keys.txt (→ ~/.ssh/authorized_keys)\nssh-ed25519 AAAA attacker');
+  expect(decide(assessment)).toEqual({
+    action: 'ask',
+    description: 'write to a protected file (through a symbolic link: keys.txt): ~/.ssh/authorized_keys',
+    keys: [`PATHW:${path.join(home, '.ssh', 'authorized_keys')}`],
+    allowAlways: true,
+  });
+});
+
+test('a path under a symlinked folder that does not exist yet resolves through its deepest existing ancestor', async () => {
+  const assessment = await assess('patch', { path: 'dot-ssh/new/rc', old_string: 'a', new_string: 'b' });
+  expect(assessment.paths?.[0]?.resolved).toBe(path.join(home, '.ssh', 'new', 'rc'));
+  expect(decide(assessment)).toMatchObject({ action: 'ask' });
+});
+
+test.each([
+  ['the user config', () => path.join(hermesHome, 'config.yaml')],
+  ['an approver key', () => path.join(hermesHome, 'approver', 'alice.pub')],
+  ['the session store', () => config.store.path],
+  ['the session store journal', () => `${config.store.path}-wal`],
+  ['the dev server database', () => path.join(hermesHome, 'temporal.db')],
+  ['anything else in the hermes home', () => path.join(hermesHome, 'plugins', 'evil.js')],
+  ['the project config', () => path.join(workspace, 'hermes-temporal.yaml')],
+  ['authorized_keys', () => '~/.ssh/authorized_keys'],
+  ['a shell start-up file', () => '~/.bashrc'],
+  ['cloud credentials', () => '~/.aws/credentials'],
+  ['system configuration', () => '/etc/hosts'],
+])('write_file and patch of %s wait for a human', async (_label, target) => {
+  for (const tool of ['write_file', 'patch']) {
+    const assessment = await assess(tool, { path: target(), content: 'x', old_string: 'a', new_string: 'b' });
+    const decision = decide(assessment);
+    expect(decision).toMatchObject({ action: 'ask', description: expect.stringMatching(/^write to a protected file: /) as unknown });
+  }
+});
+
+test('writes and reads of ordinary workspace files run without asking, and keep their content out of history', async () => {
+  expect((await assess('write_file', { path: 'report.md', content: 'a long report' })).display).toBe('write_file report.md');
+  expect(decide(await assess('write_file', { path: 'out/report.md', content: 'x' }))).toEqual({ action: 'run' });
+  expect(decide(await assess('read_file', { path: 'notes.txt' }))).toEqual({ action: 'run' });
+  expect(decide(await assess('search_files', { pattern: 'x', path: '.' }))).toEqual({ action: 'run' });
+});
+
+test.each([
+  ['the user config (model key, webhook secret)', () => path.join(hermesHome, 'config.yaml')],
+  ['an approver key', () => path.join(hermesHome, 'approver', 'alice.key')],
+  ['an ssh private key', () => '~/.ssh/id_ed25519'],
+  ['an ssh key through a symlinked folder', () => 'dot-ssh/id_ed25519'],
+])('read_file of %s waits for a human', async (_label, target) => {
+  expect(decide(await assess('read_file', { path: target() }))).toMatchObject({ action: 'ask', description: expect.stringMatching(/^read of a secret file/) as unknown });
+});
+
+test('search_files under ~/.ssh, or over the whole home folder, waits for a human', async () => {
+  expect(decide(await assess('search_files', { pattern: 'PRIVATE', path: '~/.ssh' }))).toMatchObject({ action: 'ask' });
+  expect(decide(await assess('search_files', { pattern: 'PRIVATE', path: '~' }))).toMatchObject({ action: 'ask' });
+  expect(decide(await assess('search_files', { pattern: 'PRIVATE', path: 'dot-ssh' }))).toMatchObject({ action: 'ask' });
+  // Judged on the arguments as the handler gets them (defaults filled): no path means the cwd.
+  expect((await assess('search_files', { pattern: 'PRIVATE' })).paths).toEqual([expect.objectContaining({ access: 'search', path: '.', resolved: workspace })]);
+});
+
+test('a container without host mounts contains its file writes; hardline device writes stay blocked', async () => {
+  const contained = { ...(await assess('write_file', { path: '~/.bashrc', content: 'x' })), isolated: true };
+  contained.paths = contained.paths?.map((finding) => ({ ...finding, contained: true }));
+  expect(decide(contained)).toEqual({ action: 'run' });
+  expect(decide(await assess('write_file', { path: '/dev/sda', content: 'x' }))).toMatchObject({ action: 'block', kind: 'hardline' });
+});
+
+describe('typing into background processes', () => {
+  const ids: string[] = [];
+  afterAll(async () => {
+    const environment = await environments.attach(handle);
+    for (const id of ids) await environment.background.kill(id);
+  });
+
+  test('process submit to a shell is judged as a command; input to other programs is data', async () => {
+    const environment = await environments.attach(handle);
+    const shell = await environment.background.start({ command: 'bash', cwd: workspace });
+    const reader = await environment.background.start({ command: 'cat', cwd: workspace });
+    ids.push(shell.id, reader.id);
+
+    const toShell = await assess('process', { action: 'submit', session_id: shell.id, data: 'rm -rf ~' });
+    expect(toShell).toMatchObject({ command: 'rm -rf ~', display: `process submit to ${shell.id} (bash): rm -rf ~`, processInput: { interprets: true } });
+    expect(decide(toShell)).toMatchObject({ action: 'block', kind: 'hardline' });
+    expect(decide(await assess('process', { action: 'submit', session_id: shell.id, data: 'git reset --hard' }))).toMatchObject({ action: 'ask' });
+    expect(decide(await assess('process', { action: 'submit', session_id: shell.id, data: 'ls' }))).toEqual({ action: 'run' });
+    expect(decide(await assess('process', { action: 'write', session_id: shell.id, data: 'rm -r' }))).toMatchObject({
+      action: 'ask',
+      description: expect.stringMatching(/partial line/) as unknown,
+    });
+
+    const toData = await assess('process', { action: 'submit', session_id: reader.id, data: 'rm -rf ~' });
+    expect(toData).toMatchObject({ processInput: { interprets: false } });
+    expect(toData.command).toBeUndefined();
+    expect(decide(toData)).toEqual({ action: 'run' });
+  });
+});
+
+test('a dangerous command binds its approval to the digests of the workspace scripts it runs', async () => {
+  const assessment = await assess('terminal', { command: 'bash run.sh && git reset --hard' });
+  expect(assessment.boundFiles).toEqual([{ path: path.join(workspace, 'run.sh'), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown }]);
+  // A safe command binds nothing: no approval is asked for it.
+  expect((await assess('terminal', { command: 'bash run.sh' })).boundFiles).toBeUndefined();
+});

@@ -1,0 +1,40 @@
+// The terminal tool's own check before a command runs: a workflow approval holds only while the
+// files it was given for are unchanged, and without a workflow decision hardline is still refused.
+import { createHash } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadCommandClassifier } from '../../../src/approval-signals/classify-command';
+import { approveCommand, approveProcessInput } from '../../../src/approval-signals/gate';
+import { createToolContext } from '../../helpers/tool-context';
+
+const workdir = mkdtempSync(path.join(os.tmpdir(), 'command-gate-'));
+const script = path.join(workdir, 'run.sh');
+const digest = (text: string) => createHash('sha256').update(text).digest('hex');
+
+beforeAll(() => loadCommandClassifier());
+
+test('an approval bound to a script holds while the script is unchanged, and is refused once it changed', async () => {
+  writeFileSync(script, 'echo original\n');
+  const context = createToolContext(workdir, { commandApproval: { approved: true, boundFiles: [{ path: script, sha256: digest('echo original\n') }] } });
+  expect(await approveCommand('bash run.sh', context)).toMatchObject({ approved: true });
+  writeFileSync(script, 'echo swapped\n');
+  const refused = await approveCommand('bash run.sh', context);
+  expect(refused).toEqual({ approved: false, message: expect.stringMatching(new RegExp(`^BLOCKED: ${script} changed after it was approved; ask again`)) as unknown });
+});
+
+test('a file that was absent when approved must still be absent', async () => {
+  const later = path.join(workdir, 'later.sh');
+  const context = createToolContext(workdir, { commandApproval: { approved: true, boundFiles: [{ path: later, sha256: null }] } });
+  expect(await approveCommand('bash later.sh', context)).toMatchObject({ approved: true });
+  writeFileSync(later, 'rm -rf ~\n');
+  expect(await approveCommand('bash later.sh', context)).toMatchObject({ approved: false });
+});
+
+test('without a workflow decision, hardline commands and hardline text typed into a shell are refused', async () => {
+  const context = createToolContext(workdir);
+  expect(await approveCommand('rm -rf /', context)).toMatchObject({ approved: false });
+  expect(await approveCommand('ls', context)).toEqual({ approved: true });
+  expect(approveProcessInput('bash', 'rm -rf /', context)).toMatchObject({ approved: false });
+  expect(approveProcessInput('cat', 'rm -rf /', context)).toEqual({ approved: true });
+});
