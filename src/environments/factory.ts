@@ -2,7 +2,7 @@
 // that keeps its own per-worker connections (DESIGN.md rule 5); the handle itself stays in the
 // workflow, so any worker can re-attach.
 import { LocalPtyProcesses } from './background/local-pty-processes';
-import { LocalEnvironment, type LocalEnvironmentOptions } from './local-environment';
+import { LocalEnvironment, sessionKeyOf, type LocalEnvironmentOptions } from './local-environment';
 import { LocalSandbox, type SandboxState } from './local-sandbox';
 import type { Backend, EnvironmentDriver, EnvironmentHandle, TerminalEnvironment } from './terminal-environment';
 
@@ -35,8 +35,9 @@ export class LocalDriver implements EnvironmentDriver {
     return new LocalEnvironment(handle, this.options);
   }
 
-  async destroy(): Promise<void> {
-    // The local machine outlives the session.
+  /** The local machine outlives the session; only the session's process cap goes. */
+  async destroy(handle: EnvironmentHandle): Promise<void> {
+    this.options.sandbox.releaseSession(sessionKeyOf(handle));
   }
 }
 

@@ -58,7 +58,7 @@ export class LocalEnvironment implements TerminalEnvironment {
     this.sandbox = options.sandbox ?? (defaultSandbox ??= new LocalSandbox());
     const recorded = handle.details?.workspace;
     this.workspaceRoot = typeof recorded === 'string' ? recorded : handle.cwd;
-    this.sessionKey = (handle.sessionId ?? 'default').replace(/[^A-Za-z0-9_-]/g, '_');
+    this.sessionKey = sessionKeyOf(handle);
     const stateDir = path.join(os.tmpdir(), 'hermes-bg', this.sessionKey);
     const killGraceMs = options.killGraceMs ?? 2000;
     // The control scripts are ours (the command is only quoted data in them) and run outside; the
@@ -120,7 +120,6 @@ export class LocalEnvironment implements TerminalEnvironment {
       deadline.dispose();
       await rm(cwdFile, { force: true });
       if (pidFile) await rm(pidFile, { force: true });
-      if (sandboxed) this.sandbox.releaseSession(this.sessionKey);
     }
   }
 
@@ -135,8 +134,14 @@ export class LocalEnvironment implements TerminalEnvironment {
   }
 
   async release(): Promise<void> {
-    // Nothing is held between commands on the local backend.
+    // Nothing else is held between commands on the local backend.
+    this.sandbox.releaseSession(this.sessionKey);
   }
+}
+
+/** The file-name-safe session name for state directories and the session's process cap. */
+export function sessionKeyOf(handle: EnvironmentHandle): string {
+  return (handle.sessionId ?? 'default').replace(/[^A-Za-z0-9_-]/g, '_');
 }
 
 /** Where a running command's process-group id is kept, so a later worker can find it. */

@@ -4,7 +4,7 @@
 // hidden, a private size-capped /tmp, no capabilities, and caps on processes, memory and file size.
 // Decision (vs @anthropic-ai/sandbox-runtime): see README.md "Security" — we drive bwrap ourselves.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, realpathSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, realpathSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { unixSocketFilter } from './sandbox-seccomp';
@@ -119,10 +119,16 @@ export interface SandboxState {
   warning?: string;
 }
 
+/** How long a looked-up list of hidden paths is reused: a secret the user adds is hidden within this. */
+const HIDDEN_PATHS_TTL_MS = 2000;
+
 export class LocalSandbox {
   private probed?: SandboxState;
   private seccompFile?: string | null;
   private cgroupUsable?: boolean;
+  private readonly cgroupsMade = new Set<string>();
+  /** ~100 realpath/stat calls per command cost milliseconds: the answer is kept briefly. */
+  private hiddenCache?: { key: string; at: number; paths: { path: string; directory: boolean }[] };
 
   constructor(readonly settings: LocalSandboxSettings = DEFAULT_SANDBOX_SETTINGS) {}
 
@@ -174,6 +180,7 @@ export class LocalSandbox {
     if (!this.cgroupUsable) return;
     try {
       rmdirSync(path.join(CGROUP_PIDS_ROOT, CGROUP_DIRECTORY, cgroupName(sessionKey)));
+      this.cgroupsMade.delete(sessionKey);
     } catch {
       // Still in use by a background process, or already gone.
     }
@@ -211,15 +218,25 @@ export class LocalSandbox {
     // A workspace of `/` would make everything writable: it stays read-only then.
     if (workspace !== '/' && isDirectory(workspace)) args.push('--bind', workspace, workspace);
     for (const file of options.wrapperFiles ?? []) args.push('--bind', file, file);
-    for (const hidden of this.hiddenPaths(workspace)) {
+    const hiddenPaths = this.cachedHiddenPaths(workspace);
+    for (const hidden of hiddenPaths) {
       if (hidden.directory) args.push('--tmpfs', hidden.path, '--remount-ro', hidden.path);
       else args.push('--ro-bind', '/dev/null', hidden.path);
     }
     // A workspace inside a hidden folder stays the one thing of it that shows.
-    const hiddenAround = this.hiddenPaths(workspace).some((hidden) => hidden.directory && isWithin(workspace, hidden.path));
+    const hiddenAround = hiddenPaths.some((hidden) => hidden.directory && isWithin(workspace, hidden.path));
     if (workspace !== '/' && hiddenAround) args.push('--bind', workspace, workspace);
     args.push('--chdir', isDirectory(options.cwd) ? options.cwd : workspace);
     return args;
+  }
+
+  private cachedHiddenPaths(workspace: string): { path: string; directory: boolean }[] {
+    const key = `${os.homedir()}\0${workspace}`;
+    const cached = this.hiddenCache;
+    if (cached && cached.key === key && Date.now() - cached.at < HIDDEN_PATHS_TTL_MS) return cached.paths;
+    const paths = this.hiddenPaths(workspace);
+    this.hiddenCache = { key, at: Date.now(), paths };
+    return paths;
   }
 
   /**
@@ -282,8 +299,11 @@ export class LocalSandbox {
     if (this.cgroupUsable === false) return undefined;
     const directory = path.join(CGROUP_PIDS_ROOT, CGROUP_DIRECTORY, cgroupName(sessionKey));
     try {
-      mkdirSync(directory, { recursive: true });
-      writeFileSync(path.join(directory, 'pids.max'), String(this.settings.maxProcesses));
+      if (!this.cgroupsMade.has(sessionKey) || !existsSync(directory)) {
+        mkdirSync(directory, { recursive: true });
+        writeFileSync(path.join(directory, 'pids.max'), String(this.settings.maxProcesses));
+        this.cgroupsMade.add(sessionKey);
+      }
       this.cgroupUsable = true;
       return path.join(directory, 'cgroup.procs');
     } catch {
