@@ -280,7 +280,8 @@ export class LocalSandbox {
       if (!filter) {
         this.seccompFile = null;
       } else {
-        const directory = path.join(os.tmpdir(), 'hermes-sandbox');
+        // One folder per user: another user's folder of that name would not be ours to write.
+        const directory = path.join(os.tmpdir(), `hermes-sandbox-${process.getuid?.() ?? 'user'}`);
         mkdirSync(directory, { recursive: true, mode: 0o700 });
         const file = path.join(directory, `unix-socket-filter-${process.pid}.bpf`);
         writeFileSync(file, filter, { mode: 0o600 });
