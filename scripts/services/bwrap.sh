@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bubblewrap for the local backend's sandbox and the Apptainer stand-in tests (Debian has no
-# apptainer package; the stand-in runs commands with bwrap in a rootfs folder). `start` installs it when missing; both `start` and
-# `env` print `export HERMES_TEST_BWRAP=<path>` for the tests. Diagnostics go to stderr.
+# apptainer package; the stand-in runs commands with bwrap in a rootfs folder). `start` installs
+# it when missing; both `start` and `env` print `export HERMES_TEST_BWRAP=<path>` for the tests. Diagnostics go to stderr.
 set -euo pipefail
 
 usage() {
