@@ -94,7 +94,9 @@ export class LocalEnvironment implements TerminalEnvironment {
     const cwdFile = path.join(os.tmpdir(), `hermes-cwd-${randomUUID()}`);
     const script = wrapCommand(request.command, cwd, cwdFile);
     const output = new BoundedOutput(request.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);
-    const env = { ...sanitizeEnvironment(process.env, this.options.envPassthrough), ...request.env };
+    // Outside the sandbox (our own control scripts) no variable may change what bash itself runs.
+    const extra = sandboxed ? request.env : withoutShellHooks(request.env);
+    const env = { ...sanitizeEnvironment(process.env, this.options.envPassthrough), ...extra };
     // The sandbox's /tmp is its own: the cwd file exists first, so it can be bound in.
     if (sandboxed) await writeFile(cwdFile, '', { mode: 0o600 });
     const argv = sandboxed ? this.sandbox.command(script, this.runOptions(cwd, [cwdFile])) : { file: 'bash', args: ['-c', script] };
@@ -137,6 +139,12 @@ export class LocalEnvironment implements TerminalEnvironment {
     // Nothing else is held between commands on the local backend.
     this.sandbox.releaseSession(this.sessionKey);
   }
+}
+
+/** Variables that make bash or the loader run code of their own (BASH_ENV, LD_PRELOAD, ...). */
+function withoutShellHooks(env: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (!env) return env;
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !/^(BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|LD_.*|BASH_FUNC_.*)$/.test(name)));
 }
 
 /** The file-name-safe session name for state directories and the session's process cap. */

@@ -226,7 +226,10 @@ export class LocalSandbox {
     // A workspace inside a hidden folder stays the one thing of it that shows.
     const hiddenAround = hiddenPaths.some((hidden) => hidden.directory && isWithin(workspace, hidden.path));
     if (workspace !== '/' && hiddenAround) args.push('--bind', workspace, workspace);
-    args.push('--chdir', isDirectory(options.cwd) ? options.cwd : workspace);
+    // A cwd the sandbox does not show (another folder under the host's /tmp) falls back to the
+    // workspace; the wrapper's own `cd` then reports it the way it does without a sandbox.
+    const visible = !privateTemporaryDirectories().some((directory) => isWithin(options.cwd, directory)) || isWithin(options.cwd, workspace);
+    args.push('--chdir', visible && isDirectory(options.cwd) ? options.cwd : workspace);
     return args;
   }
 
