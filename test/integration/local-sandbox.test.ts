@@ -3,7 +3,10 @@
 // session store in the workspace is hidden, and the worker's processes are not there.
 import path from 'node:path';
 import { realpathSync } from 'node:fs';
-import { connectHarness, tempDir, toolResults, withScriptedSession, type Harness } from '../helpers/session-harness';
+import pino from 'pino';
+import { createHermesWorker } from '../../src/temporal/worker';
+import { createSessionStore } from '../../src/store/create-session-store';
+import { connectHarness, tempDir, testConfig, toolResults, withScriptedSession, type Harness } from '../helpers/session-harness';
 
 let harness: Harness;
 beforeAll(async () => {
@@ -40,4 +43,20 @@ test('a session\'s terminal call is sandboxed: no Temporal frontend, no session 
     expect(output).not.toContain('SQLite format');
     expect(output).toContain('worker-invisible');
   });
+});
+
+test('a worker whose config turns the sandbox off says so when it starts', async () => {
+  const config = testConfig({ terminal: { local: { sandbox: 'off' } } });
+  const lines: string[] = [];
+  const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
+  const store = createSessionStore(config);
+  try {
+    const worker = await createHermesWorker({ connection: harness.nativeConnection, config, store, logger });
+    // Started and stopped at once, so it lets go of the shared connection.
+    await worker.runUntil(async () => undefined);
+  } finally {
+    await store.close();
+  }
+  const warnings = lines.map((line) => JSON.parse(line) as { level: number; msg: string }).filter((entry) => entry.level === 40);
+  expect(warnings.map((entry) => entry.msg)).toContainEqual(expect.stringMatching(/terminal\.local\.sandbox is off: local commands run unsandboxed/));
 });
