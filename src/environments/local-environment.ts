@@ -64,7 +64,7 @@ export class LocalEnvironment implements TerminalEnvironment {
     // The control scripts are ours (the command is only quoted data in them) and run outside; the
     // runner starts the command itself in the sandbox, detached from this worker.
     const files = new ExecBackgroundProcesses((request) => this.run(request, false), stateDir, Math.ceil(killGraceMs / 1000), (command, cwd) =>
-      this.sandbox.shellWords(`eval ${shellQuote(command)}`, this.runOptions(cwd)),
+      this.sandbox.shellWords(`builtin cd -- ${shellQuote(cwd)} || exit 126\neval ${shellQuote(command)}`, this.runOptions(cwd)),
     );
     this.background = new LocalBackgroundProcesses(
       files,

@@ -4,7 +4,7 @@
 // hidden, a private size-capped /tmp, no capabilities, and caps on processes, memory and file size.
 // Decision (vs @anthropic-ai/sandbox-runtime): see README.md "Security" — we drive bwrap ourselves.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, realpathSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, readdirSync, realpathSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { unixSocketFilter } from './sandbox-seccomp';
@@ -286,8 +286,12 @@ export class LocalSandbox {
         // One folder per user: another user's folder of that name would not be ours to write.
         const directory = path.join(os.tmpdir(), `hermes-sandbox-${process.getuid?.() ?? 'user'}`);
         mkdirSync(directory, { recursive: true, mode: 0o700 });
-        const file = path.join(directory, `unix-socket-filter-${process.pid}.bpf`);
-        writeFileSync(file, filter, { mode: 0o600 });
+        // One name for every worker (the content only depends on the architecture), replaced
+        // atomically so a runner starting meanwhile never reads half a file.
+        const file = path.join(directory, `unix-socket-filter-${os.arch()}.bpf`);
+        const temporary = `${file}.${process.pid}.tmp`;
+        writeFileSync(temporary, filter, { mode: 0o600 });
+        renameSync(temporary, file);
         this.seccompFile = file;
       }
     }

@@ -255,6 +255,15 @@ describe('a sandboxed local command', () => {
     const { output } = await environment.exec({ command: 'hostname; cat ~/.netrc', timeoutMs: 10_000 });
     expect(output).not.toContain('hermes-sandbox');
     expect(output).toContain('netrc-secret');
+    // Background processes still start in their cwd.
+    const started = await environment.background.start({ command: 'pwd', cwd: workspace });
+    let tail = '';
+    await waitFor(async () => {
+      const state = await environment.background.poll(started.id);
+      tail = state?.outputTail ?? '';
+      return state?.info.status === 'exited';
+    }, { timeoutMs: 15_000, what: 'the background process to finish' });
+    expect(tail).toBe(`${workspace}\n`);
   });
 
   it('makes the terminal unavailable, with the reason, where no sandbox can start', async () => {
