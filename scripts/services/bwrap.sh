@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# bubblewrap for the Apptainer stand-in tests (Debian has no apptainer package; the stand-in runs
-# commands with bwrap in a rootfs folder). `start` installs it when missing; both `start` and
-# `env` print `export HERMES_TEST_BWRAP=<path>` for the tests. Diagnostics go to stderr.
+# bubblewrap for the local backend's sandbox and the Apptainer stand-in tests (Debian has no
+# apptainer package; the stand-in runs commands with bwrap in a rootfs folder). `start` installs
+# it when missing; both `start` and `env` print `export HERMES_TEST_BWRAP=<path>` for the tests. Diagnostics go to stderr.
 set -euo pipefail
 
 usage() {
@@ -25,8 +25,9 @@ print_env() {
     echo "bwrap is not installed: run $0 start" >&2
     exit 1
   fi
-  # A namespace-less probe: fails where user namespaces or mounts are not allowed.
-  if ! "$bwrap" --ro-bind / / --dev /dev --proc /proc true 2>/dev/null; then
+  # The local sandbox's own namespaces: fails where user namespaces or mounts are not allowed.
+  if ! "$bwrap" --ro-bind / / --dev /dev --proc /proc --unshare-user --disable-userns --unshare-pid --unshare-net \
+      --cap-drop ALL --die-with-parent true 2>/dev/null; then
     echo "bwrap is installed but cannot create a sandbox here" >&2
     exit 1
   fi

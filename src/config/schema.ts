@@ -36,6 +36,27 @@ const dockerSchema = z
   })
   .strict();
 
+const localSchema = z
+  .object({
+    /** on: every command runs in the bubblewrap sandbox; off: unsandboxed, with the worker's rights. */
+    sandbox: z.enum(['on', 'off']).default('on'),
+    /** none: no network but the sandbox's own loopback; host: the machine's network, loopback included. */
+    network: z.enum(['none', 'host']).default('none'),
+    /** Processes a session may run at once (fork bombs stop here). */
+    max_processes: positiveInt.default(512),
+    /** Address space per process, MiB (RLIMIT_AS). */
+    max_memory_mb: positiveInt.default(8192),
+    /** Largest file a command may write, MiB (RLIMIT_FSIZE). */
+    max_file_size_mb: positiveInt.default(4096),
+    /** Size of the sandbox's private /tmp, MiB. */
+    tmp_size_mb: positiveInt.default(1024),
+    /** More files or folders commands must not see (`~/` means the home folder). */
+    hidden_paths: z.array(z.string().min(1)).default([]),
+    /** Path of the bwrap binary; found on PATH when unset. */
+    bwrap_path: z.string().optional(),
+  })
+  .strict();
+
 const sshSchema = z
   .object({
     host: z.string().optional(),
@@ -171,10 +192,14 @@ export const configSchema = z
         timeout_seconds: positiveInt.default(180),
         max_foreground_timeout_seconds: positiveInt.default(600),
         max_output_chars: positiveInt.default(50_000),
-        /** Secret-looking environment variables that commands may still see. */
+        /**
+         * Worker environment variables that commands may see, beyond the allowlist (PATH, HOME,
+         * USER, LOGNAME, LANG, LC_*, TERM, TZ, TMPDIR, SHELL).
+         */
         env_passthrough: z.array(z.string()).default([]),
         /** Time between SIGTERM and SIGKILL when a command or process tree is stopped. */
         kill_grace_seconds: z.number().min(0).max(60).default(2),
+        local: localSchema.prefault({}),
         docker: dockerSchema.prefault({}),
         ssh: sshSchema.prefault({}),
         singularity: singularitySchema.prefault({}),

@@ -2,33 +2,42 @@
 // that keeps its own per-worker connections (DESIGN.md rule 5); the handle itself stays in the
 // workflow, so any worker can re-attach.
 import { LocalPtyProcesses } from './background/local-pty-processes';
-import { LocalEnvironment, type LocalEnvironmentOptions } from './local-environment';
+import { LocalEnvironment, sessionKeyOf, type LocalEnvironmentOptions } from './local-environment';
+import { LocalSandbox, type SandboxState } from './local-sandbox';
 import type { Backend, EnvironmentDriver, EnvironmentHandle, TerminalEnvironment } from './terminal-environment';
 
-/** The local backend: nothing to create, nothing to destroy. */
+/** The local backend: nothing to create, nothing to destroy; commands run in its sandbox. */
 export class LocalDriver implements EnvironmentDriver {
   readonly backend = 'local' as const;
-  private readonly options: LocalEnvironmentOptions;
+  private readonly options: LocalEnvironmentOptions & { sandbox: LocalSandbox };
 
   constructor(options: LocalEnvironmentOptions = {}) {
     // PTY processes live in this worker's memory and must outlive each per-call view.
-    this.options = { ...options, ptyProcesses: options.ptyProcesses ?? new LocalPtyProcesses() };
+    this.options = { ...options, ptyProcesses: options.ptyProcesses ?? new LocalPtyProcesses(), sandbox: options.sandbox ?? new LocalSandbox() };
+  }
+
+  /** What the sandbox is on this worker (logged at start-up, shown by `hermes-temporal tools`). */
+  sandboxState(): SandboxState {
+    return this.options.sandbox.state();
   }
 
   async unavailableReason(): Promise<string | undefined> {
-    return undefined;
+    return this.options.sandbox.state().unavailableReason;
   }
 
+  /** Records the workspace the session starts in: the one folder its commands may write. */
   async start(handle: EnvironmentHandle): Promise<EnvironmentHandle> {
-    return handle;
+    if (typeof handle.details?.workspace === 'string') return handle;
+    return { ...handle, details: { ...handle.details, workspace: handle.cwd } };
   }
 
   async attach(handle: EnvironmentHandle): Promise<TerminalEnvironment> {
     return new LocalEnvironment(handle, this.options);
   }
 
-  async destroy(): Promise<void> {
-    // The local machine outlives the session.
+  /** The local machine outlives the session; only the session's process cap goes. */
+  async destroy(handle: EnvironmentHandle): Promise<void> {
+    this.options.sandbox.releaseSession(sessionKeyOf(handle));
   }
 }
 
@@ -43,6 +52,12 @@ export class EnvironmentFactory {
     const driver = this.drivers.get(backend);
     if (!driver) throw new UnsupportedBackendError(backend, [...this.drivers.keys()]);
     return driver;
+  }
+
+  /** The local backend's sandbox on this worker, when the local backend is configured. */
+  localSandboxState(): SandboxState | undefined {
+    const local = this.drivers.get('local');
+    return local instanceof LocalDriver ? local.sandboxState() : undefined;
   }
 
   /** Why `backend` cannot be used on this worker, or undefined when it can. */

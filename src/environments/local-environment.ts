@@ -1,6 +1,7 @@
-// The local backend: each command is `bash -c` in its own process group, so a timeout or a
-// cancellation kills everything the command started. Commands see a sanitised environment.
-// With `pty` a command runs under a pseudo-terminal (node-pty) instead of pipes.
+// The local backend: each command is `bash -c` inside the local sandbox (local-sandbox.ts), in its
+// own process group and PID namespace, so a timeout or a cancellation kills everything the command
+// started. Commands see an allowlisted environment. With `pty` a command runs under a
+// pseudo-terminal (node-pty) instead of pipes.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -17,6 +18,7 @@ import { LocalPtyProcesses } from './background/local-pty-processes';
 import { shellExitCode, spawnInPty } from './local-pty';
 import type { BackgroundProcesses, EnvironmentHandle, ExecRequest, ExecResult, TerminalEnvironment } from './terminal-environment';
 import { ExecDeadline } from './exec-deadline';
+import { LocalSandbox, type SandboxCommand } from './local-sandbox';
 
 export interface LocalEnvironmentOptions {
   /** Secret-looking variables that commands may still see. */
@@ -25,7 +27,12 @@ export interface LocalEnvironmentOptions {
   killGraceMs?: number;
   /** Where PTY background processes live; defaults to this worker's shared set. */
   ptyProcesses?: LocalPtyProcesses;
+  /** What commands run in; defaults to the sandbox with default settings. */
+  sandbox?: LocalSandbox;
 }
+
+/** The sandbox of environments made without one: shared, so the start-up probe runs once. */
+let defaultSandbox: LocalSandbox | undefined;
 
 const DEFAULT_MAX_OUTPUT_CHARS = 50_000;
 /** Appears in every wrapper script, so a pid can be recognised as ours. */
@@ -36,7 +43,11 @@ const DRAIN_AFTER_EXIT_MS = 300;
 export class LocalEnvironment implements TerminalEnvironment {
   readonly workspace: LocalWorkspace;
   readonly background: BackgroundProcesses;
+  readonly sandbox: LocalSandbox;
   private current: EnvironmentHandle;
+  /** The one folder commands may write: where the session started, wherever `cd` went since. */
+  private readonly workspaceRoot: string;
+  private readonly sessionKey: string;
 
   constructor(
     handle: EnvironmentHandle,
@@ -44,15 +55,24 @@ export class LocalEnvironment implements TerminalEnvironment {
   ) {
     this.current = { ...handle };
     this.workspace = new LocalWorkspace(handle.cwd);
-    const stateDir = path.join(os.tmpdir(), 'hermes-bg', (handle.sessionId ?? 'default').replace(/[^A-Za-z0-9_-]/g, '_'));
+    this.sandbox = options.sandbox ?? (defaultSandbox ??= new LocalSandbox());
+    const recorded = handle.details?.workspace;
+    this.workspaceRoot = typeof recorded === 'string' ? recorded : handle.cwd;
+    this.sessionKey = sessionKeyOf(handle);
+    const stateDir = path.join(os.tmpdir(), 'hermes-bg', this.sessionKey);
     const killGraceMs = options.killGraceMs ?? 2000;
-    const files = new ExecBackgroundProcesses((request) => this.exec(request), stateDir, Math.ceil(killGraceMs / 1000));
+    // The control scripts are ours (the command is only quoted data in them) and run outside; the
+    // runner starts the command itself in the sandbox, detached from this worker.
+    const files = new ExecBackgroundProcesses((request) => this.run(request, false), stateDir, Math.ceil(killGraceMs / 1000), (command, cwd) =>
+      this.sandbox.shellWords(`builtin cd -- ${shellQuote(cwd)} || exit 126\neval ${shellQuote(command)}`, this.runOptions(cwd)),
+    );
     this.background = new LocalBackgroundProcesses(
       files,
       options.ptyProcesses ?? new LocalPtyProcesses(),
       stateDir,
       () => sanitizeEnvironment(process.env, options.envPassthrough),
       killGraceMs,
+      (script, cwd) => this.sandbox.command(script, this.runOptions(cwd)),
     );
   }
 
@@ -61,18 +81,31 @@ export class LocalEnvironment implements TerminalEnvironment {
     return this.current;
   }
 
-  async exec(request: ExecRequest): Promise<ExecResult> {
+  exec(request: ExecRequest): Promise<ExecResult> {
+    return this.run(request, true);
+  }
+
+  private runOptions(cwd: string, wrapperFiles: string[] = []) {
+    return { workspace: this.workspaceRoot, cwd, wrapperFiles, sessionKey: this.sessionKey };
+  }
+
+  private async run(request: ExecRequest, sandboxed: boolean): Promise<ExecResult> {
     const cwd = request.cwd ?? this.handle.cwd;
     const cwdFile = path.join(os.tmpdir(), `hermes-cwd-${randomUUID()}`);
     const script = wrapCommand(request.command, cwd, cwdFile);
     const output = new BoundedOutput(request.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);
-    const env = { ...sanitizeEnvironment(process.env, this.options.envPassthrough), ...request.env };
+    // Outside the sandbox (our own control scripts) no variable may change what bash itself runs.
+    const extra = sandboxed ? request.env : withoutShellHooks(request.env);
+    const env = { ...sanitizeEnvironment(process.env, this.options.envPassthrough), ...extra };
+    // The sandbox's /tmp is its own: the cwd file exists first, so it can be bound in.
+    if (sandboxed) await writeFile(cwdFile, '', { mode: 0o600 });
+    const argv = sandboxed ? this.sandbox.command(script, this.runOptions(cwd, [cwdFile])) : { file: 'bash', args: ['-c', script] };
 
     const onText = (text: string) => {
       output.append(text);
       request.onOutput?.(text);
     };
-    const child = request.pty ? startInPty(script, env, onText) : startWithPipes(script, env, onText);
+    const child = request.pty ? startInPty(argv, env, onText) : startWithPipes(argv, env, onText);
     // Listen for the exit before the first await: a quick command can finish in between.
     child.exited.catch(() => undefined); // handled where it is awaited below
     const pidFile = request.id ? pidFileFor(request.id) : undefined;
@@ -103,8 +136,20 @@ export class LocalEnvironment implements TerminalEnvironment {
   }
 
   async release(): Promise<void> {
-    // Nothing is held between commands on the local backend.
+    // Nothing else is held between commands on the local backend.
+    this.sandbox.releaseSession(this.sessionKey);
   }
+}
+
+/** Variables that make bash or the loader run code of their own (BASH_ENV, LD_PRELOAD, ...). */
+function withoutShellHooks(env: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (!env) return env;
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !/^(BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|LD_.*|BASH_FUNC_.*)$/.test(name)));
+}
+
+/** The file-name-safe session name for state directories and the session's process cap. */
+export function sessionKeyOf(handle: EnvironmentHandle): string {
+  return (handle.sessionId ?? 'default').replace(/[^A-Za-z0-9_-]/g, '_');
 }
 
 /** Where a running command's process-group id is kept, so a later worker can find it. */
@@ -139,8 +184,8 @@ interface StartedCommand {
   exited: Promise<number>;
 }
 
-function startWithPipes(script: string, env: Record<string, string>, onText: (text: string) => void): StartedCommand {
-  const child = spawn('bash', ['-c', script], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
+function startWithPipes(argv: SandboxCommand, env: Record<string, string>, onText: (text: string) => void): StartedCommand {
+  const child = spawn(argv.file, argv.args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
   const decoder = new StringDecoder('utf8');
   const onData = (data: Buffer) => {
     const text = decoder.write(data);
@@ -157,8 +202,8 @@ function startWithPipes(script: string, env: Record<string, string>, onText: (te
 }
 
 /** Under a pseudo-terminal (node-pty): output arrives with `\n` line ends like the pipe path. */
-function startInPty(script: string, env: Record<string, string>, onText: (text: string) => void): StartedCommand {
-  const child = spawnInPty(script, env, onText);
+function startInPty(argv: SandboxCommand, env: Record<string, string>, onText: (text: string) => void): StartedCommand {
+  const child = spawnInPty(argv, env, onText);
   return { pid: child.pid, exited: child.exited.then(shellExitCode) };
 }
 

@@ -24,11 +24,12 @@ export interface PtyChild {
 }
 
 /**
- * Starts `bash -c script` under a new pseudo-terminal. `onOutput` receives the terminal's output
- * with `\r\n` line ends turned into `\n` (a lone `\r`, as progress bars use, is kept).
+ * Starts `argv` (the sandbox's launcher for `bash -c script`) under a new pseudo-terminal.
+ * `onOutput` receives the terminal's output with `\r\n` line ends turned into `\n` (a lone `\r`,
+ * as progress bars use, is kept).
  */
-export function spawnInPty(script: string, env: Record<string, string>, onOutput: (text: string) => void): PtyChild {
-  const pty = loadNodePty().spawn('bash', ['-c', script], {
+export function spawnInPty(argv: { file: string; args: string[] }, env: Record<string, string>, onOutput: (text: string) => void): PtyChild {
+  const pty = loadNodePty().spawn(argv.file, argv.args, {
     name: env.TERM || 'xterm-256color',
     cols: PTY_COLUMNS,
     rows: PTY_ROWS,

@@ -1,23 +1,22 @@
-// Commands must not see the runtime's own secrets (model keys, tokens) unless a user lists them.
+// What a command's environment is built from: an allowlist of harmless names, plus the names a
+// user lists in `terminal.env_passthrough`. Nothing else of the worker's environment (model keys,
+// database URLs, tokens) reaches a command, whatever its name looks like.
 
-const SECRET_NAME = /(^|_)(API_?KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?|AUTH|DSN|BEARER|WEBHOOK)$/i;
-const ALWAYS_DROPPED = /^(HERMES_TEMPORAL_|TEMPORAL_API_KEY$|TEMPORAL_TLS_)/;
+/** Variables every command may see: locale, terminal, identity and the usual directories. */
+const ALLOWED_NAMES = new Set(['PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LANGUAGE', 'TERM', 'TZ', 'TMPDIR', 'SHELL', 'COLORTERM']);
+const ALLOWED_PREFIX = /^LC_[A-Z_]+$/;
 
-export function isSecretName(name: string): boolean {
-  return SECRET_NAME.test(name) || ALWAYS_DROPPED.test(name);
+export function isAllowedName(name: string): boolean {
+  return ALLOWED_NAMES.has(name) || ALLOWED_PREFIX.test(name);
 }
 
-/** A copy of `env` without secret-looking variables, except those named in `passthrough`. */
-export function sanitizeEnvironment(
-  env: NodeJS.ProcessEnv,
-  passthrough: readonly string[] = [],
-): Record<string, string> {
-  const allowed = new Set(passthrough);
+/** A copy of `env` holding only the allowlisted variables and those named in `passthrough`. */
+export function sanitizeEnvironment(env: NodeJS.ProcessEnv, passthrough: readonly string[] = []): Record<string, string> {
+  const passed = new Set(passthrough);
   const clean: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
-    if (isSecretName(name) && !allowed.has(name)) continue;
-    clean[name] = value;
+    if (isAllowedName(name) || passed.has(name)) clean[name] = value;
   }
   return clean;
 }

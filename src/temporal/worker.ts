@@ -63,6 +63,10 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
   if (registry === defaultRegistry) loadBuiltinTools(logger);
   await loadCommandClassifier();
   const environments = new EnvironmentFactory(options.drivers ?? createDrivers(config));
+  // Say at start-up when local commands run unsandboxed or cannot run at all.
+  const sandbox = environments.localSandboxState();
+  if (sandbox?.warning) logger.warn(sandbox.warning);
+  else if (sandbox) logger.info(sandbox.summary);
   const activities = createActivities({
     config,
     registry,

@@ -1,6 +1,7 @@
 // Is a process still running? (This machine's PID 1 does not reap orphans, so a killed process
 // can linger as a zombie: that counts as gone.)
-import { readFileSync } from 'node:fs';
+import { randomInt } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 
 export function isAlive(pid: number): boolean {
   try {
@@ -13,4 +14,27 @@ export function isAlive(pid: number): boolean {
   } catch {
     return true;
   }
+}
+
+/**
+ * A `sleep` with a command line no other process has. Sandboxed commands have their own PID
+ * namespace, so the pid they see (`$!`) means nothing here: tests find the process by this line.
+ */
+export function markedSleep(seconds: number): string {
+  return `sleep ${seconds}.${randomInt(100_000, 1_000_000)}`;
+}
+
+/** Pids (on this machine) of the live processes whose command line is exactly `commandLine`. */
+export function pidsRunning(commandLine: string): number[] {
+  const wanted = `${commandLine.split(' ').join('\0')}\0`;
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8') === wanted && isAlive(Number(entry))) pids.push(Number(entry));
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  return pids;
 }

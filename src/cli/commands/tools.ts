@@ -19,6 +19,7 @@ export function registerToolsCommand(program: Command): void {
       loadBuiltinTools(createLogger({ level: config.logging.level }));
       const environments = new EnvironmentFactory(createDrivers(config));
       const checks = new CheckCache(undefined, { terminalUnavailableReason: () => environments.unavailableReason(config.terminal.backend) });
+      const sandbox = environments.localSandboxState();
       if (flags.toolsets) {
         const rows = [];
         for (const name of getToolsetNames()) {
@@ -48,6 +49,8 @@ export function registerToolsCommand(program: Command): void {
         });
       }
       if (flags.json) return console.log(JSON.stringify(rows, null, 2));
+      // The local sandbox's state is part of what "available" means for the terminal.
+      if (sandbox) console.log(`local ${sandbox.summary}`);
       for (const row of rows) {
         const state = row.available ? 'available  ' : 'unavailable';
         console.log(`${row.emoji} ${row.name.padEnd(14)} ${row.toolset.padEnd(10)} ${state}  ${row.reason ?? row.description.slice(0, 80)}`);

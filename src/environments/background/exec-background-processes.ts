@@ -7,6 +7,8 @@ import { shellQuote } from '../shell-quote';
 import type { BackgroundProcesses, BackgroundProcessInfo, BackgroundStartRequest, ExecRequest, ExecResult } from '../terminal-environment';
 
 type Exec = (request: ExecRequest) => Promise<ExecResult>;
+/** Shell text that runs `command` in `cwd` (its stdio already redirected); the local sandbox wraps it. */
+export type CommandLauncher = (command: string, cwd: string) => string;
 
 interface ProcessMeta {
   id: string;
@@ -30,11 +32,13 @@ export class ExecBackgroundProcesses implements BackgroundProcesses {
    * @param exec the environment's exec
    * @param stateDir absolute directory inside the environment for this session's processes
    * @param killGraceSeconds time between TERM and KILL
+   * @param launcher how the runner starts the command; `cd` and `bash -c` without one
    */
   constructor(
     private readonly exec: Exec,
     private readonly stateDir: string,
     private readonly killGraceSeconds = 2,
+    private readonly launcher?: CommandLauncher,
   ) {}
 
   async start(request: BackgroundStartRequest): Promise<BackgroundProcessInfo> {
@@ -51,9 +55,10 @@ export class ExecBackgroundProcesses implements BackgroundProcesses {
     const inner = request.pty
       ? `if command -v script >/dev/null 2>&1; then exec script -qfec ${shellQuote(request.command)} /dev/null; else exec bash -c ${shellQuote(request.command)}; fi`
       : request.command;
+    const launch = this.launcher ? this.launcher(inner, request.cwd) : 'cd -- "$2" && bash -c "$3"';
     const runner = [
       'sleep 2147483647 > "$1.in" & echo $! > "$1.keeper"',
-      `cd -- "$2" && bash -c "$3" < "$1.in" > "$1.log" 2>&1`,
+      `${launch} < "$1.in" > "$1.log" 2>&1`,
       'echo $? > "$1.exit.tmp" && mv "$1.exit.tmp" "$1.exit"',
       'kill "$(cat "$1.keeper")" 2>/dev/null',
     ].join('\n');

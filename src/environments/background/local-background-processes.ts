@@ -2,7 +2,7 @@
 // worker (LocalPtyProcesses), every other one is file-backed and survives a worker restart
 // (ExecBackgroundProcesses). Both use `proc_<12 hex>` ids; a process is routed by where it lives.
 import type { BackgroundProcesses, BackgroundProcessInfo, BackgroundStartRequest } from '../terminal-environment';
-import type { LocalPtyProcesses } from './local-pty-processes';
+import type { LocalPtyProcesses, PtyLauncher } from './local-pty-processes';
 
 export class LocalBackgroundProcesses implements BackgroundProcesses {
   /**
@@ -11,6 +11,7 @@ export class LocalBackgroundProcesses implements BackgroundProcesses {
    * @param stateDir this session's directory for process files
    * @param environment the variables a new PTY process starts with
    * @param killGraceMs time between TERM and KILL when a PTY process is killed
+   * @param launcher what a PTY process's script runs in (the sandbox)
    */
   constructor(
     private readonly files: BackgroundProcesses,
@@ -18,11 +19,12 @@ export class LocalBackgroundProcesses implements BackgroundProcesses {
     private readonly stateDir: string,
     private readonly environment: () => Record<string, string>,
     private readonly killGraceMs = 2000,
+    private readonly launcher?: PtyLauncher,
   ) {}
 
   start(request: BackgroundStartRequest): Promise<BackgroundProcessInfo> {
     if (!request.pty) return this.files.start(request);
-    return this.ptys.start(this.stateDir, request, { ...this.environment(), ...request.env });
+    return this.ptys.start(this.stateDir, request, { ...this.environment(), ...request.env }, this.launcher);
   }
 
   async list(): Promise<BackgroundProcessInfo[]> {

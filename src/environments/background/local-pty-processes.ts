@@ -21,6 +21,9 @@ const KILLED_EXIT_CODE = -15;
 /** ^D: end-of-file for a program reading the terminal. */
 const END_OF_TRANSMISSION = '\u0004';
 
+/** Turns a script into the program to run for it (the sandbox's launcher); bare bash without one. */
+export type PtyLauncher = (script: string, cwd: string) => { file: string; args: string[] };
+
 type ProcessMeta = Omit<BackgroundProcessInfo, 'status' | 'exitCode' | 'detached'>;
 
 interface RecentOutput {
@@ -48,7 +51,7 @@ interface LiveProcess {
 export class LocalPtyProcesses {
   private readonly live = new Map<string, LiveProcess>();
 
-  async start(stateDir: string, request: BackgroundStartRequest, env: Record<string, string>): Promise<BackgroundProcessInfo> {
+  async start(stateDir: string, request: BackgroundStartRequest, env: Record<string, string>, launcher?: PtyLauncher): Promise<BackgroundProcessInfo> {
     const directory = ptyDirectory(stateDir);
     await mkdir(directory, { recursive: true });
     const id = newProcessId();
@@ -59,7 +62,8 @@ export class LocalPtyProcesses {
     const output: RecentOutput = { text: '', trimmed: false };
     let child: PtyChild;
     try {
-      child = spawnInPty(script, env, (text) => {
+      const argv = launcher ? launcher(script, request.cwd) : { file: 'bash', args: ['-c', script] };
+      child = spawnInPty(argv, env, (text) => {
         log.write(text);
         append(output, text);
       });

@@ -2,7 +2,7 @@
 // code, timeout and cancellation look like to the model, and that nothing a command starts outlives it.
 import '../../../src/tools/terminal';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BoundedOutput, truncateMiddle, truncationNotice } from '../../../src/environments/bounded-output';
@@ -12,7 +12,7 @@ import { registry } from '../../../src/registry/registry';
 import { DEFAULT_TOOL_SETTINGS, type ToolContext } from '../../../src/registry/tool-entry';
 import { exitCodeMeaning, lastCommandName } from '../../../src/tools/terminal-output';
 import { createToolContext } from '../../helpers/tool-context';
-import { isAlive } from '../../helpers/processes';
+import { markedSleep, pidsRunning } from '../../helpers/processes';
 
 let dir: string;
 
@@ -70,18 +70,17 @@ describe('LocalEnvironment.exec', () => {
   });
 
   it('stops a command at its timeout and kills everything it started', async () => {
-    const pidFile = path.join(dir, 'background.pid');
+    const child = markedSleep(30);
     const started = Date.now();
     const result = await environment({ killGraceMs: 500 }).exec({
-      command: `sleep 30 & echo $! > ${shellQuote(pidFile)}; sleep 30`,
+      command: `${child} & echo started; sleep 30`,
       timeoutMs: 1000,
     });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(result).toMatchObject({ exitCode: 124, timedOut: true, interrupted: false });
     expect(result.output).toMatch(/\[Command timed out after 1s\]$/);
-    const backgroundPid = Number(readFileSync(pidFile, 'utf8'));
-    expect(backgroundPid).toBeGreaterThan(0);
-    expect(await waitUntil(() => !isAlive(backgroundPid), 5000)).toBe(true);
+    expect(result.output).toContain('started');
+    expect(await waitUntil(() => pidsRunning(child).length === 0, 5000)).toBe(true);
   });
 
   it('kills a command quickly when the abort signal fires', async () => {
@@ -153,7 +152,11 @@ describe('LocalEnvironment.exec', () => {
       FOO_TOKEN: 'hidden-foo-token',
       BAR_SECRET: 'hidden-bar-secret',
       SOME_KEY: 'hidden-some-key',
-      HERMES_TEST_VISIBLE: 'plain-visible-value',
+      // Not secret-looking, still not for commands: only allowlisted names pass.
+      PGPASSWORD: 'hidden-pg-password',
+      DATABASE_URL: 'postgres://user:hidden-db-password@127.0.0.1/db',
+      HERMES_TEST_PLAIN: 'plain-but-not-allowlisted',
+      LC_TIME: 'C.UTF-8',
     };
     const saved: Record<string, string | undefined> = {};
 
@@ -171,11 +174,12 @@ describe('LocalEnvironment.exec', () => {
       }
     });
 
-    it('hides secret-looking variables from commands but keeps ordinary ones', async () => {
+    it('gives commands only the allowlisted variables (PATH, HOME, LC_*, ...), none of the worker\'s others', async () => {
       const { output } = await environment().exec({ command: 'env', timeoutMs: 10_000 });
-      expect(output).toContain('HERMES_TEST_VISIBLE=plain-visible-value');
-      for (const name of ['OPENAI_API_KEY', 'FOO_TOKEN', 'BAR_SECRET', 'SOME_KEY']) {
-        expect(output).not.toContain(name);
+      expect(output).toContain('LC_TIME=C.UTF-8');
+      expect(output).toMatch(/^PATH=/m);
+      for (const name of ['OPENAI_API_KEY', 'FOO_TOKEN', 'BAR_SECRET', 'SOME_KEY', 'PGPASSWORD', 'DATABASE_URL', 'HERMES_TEST_PLAIN']) {
+        expect(output).not.toContain(`${name}=`);
         expect(output).not.toContain(secrets[name as keyof typeof secrets]);
       }
     });
@@ -188,7 +192,8 @@ describe('LocalEnvironment.exec', () => {
 
     it('hides the secrets from the terminal tool output too', async () => {
       const { output } = await terminal({ command: 'env' });
-      expect(output).toContain('HERMES_TEST_VISIBLE=plain-visible-value');
+      expect(output).toContain('LC_TIME=C.UTF-8');
+      expect(output).not.toContain('hidden-db-password');
       expect(output).not.toContain('sk-hidden-openai');
       expect(output).not.toContain('hidden-bar-secret');
     });
@@ -209,12 +214,12 @@ describe('terminal tool', () => {
   });
 
   it('kills background children of a command that timed out', async () => {
-    const pidFile = path.join(dir, 'tool-background.pid');
+    const child = markedSleep(30);
     // `30&` (no space): the foreground guard refuses ` & `, which starts a long-lived process.
-    const result = await terminal({ command: `sleep 30& echo $! > ${shellQuote(pidFile)}; sleep 30`, timeout: 1 });
+    const result = await terminal({ command: `${child}& echo started; sleep 30`, timeout: 1 });
     expect(result.exit_code).toBe(124);
-    const backgroundPid = Number(readFileSync(pidFile, 'utf8'));
-    expect(await waitUntil(() => !isAlive(backgroundPid), 5000)).toBe(true);
+    expect(result.output).toContain('started');
+    expect(await waitUntil(() => pidsRunning(child).length === 0, 5000)).toBe(true);
   });
 
   it('lets a cancellation propagate instead of returning a result', async () => {

@@ -4,19 +4,18 @@
 import '../../../src/tools/terminal';
 import '../../../src/tools/process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { LocalPtyProcesses } from '../../../src/environments/background/local-pty-processes';
 import { selectLines } from '../../../src/environments/background/log-lines';
 import { LocalEnvironment } from '../../../src/environments/local-environment';
 import { CrLfNormalizer } from '../../../src/environments/local-pty';
-import { shellQuote } from '../../../src/environments/shell-quote';
 import { registry } from '../../../src/registry/registry';
 import type { ToolContext } from '../../../src/registry/tool-entry';
 import { createToolContext } from '../../helpers/tool-context';
 import { waitFor } from '../../helpers/wait';
-import { isAlive } from '../../helpers/processes';
+import { markedSleep, pidsRunning } from '../../helpers/processes';
 
 type Result = Record<string, unknown> & { status?: string; output?: string; output_preview?: string };
 
@@ -73,7 +72,7 @@ describe('LocalEnvironment.exec with pty', () => {
     const { environment } = worker();
     const result = await environment.exec({ command: 'tty; test -t 0 && test -t 1 && echo both; printf "a\\r\\nb\\n"; exit 3', timeoutMs: 10_000, pty: true });
     expect(result.exitCode).toBe(3);
-    expect(result.output).toMatch(/^\/dev\/pts\/\d+\nboth\na\nb\n$/);
+    expect(result.output).toMatch(/^\/dev\/(pts\/\d+|console)\nboth\na\nb\n$/);
   });
 
   it('follows a cd like the pipe mode does', async () => {
@@ -85,11 +84,11 @@ describe('LocalEnvironment.exec with pty', () => {
 
   it('kills the whole process group at the timeout', async () => {
     const { environment } = worker();
-    const pidFile = path.join(dir, 'child.pid');
-    const result = await environment.exec({ command: `sleep 30 & echo $! > ${shellQuote(pidFile)}; sleep 30`, timeoutMs: 1000, pty: true });
+    const child = markedSleep(30);
+    const result = await environment.exec({ command: `${child} & echo started; sleep 30`, timeoutMs: 1000, pty: true });
     expect(result).toMatchObject({ exitCode: 124, timedOut: true });
-    const child = Number(readFileSync(pidFile, 'utf8'));
-    await waitFor(() => !isAlive(child), { timeoutMs: 10_000, what: 'the background child to die' });
+    expect(result.output).toContain('started');
+    await waitFor(() => pidsRunning(child).length === 0, { timeoutMs: 10_000, what: 'the background child to die' });
   });
 
   it('stops when the abort signal fires', async () => {
@@ -122,7 +121,7 @@ describe('background PTY processes', () => {
     const id = (await call(context, 'terminal', { command: 'tty; stty size', background: true, pty: true })).session_id;
     const result = await call(context, 'process', { action: 'wait', session_id: id, timeout: 30 });
     expect(result).toMatchObject({ status: 'exited', exit_code: 0 });
-    expect(result.output).toMatch(/^\/dev\/pts\/\d+\n30 120\n$/);
+    expect(result.output).toMatch(/^\/dev\/(pts\/\d+|console)\n30 120\n$/);
   });
 
   it('lists PTY and file-backed processes together', async () => {
@@ -137,12 +136,12 @@ describe('background PTY processes', () => {
 
   it('kills the process tree of a PTY process', async () => {
     const { context } = worker();
-    const pidFile = path.join(dir, 'pty-child.pid');
-    const id = (await call(context, 'terminal', { command: `sleep 300 & echo $! > ${shellQuote(pidFile)}; echo up; wait`, background: true, pty: true })).session_id as string;
+    const child = markedSleep(300);
+    const id = (await call(context, 'terminal', { command: `${child} & echo up; wait`, background: true, pty: true })).session_id as string;
     await untilOutput(context, id, /up/);
-    const child = Number(readFileSync(pidFile, 'utf8'));
+    expect(pidsRunning(child)).toHaveLength(1);
     expect(await call(context, 'process', { action: 'kill', session_id: id })).toMatchObject({ status: 'killed', output: 'up\n' });
-    await waitFor(() => !isAlive(child), { timeoutMs: 10_000, what: 'the child to die' });
+    await waitFor(() => pidsRunning(child).length === 0, { timeoutMs: 10_000, what: 'the child to die' });
     expect(await call(context, 'process', { action: 'poll', session_id: id })).toMatchObject({ status: 'exited', exit_code: -15 });
     expect(await call(context, 'process', { action: 'kill', session_id: id })).toMatchObject({ status: 'already_exited' });
   });

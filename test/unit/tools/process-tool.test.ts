@@ -3,16 +3,15 @@
 import '../../../src/tools/terminal';
 import '../../../src/tools/process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { LocalEnvironment } from '../../../src/environments/local-environment';
-import { shellQuote } from '../../../src/environments/shell-quote';
 import { registry } from '../../../src/registry/registry';
 import { DEFAULT_TOOL_SETTINGS, isRetrySafeCall, type ToolContext } from '../../../src/registry/tool-entry';
 import { createToolContext } from '../../helpers/tool-context';
 import { waitFor } from '../../helpers/wait';
-import { isAlive } from '../../helpers/processes';
+import { markedSleep, pidsRunning } from '../../helpers/processes';
 
 type Result = Record<string, unknown> & { status?: string; error?: string; output?: string; output_preview?: string };
 
@@ -225,11 +224,10 @@ describe('a background process seen through the process tool', () => {
   });
 
   it('kills the whole process tree, then reports it as already exited', async () => {
-    const pidFile = path.join(dir, 'child.pid');
-    const id = await start(`sleep 300 & echo $! > ${shellQuote(pidFile)}; echo started; wait`);
+    const child = markedSleep(300);
+    const id = await start(`${child} & echo started; wait`);
     await untilOutput(id, /started/);
-    const childPid = Number(readFileSync(pidFile, 'utf8'));
-    expect(isAlive(childPid)).toBe(true);
+    expect(pidsRunning(child)).toHaveLength(1);
 
     expect(await call('process', { action: 'kill', session_id: id })).toEqual({
       status: 'killed',
@@ -238,7 +236,7 @@ describe('a background process seen through the process tool', () => {
       termination_source: 'process.kill',
       output: 'started\n',
     });
-    await waitFor(() => !isAlive(childPid), { timeoutMs: 10_000, what: 'the child to die' });
+    await waitFor(() => pidsRunning(child).length === 0, { timeoutMs: 10_000, what: 'the child to die' });
     expect(await call('process', { action: 'poll', session_id: id })).toMatchObject({
       status: 'exited',
       exit_code: -15,

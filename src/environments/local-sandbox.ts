@@ -1,0 +1,407 @@
+// The local backend's sandbox: every command (foreground, background, PTY, and all it starts)
+// runs under bubblewrap with its own PID, IPC, UTS and (by default) network namespace, a
+// read-only system, the workspace writable, the user's secrets and the runtime's own files
+// hidden, a private size-capped /tmp, no capabilities, and caps on processes, memory and file size.
+// Decision (vs @anthropic-ai/sandbox-runtime): see README.md "Security" — we drive bwrap ourselves.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, readdirSync, realpathSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { unixSocketFilter } from './sandbox-seccomp';
+import { shellQuote } from './shell-quote';
+
+export type SandboxMode = 'on' | 'off';
+/** none: the sandbox has only its own loopback; host: the machine's network (loopback included). */
+export type SandboxNetwork = 'none' | 'host';
+
+export interface LocalSandboxSettings {
+  mode: SandboxMode;
+  network: SandboxNetwork;
+  /** Processes a session may run at once (pids cgroup as root, RLIMIT_NPROC otherwise). */
+  maxProcesses: number;
+  /** Address space of each process (RLIMIT_AS), in MiB. */
+  maxMemoryMb: number;
+  /** Largest file a command may write (RLIMIT_FSIZE), in MiB. */
+  maxFileSizeMb: number;
+  /** Size of the private /tmp, in MiB. */
+  tmpSizeMb: number;
+  /** More files or folders to hide, on top of the built-in list. */
+  hiddenPaths: readonly string[];
+  /** The runtime's own files to hide: hermes home, session store, dev server database. */
+  runtimePaths: readonly string[];
+  bwrapPath?: string;
+}
+
+export const DEFAULT_SANDBOX_SETTINGS: LocalSandboxSettings = {
+  mode: 'on',
+  network: 'none',
+  maxProcesses: 512,
+  maxMemoryMb: 8192,
+  maxFileSizeMb: 4096,
+  tmpSizeMb: 1024,
+  hiddenPaths: [],
+  runtimePaths: [],
+};
+
+/**
+ * Secrets in a home folder that no command needs to read: credentials of cloud CLIs, package
+ * registries, SSH and GPG, shell histories. The one list; `terminal.local.hidden_paths` adds more.
+ */
+export const HIDDEN_HOME_ENTRIES = [
+  '.hermes-temporal',
+  '.ssh',
+  '.aws',
+  '.azure',
+  '.config/gcloud',
+  '.config/gh',
+  '.config/hub',
+  '.kube',
+  '.docker',
+  '.netrc',
+  '.pgpass',
+  '.gnupg',
+  '.git-credentials',
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.pypirc',
+  '.gem/credentials',
+  '.cargo/credentials',
+  '.cargo/credentials.toml',
+  '.m2/settings.xml',
+  '.gradle/gradle.properties',
+  '.terraform.d',
+  '.vault-token',
+  '.password-store',
+  '.local/share/keyrings',
+  '.bash_history',
+  '.zsh_history',
+  '.python_history',
+  '.psql_history',
+  '.mysql_history',
+  '.node_repl_history',
+] as const;
+
+/** System files root could read even without capabilities (it owns them). */
+const HIDDEN_SYSTEM_PATHS = ['/etc/shadow', '/etc/gshadow', '/etc/shadow-', '/etc/gshadow-', '/etc/sudoers', '/etc/sudoers.d'];
+/** Runtime sockets and per-boot state (the Docker socket lives here); replaced by empty tmpfs. */
+const PRIVATE_DIRECTORIES = ['/run', '/var/run', '/var/tmp'];
+/** SQLite keeps these beside a database file. */
+const SQLITE_COMPANIONS = ['', '-wal', '-shm', '-journal'];
+const CGROUP_PIDS_ROOT = '/sys/fs/cgroup/pids';
+const CGROUP_DIRECTORY = 'hermes-temporal';
+
+export interface SandboxCommand {
+  /** The program to spawn and its arguments. */
+  file: string;
+  args: string[];
+}
+
+export interface SandboxRunOptions {
+  /** The session's workspace: the one place a command may write. */
+  workspace: string;
+  /** Where the command starts. */
+  cwd: string;
+  /** Files the wrapper itself writes (the cwd file), bound in writable. */
+  wrapperFiles?: readonly string[];
+  /** Groups this session's processes for the process cap. */
+  sessionKey: string;
+}
+
+export interface SandboxState {
+  /** True when commands run sandboxed. */
+  active: boolean;
+  /** Why commands cannot run at all (no sandbox and sandbox not turned off). */
+  unavailableReason?: string;
+  /** One line for `hermes-temporal tools` and the worker's start-up log. */
+  summary: string;
+  /** Said at start-up when set (sandbox turned off). */
+  warning?: string;
+}
+
+/** How long a looked-up list of hidden paths is reused: a secret the user adds is hidden within this. */
+const HIDDEN_PATHS_TTL_MS = 2000;
+
+export class LocalSandbox {
+  private probed?: SandboxState;
+  private seccompFile?: string | null;
+  private cgroupUsable?: boolean;
+  private readonly cgroupsMade = new Set<string>();
+  /** ~100 realpath/stat calls per command cost milliseconds: the answer is kept briefly. */
+  private hiddenCache?: { key: string; at: number; paths: { path: string; directory: boolean }[] };
+
+  constructor(readonly settings: LocalSandboxSettings = DEFAULT_SANDBOX_SETTINGS) {}
+
+  /** Whether the sandbox can start here; asked once per worker (a real bwrap run). */
+  state(): SandboxState {
+    this.probed ??= this.probe();
+    return this.probed;
+  }
+
+  /**
+   * The program to spawn for `bash -c script` inside the sandbox (or bare, when the sandbox is
+   * off). Limits are set inside, after bwrap made the user namespace, so they count only the
+   * sandbox's own processes.
+   */
+  command(script: string, options: SandboxRunOptions): SandboxCommand {
+    const state = this.state();
+    if (!state.active) {
+      if (state.unavailableReason) throw new Error(state.unavailableReason);
+      return { file: 'bash', args: ['-c', script] };
+    }
+    const inner = `${this.limitsPrologue()}\n${script}`;
+    const launcherArgs: string[] = [];
+    const seccomp = this.seccompPath();
+    const cgroup = this.cgroupProcsFile(options.sessionKey);
+    const launcher = [
+      seccomp ? 'exec 3< "$1" || exit 125' : '',
+      // Joining the cgroup before bwrap forks puts every later process under its pids.max.
+      cgroup ? 'echo $$ > "$2" 2>/dev/null' : '',
+      'shift 2',
+      'exec "$@"',
+    ]
+      .filter(Boolean)
+      .join('\n');
+    launcherArgs.push('-c', launcher, 'hermes-sandbox', seccomp ?? '', cgroup ?? '');
+    return {
+      file: '/bin/sh',
+      args: [...launcherArgs, this.bwrap(), ...this.bwrapArguments(options, seccomp !== undefined), 'bash', '-c', inner],
+    };
+  }
+
+  /** `command` as one line of shell text (the background runner starts it this way). */
+  shellWords(script: string, options: SandboxRunOptions): string {
+    const { file, args } = this.command(script, options);
+    return [file, ...args].map(shellQuote).join(' ');
+  }
+
+  /** Removes this session's process group when nothing runs in it (best effort). */
+  releaseSession(sessionKey: string): void {
+    if (!this.cgroupUsable) return;
+    try {
+      rmdirSync(path.join(CGROUP_PIDS_ROOT, CGROUP_DIRECTORY, cgroupName(sessionKey)));
+      this.cgroupsMade.delete(sessionKey);
+    } catch {
+      // Still in use by a background process, or already gone.
+    }
+  }
+
+  private bwrap(): string {
+    return this.settings.bwrapPath ?? 'bwrap';
+  }
+
+  private limitsPrologue(): string {
+    const { maxProcesses, maxMemoryMb, maxFileSizeMb } = this.settings;
+    // Each limit on its own: one a kernel refuses must not cancel the others.
+    return [
+      `ulimit -u ${maxProcesses} 2>/dev/null`,
+      `ulimit -v ${maxMemoryMb * 1024} 2>/dev/null`,
+      `ulimit -f ${maxFileSizeMb * 1024} 2>/dev/null`,
+      'ulimit -c 0 2>/dev/null',
+    ].join('; ');
+  }
+
+  private bwrapArguments(options: SandboxRunOptions, withSeccomp: boolean): string[] {
+    const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
+    args.push('--unshare-user', '--disable-userns', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try');
+    if (this.settings.network === 'none') args.push('--unshare-net');
+    args.push('--cap-drop', 'ALL', '--hostname', 'hermes-sandbox');
+    // Foreground commands die with the worker; a background runner is their parent instead.
+    args.push('--die-with-parent');
+    if (withSeccomp) args.push('--seccomp', '3');
+    const size = String(this.settings.tmpSizeMb * 1024 * 1024);
+    for (const directory of privateTemporaryDirectories()) args.push('--size', size, '--tmpfs', directory);
+    for (const directory of new Set(PRIVATE_DIRECTORIES.map(realOrSelf))) {
+      if (isDirectory(directory) && !privateTemporaryDirectories().includes(directory)) args.push('--tmpfs', directory, '--remount-ro', directory);
+    }
+    const workspace = realOrSelf(options.workspace);
+    // A workspace of `/` would make everything writable: it stays read-only then.
+    if (workspace !== '/' && isDirectory(workspace)) args.push('--bind', workspace, workspace);
+    for (const file of options.wrapperFiles ?? []) args.push('--bind', file, file);
+    const hiddenPaths = this.cachedHiddenPaths(workspace);
+    for (const hidden of hiddenPaths) {
+      if (hidden.directory) args.push('--tmpfs', hidden.path, '--remount-ro', hidden.path);
+      else args.push('--ro-bind', '/dev/null', hidden.path);
+    }
+    // A workspace inside a hidden folder stays the one thing of it that shows.
+    const hiddenAround = hiddenPaths.some((hidden) => hidden.directory && isWithin(workspace, hidden.path));
+    if (workspace !== '/' && hiddenAround) args.push('--bind', workspace, workspace);
+    // A cwd the sandbox does not show (another folder under the host's /tmp) falls back to the
+    // workspace; the wrapper's own `cd` then reports it the way it does without a sandbox.
+    const visible = !privateTemporaryDirectories().some((directory) => isWithin(options.cwd, directory)) || isWithin(options.cwd, workspace);
+    args.push('--chdir', visible && isDirectory(options.cwd) ? options.cwd : workspace);
+    return args;
+  }
+
+  private cachedHiddenPaths(workspace: string): { path: string; directory: boolean }[] {
+    const key = `${os.homedir()}\0${workspace}`;
+    const cached = this.hiddenCache;
+    if (cached && cached.key === key && Date.now() - cached.at < HIDDEN_PATHS_TTL_MS) return cached.paths;
+    const paths = this.hiddenPaths(workspace);
+    this.hiddenCache = { key, at: Date.now(), paths };
+    return paths;
+  }
+
+  /**
+   * Everything to hide that exists on this machine and is visible in the sandbox, resolved (a
+   * symlink's target is hidden, so both names are).
+   */
+  private hiddenPaths(workspace: string): { path: string; directory: boolean }[] {
+    const homes = new Set([os.homedir(), safeUserHome(), '/root'].filter((home): home is string => Boolean(home)));
+    const candidates = [
+      ...[...homes].flatMap((home) => HIDDEN_HOME_ENTRIES.map((entry) => path.join(home, entry))),
+      ...HIDDEN_SYSTEM_PATHS,
+      ...sshHostKeys(),
+      ...this.settings.runtimePaths.flatMap((file) => SQLITE_COMPANIONS.map((suffix) => `${file}${suffix}`)),
+      ...this.settings.hiddenPaths.map((entry) => (entry.startsWith('~/') ? path.join(os.homedir(), entry.slice(2)) : entry)),
+    ];
+    const found: { path: string; directory: boolean }[] = [];
+    for (const candidate of candidates) {
+      try {
+        const real = realpathSync(candidate);
+        found.push({ path: real, directory: statSync(real).isDirectory() });
+      } catch {
+        // Not on this machine: nothing to hide.
+      }
+    }
+    // Already empty in the sandbox (a private tmpfs covers them), unless the workspace shows them.
+    const covered = [...privateTemporaryDirectories(), ...PRIVATE_DIRECTORIES.map(realOrSelf)];
+    const hidden: { path: string; directory: boolean }[] = [];
+    // Parents first: whatever lies inside a hidden folder is hidden with it.
+    for (const entry of found.sort((a, b) => a.path.length - b.path.length)) {
+      if (entry.path === '/' || hidden.some((parent) => isWithin(entry.path, parent.path))) continue;
+      if (covered.some((directory) => isWithin(entry.path, directory)) && !isWithin(entry.path, workspace)) continue;
+      hidden.push(entry);
+    }
+    return hidden;
+  }
+
+  /** The seccomp program, written once per worker; undefined where no filter is known. */
+  private seccompPath(): string | undefined {
+    if (this.seccompFile === undefined) {
+      const filter = unixSocketFilter();
+      if (!filter) {
+        this.seccompFile = null;
+      } else {
+        // One folder per user: another user's folder of that name would not be ours to write.
+        const directory = path.join(os.tmpdir(), `hermes-sandbox-${process.getuid?.() ?? 'user'}`);
+        mkdirSync(directory, { recursive: true, mode: 0o700 });
+        // One name for every worker (the content only depends on the architecture), replaced
+        // atomically so a runner starting meanwhile never reads half a file.
+        const file = path.join(directory, `unix-socket-filter-${os.arch()}.bpf`);
+        const temporary = `${file}.${process.pid}.tmp`;
+        writeFileSync(temporary, filter, { mode: 0o600 });
+        renameSync(temporary, file);
+        this.seccompFile = file;
+      }
+    }
+    return this.seccompFile ?? undefined;
+  }
+
+  /**
+   * As root, RLIMIT_NPROC does not apply (the kernel exempts uid 0), so the process cap is a pids
+   * cgroup per session where the cgroup file system is writable; otherwise the ulimit does it.
+   */
+  private cgroupProcsFile(sessionKey: string): string | undefined {
+    if (process.getuid?.() !== 0) return undefined;
+    if (this.cgroupUsable === false) return undefined;
+    const directory = path.join(CGROUP_PIDS_ROOT, CGROUP_DIRECTORY, cgroupName(sessionKey));
+    try {
+      if (!this.cgroupsMade.has(sessionKey) || !existsSync(directory)) {
+        mkdirSync(directory, { recursive: true });
+        writeFileSync(path.join(directory, 'pids.max'), String(this.settings.maxProcesses));
+        this.cgroupsMade.add(sessionKey);
+      }
+      this.cgroupUsable = true;
+      return path.join(directory, 'cgroup.procs');
+    } catch {
+      this.cgroupUsable = false;
+      return undefined;
+    }
+  }
+
+  private probe(): SandboxState {
+    const { mode, network } = this.settings;
+    if (mode === 'off') {
+      const warning = 'terminal.local.sandbox is off: local commands run unsandboxed, with the worker user\'s full rights';
+      return { active: false, summary: `sandbox: off (${warning})`, warning };
+    }
+    const reason = sandboxUnavailableReason(this.bwrap());
+    if (reason) {
+      const unavailableReason = `${reason}; local commands cannot run sandboxed (set terminal.local.sandbox: off to run them unsandboxed)`;
+      return { active: false, unavailableReason, summary: `sandbox: unavailable (${unavailableReason})`, warning: unavailableReason };
+    }
+    const caps = [
+      `network ${network}`,
+      `${this.settings.maxProcesses} processes`,
+      `${this.settings.maxMemoryMb} MiB per process`,
+      `/tmp ${this.settings.tmpSizeMb} MiB`,
+      unixSocketFilter() ? 'no Unix sockets' : 'Unix sockets NOT filtered on this architecture',
+    ];
+    return { active: true, summary: `sandbox: bubblewrap (${caps.join(', ')})` };
+  }
+}
+
+/** Why bwrap cannot make a sandbox here, or undefined when it can (a real, tiny run). */
+export function sandboxUnavailableReason(bwrap = 'bwrap'): string | undefined {
+  if (process.platform !== 'linux') return `no sandbox on ${process.platform} (bubblewrap needs Linux)`;
+  const result = spawnSync(
+    bwrap,
+    ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-user', '--disable-userns', '--unshare-pid', '--unshare-net', '--cap-drop', 'ALL', '--die-with-parent', 'true'],
+    { encoding: 'utf8', timeout: 10_000 },
+  );
+  if (result.error) {
+    const code = (result.error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? `bubblewrap (${bwrap}) is not installed` : `bubblewrap could not run: ${result.error.message}`;
+  }
+  if (result.status !== 0) return `bubblewrap cannot create a sandbox here (user namespaces unavailable?): ${result.stderr.trim() || `exit ${result.status}`}`;
+  return undefined;
+}
+
+function privateTemporaryDirectories(): string[] {
+  return [...new Set(['/tmp', realOrSelf(os.tmpdir())])];
+}
+
+function cgroupName(sessionKey: string): string {
+  return sessionKey.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 200) || 'default';
+}
+
+function sshHostKeys(): string[] {
+  try {
+    return readdirSync('/etc/ssh')
+      .filter((name) => /^ssh_host_.*_key$/.test(name))
+      .map((name) => path.join('/etc/ssh', name));
+  } catch {
+    return [];
+  }
+}
+
+function safeUserHome(): string | undefined {
+  try {
+    return os.userInfo().homedir;
+  } catch {
+    return undefined;
+  }
+}
+
+function realOrSelf(target: string): string {
+  try {
+    return realpathSync(target);
+  } catch {
+    return path.resolve(target);
+  }
+}
+
+/** True when `target` is `directory` or lies inside it. */
+function isWithin(target: string, directory: string): boolean {
+  const relative = path.relative(directory, target);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+function isDirectory(target: string): boolean {
+  try {
+    return statSync(target).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,282 @@
+// What a command on the local backend can and cannot reach, with the real bubblewrap sandbox: the
+// worker's environment and processes, the user's secrets, anything outside the workspace, the
+// host's loopback services (standing in for the Temporal frontend), Unix sockets, unbounded forks.
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { LocalEnvironment, type LocalEnvironmentOptions } from '../../../src/environments/local-environment';
+import { LocalDriver } from '../../../src/environments/factory';
+import { DEFAULT_SANDBOX_SETTINGS, LocalSandbox, type LocalSandboxSettings } from '../../../src/environments/local-sandbox';
+import { LocalPtyProcesses } from '../../../src/environments/background/local-pty-processes';
+import { waitFor } from '../../helpers/wait';
+
+let dir: string;
+let home: string;
+let workspace: string;
+const savedEnv: Record<string, string | undefined> = {};
+const FAKE_SECRETS = {
+  OPENAI_API_KEY: 'sk-sandbox-test-openai',
+  PGPASSWORD: 'sandbox-test-pg-password',
+  DATABASE_URL: 'postgres://u:sandbox-test-db-password@127.0.0.1/db',
+};
+
+beforeEach(() => {
+  dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'hermes-sandbox-test-')));
+  // A home of the test's own: the sandbox must hide its secrets folders.
+  home = path.join(dir, 'home');
+  workspace = path.join(dir, 'workspace');
+  mkdirSync(path.join(home, '.ssh'), { recursive: true });
+  writeFileSync(path.join(home, '.ssh', 'id_ed25519'), 'PRIVATE-KEY-MATERIAL');
+  mkdirSync(path.join(home, '.hermes-temporal'), { recursive: true });
+  writeFileSync(path.join(home, '.hermes-temporal', 'config.yaml'), 'model:\n  api_key: sk-from-config-file\n');
+  writeFileSync(path.join(home, '.netrc'), 'machine example.com password netrc-secret');
+  mkdirSync(workspace);
+  for (const [name, value] of Object.entries({ ...FAKE_SECRETS, HOME: home })) {
+    savedEnv[name] = process.env[name];
+    process.env[name] = value;
+  }
+});
+
+afterEach(() => {
+  for (const [name, value] of Object.entries(savedEnv)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function sandboxed(settings: Partial<LocalSandboxSettings> = {}, options: LocalEnvironmentOptions = {}) {
+  const sandbox = new LocalSandbox({ ...DEFAULT_SANDBOX_SETTINGS, ...settings });
+  return new LocalEnvironment({ backend: 'local', cwd: workspace, sessionId: `sandbox-test-${path.basename(dir)}` }, { killGraceMs: 500, ...options, sandbox });
+}
+
+async function run(command: string, environment = sandboxed()) {
+  return environment.exec({ command, timeoutMs: 20_000 });
+}
+
+async function listen(server: Server, host: string): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+describe('a sandboxed local command', () => {
+  it('sees its own /proc: PID 1 is the sandbox, the worker and its environment are not there', async () => {
+    const { output, exitCode } = await run(
+      [
+        'tr "\\0" "\\n" < /proc/1/environ',
+        'echo ---',
+        `ls /proc/${process.pid} >/dev/null 2>&1 && echo worker-visible || echo worker-invisible`,
+        `kill -0 ${process.pid} 2>/dev/null && echo kill-ok || echo kill-failed`,
+        `kill -TERM ${process.pid} 2>/dev/null; echo tried`,
+        'cat /proc/[0-9]*/cmdline 2>/dev/null | tr "\\0" " "',
+      ].join('; '),
+    );
+    expect(exitCode).toBe(0);
+    const [environ = '', rest = ''] = output.split('---');
+    expect(environ).toMatch(/^PATH=/m);
+    for (const value of Object.values(FAKE_SECRETS)) expect(output).not.toContain(value);
+    expect(rest).toContain('worker-invisible');
+    expect(rest).toContain('kill-failed');
+    expect(rest).not.toMatch(/jest|node /);
+    // The worker (this test process) survived the kill it was sent.
+    expect((await run('echo still-here')).output).toBe('still-here\n');
+  });
+
+  it('gets only allowlisted variables: a fake OPENAI_API_KEY, PGPASSWORD and DATABASE_URL are absent', async () => {
+    const { output } = await run('env');
+    for (const name of Object.keys(FAKE_SECRETS)) expect(output).not.toContain(`${name}=`);
+    const names = output.split('\n').filter(Boolean).map((line) => line.split('=')[0]);
+    const allowed = /^(PATH|HOME|USER|LOGNAME|LANG|LANGUAGE|LC_[A-Z_]+|TERM|TZ|TMPDIR|SHELL|COLORTERM|PWD|OLDPWD|SHLVL|_)$/;
+    expect(names.filter((name) => !allowed.test(name ?? ''))).toEqual([]);
+  });
+
+  it('passes a variable the user listed in env_passthrough', async () => {
+    const { output } = await run('echo "$DATABASE_URL"', sandboxed({}, { envPassthrough: ['DATABASE_URL'] }));
+    expect(output).toBe(`${FAKE_SECRETS.DATABASE_URL}\n`);
+  });
+
+  it('cannot see ~/.ssh, ~/.netrc or the hermes home', async () => {
+    const { output } = await run('ls -A ~/.ssh ~/.hermes-temporal; cat ~/.ssh/id_ed25519 ~/.hermes-temporal/config.yaml ~/.netrc; echo done');
+    expect(output).not.toContain('PRIVATE-KEY-MATERIAL');
+    expect(output).not.toContain('sk-from-config-file');
+    expect(output).not.toContain('netrc-secret');
+    expect(output).toContain('done');
+  });
+
+  it('hides the runtime files it is told of (session store, dev server database) even inside the workspace', async () => {
+    const store = path.join(workspace, 'sessions.db');
+    writeFileSync(store, 'TRANSCRIPTS-OF-OTHER-SESSIONS');
+    writeFileSync(`${store}-wal`, 'WAL-CONTENT');
+    const { output } = await run('cat sessions.db sessions.db-wal; echo done', sandboxed({ runtimePaths: [store] }));
+    expect(output).not.toContain('TRANSCRIPTS');
+    expect(output).not.toContain('WAL-CONTENT');
+  });
+
+  it('writes the workspace, but not /etc, $HOME or /usr; mount, unshare and /root/.ssh fail', async () => {
+    const { output } = await run(
+      [
+        'echo made > made-here && cat made-here',
+        'touch /etc/hermes-escape 2>/dev/null && echo etc-written || echo etc-refused',
+        'touch ~/hermes-escape 2>/dev/null && echo home-written || echo home-refused',
+        'touch /usr/hermes-escape 2>/dev/null && echo usr-written || echo usr-refused',
+        'mount -t tmpfs none /mnt 2>/dev/null && echo mounted || echo mount-refused',
+        'mount -o remount,rw / 2>/dev/null && echo remounted || echo remount-refused',
+        'unshare -Ur true 2>/dev/null && echo unshared || echo unshare-refused',
+        'ls /root/.ssh 2>/dev/null | head -1; cat /etc/shadow 2>/dev/null | head -1; echo end',
+      ].join('; '),
+    );
+    expect(output).toContain('made\n');
+    for (const word of ['etc-refused', 'home-refused', 'usr-refused', 'mount-refused', 'remount-refused', 'unshare-refused']) expect(output).toContain(word);
+    expect(output).not.toMatch(/root:/);
+    expect(existsSync('/etc/hermes-escape')).toBe(false);
+    expect(existsSync(path.join(home, 'hermes-escape'))).toBe(false);
+  });
+
+  it('keeps write access to the workspace it started in, not to wherever `cd` went', async () => {
+    const environment = sandboxed();
+    await environment.exec({ command: 'cd /usr', timeoutMs: 10_000 });
+    expect(environment.handle.cwd).toBe('/usr');
+    const { output } = await environment.exec({ command: 'touch here 2>/dev/null && echo written || echo refused', timeoutMs: 10_000 });
+    expect(output).toBe('refused\n');
+  });
+
+  it('cannot connect to a TCP server on the host\'s 127.0.0.1 (the Temporal frontend\'s place)', async () => {
+    const server = createServer((socket) => socket.end('HELLO-FROM-HOST\n'));
+    const port = await listen(server, '127.0.0.1');
+    try {
+      const { output } = await run(`exec 3<>/dev/tcp/127.0.0.1/${port} && cat <&3 || echo connect-refused`);
+      expect(output).not.toContain('HELLO-FROM-HOST');
+      expect(output).toContain('connect-refused');
+    } finally {
+      server.close();
+    }
+  });
+
+  it('reaches the host network only with terminal.local.network: host (here: a server the test serves on loopback)', async () => {
+    const server = createServer((socket) => socket.end('HELLO-FROM-HOST\n'));
+    const port = await listen(server, '127.0.0.1');
+    try {
+      const { output } = await run(`exec 3<>/dev/tcp/127.0.0.1/${port} && cat <&3`, sandboxed({ network: 'host' }));
+      expect(output).toContain('HELLO-FROM-HOST');
+    } finally {
+      server.close();
+    }
+  });
+
+  it('cannot connect to a Unix socket it can see (a read-only bind would not stop that)', async () => {
+    const socketPath = path.join(workspace, 'service.sock');
+    let accepted = false;
+    const server = createServer((socket) => {
+      accepted = true;
+      socket.end();
+    });
+    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+    try {
+      const { output } = await run(`ls service.sock && python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect('service.sock'); print('connected')" 2>&1 | tail -1`);
+      expect(output).toContain('service.sock');
+      expect(output).not.toContain('connected');
+      expect(output).toMatch(/Operation not permitted/);
+      expect(accepted).toBe(false);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('caps a process flood, and the worker and the next command are fine', async () => {
+    const environment = sandboxed({ maxProcesses: 40 });
+    const result = await environment.exec({
+      command: 'for i in $(seq 200); do sleep 5 & done 2>&1 | tail -1; echo "running: $(ls /proc | grep -c "^[0-9]")"; kill $(jobs -p) 2>/dev/null; true',
+      timeoutMs: 30_000,
+    });
+    expect(result.output).toMatch(/fork|Resource temporarily unavailable|retry/i);
+    const running = Number(/running: (\d+)/.exec(result.output)?.[1]);
+    expect(running).toBeLessThanOrEqual(40);
+    expect((await environment.exec({ command: 'echo alive', timeoutMs: 10_000 })).output).toBe('alive\n');
+  });
+
+  it('caps the private /tmp', async () => {
+    const { output } = await run('head -c 8M /dev/zero > /tmp/big 2>&1 || echo tmp-full; ls /tmp', sandboxed({ tmpSizeMb: 2 }));
+    expect(output).toMatch(/No space left on device|tmp-full/);
+  });
+
+  it('runs background processes in the sandbox, and they outlive the environment object', async () => {
+    const environment = sandboxed();
+    const started = await environment.background.start({ command: 'hostname; ls ~/.ssh 2>&1 | head -1; head -c 5 /proc/1/cmdline; echo', cwd: workspace });
+    let info;
+    await waitFor(async () => (info = await environment.background.poll(started.id))?.info.status === 'exited', { timeoutMs: 15_000, what: 'the background process to finish' });
+    expect(info!.outputTail).toContain('hermes-sandbox');
+    expect(info!.outputTail).not.toContain('id_ed25519');
+    expect(info!.outputTail).toMatch(/^bwrap$/m);
+  });
+
+  it('runs PTY processes in the sandbox', async () => {
+    const pool = new LocalPtyProcesses();
+    const environment = sandboxed({}, { ptyProcesses: pool });
+    const foreground = await environment.exec({ command: 'hostname; test -t 1 && echo tty', timeoutMs: 10_000, pty: true });
+    expect(foreground.output).toBe('hermes-sandbox\ntty\n');
+    const started = await environment.background.start({ command: 'hostname; cat ~/.ssh/id_ed25519 2>&1 | head -1', cwd: workspace, pty: true });
+    let tail = '';
+    await waitFor(async () => {
+      const state = await environment.background.poll(started.id);
+      tail = state?.outputTail ?? '';
+      return state?.info.status === 'exited';
+    }, { timeoutMs: 15_000, what: 'the PTY process to finish' });
+    expect(tail).toContain('hermes-sandbox');
+    expect(tail).not.toContain('PRIVATE-KEY-MATERIAL');
+  });
+
+  it('contains what a Makefile or a git hook runs, not just the command the model typed', async () => {
+    writeFileSync(path.join(workspace, 'Makefile'), 'test:\n\t@hostname; cat $(HOME)/.ssh/id_ed25519 2>&1 | head -1; touch /etc/from-make 2>&1 | head -1\n');
+    const make = await run('make -s test');
+    expect(make.output).toContain('hermes-sandbox');
+    expect(make.output).not.toContain('PRIVATE-KEY-MATERIAL');
+    expect(make.output).toContain('Read-only file system');
+
+    const hook = await run(
+      [
+        'git init -q repo && cd repo',
+        'printf "#!/bin/sh\\nhostname > ../hook-ran; cat ~/.netrc >> ../hook-ran 2>&1; true\\n" > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit',
+        'git -c user.name=t -c user.email=t@example.com commit -q --allow-empty -m x',
+        'cat ../hook-ran',
+      ].join(' && '),
+    );
+    expect(hook.output).toContain('hermes-sandbox');
+    expect(hook.output).not.toContain('netrc-secret');
+  });
+
+  it('runs unsandboxed only with terminal.local.sandbox: off, and says so', async () => {
+    const sandbox = new LocalSandbox({ ...DEFAULT_SANDBOX_SETTINGS, mode: 'off' });
+    expect(sandbox.state()).toMatchObject({ active: false, warning: expect.stringContaining('unsandboxed') });
+    expect(sandbox.state().unavailableReason).toBeUndefined();
+    const environment = new LocalEnvironment({ backend: 'local', cwd: workspace }, { sandbox });
+    const { output } = await environment.exec({ command: 'hostname; cat ~/.netrc', timeoutMs: 10_000 });
+    expect(output).not.toContain('hermes-sandbox');
+    expect(output).toContain('netrc-secret');
+    // Background processes still start in their cwd.
+    const started = await environment.background.start({ command: 'pwd', cwd: workspace });
+    let tail = '';
+    await waitFor(async () => {
+      const state = await environment.background.poll(started.id);
+      tail = state?.outputTail ?? '';
+      return state?.info.status === 'exited';
+    }, { timeoutMs: 15_000, what: 'the background process to finish' });
+    expect(tail).toBe(`${workspace}\n`);
+  });
+
+  it('makes the terminal unavailable, with the reason, where no sandbox can start', async () => {
+    const sandbox = new LocalSandbox({ ...DEFAULT_SANDBOX_SETTINGS, bwrapPath: path.join(dir, 'no-such-bwrap') });
+    const driver = new LocalDriver({ sandbox });
+    expect(await driver.unavailableReason()).toMatch(/bubblewrap .* is not installed.*terminal\.local\.sandbox: off/);
+    expect(driver.sandboxState().summary).toMatch(/^sandbox: unavailable/);
+    const environment = await driver.attach({ backend: 'local', cwd: workspace });
+    await expect(environment.exec({ command: 'echo should-not-run', timeoutMs: 10_000 })).rejects.toThrow(/not installed/);
+  });
+
+  it('records the workspace when a session starts', async () => {
+    const driver = new LocalDriver();
+    expect(await driver.start({ backend: 'local', cwd: workspace })).toMatchObject({ details: { workspace } });
+  });
+});

@@ -1,0 +1,69 @@
+// `hermes-temporal tools` says what the local sandbox is on this machine, and the terminal is
+// unavailable, with the reason, when no sandbox can start and the user did not turn it off.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Command } from 'commander';
+import { registerToolsCommand } from '../../../src/cli/commands/tools';
+
+let home: string;
+const saved: Record<string, string | undefined> = {};
+
+function setEnv(values: Record<string, string | undefined>): void {
+  for (const [name, value] of Object.entries(values)) {
+    if (!(name in saved)) saved[name] = process.env[name];
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+}
+
+beforeEach(() => {
+  home = mkdtempSync(path.join(os.tmpdir(), 'hermes-sandbox-status-'));
+  setEnv({ HERMES_TEMPORAL_HOME: home, TERMINAL_ENV: undefined });
+});
+
+afterEach(() => {
+  for (const [name, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+    delete saved[name];
+  }
+  rmSync(home, { recursive: true, force: true });
+});
+
+async function tools(...args: string[]): Promise<string[]> {
+  const lines: string[] = [];
+  const log = jest.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)));
+  try {
+    const program = new Command('hermes-temporal').exitOverride();
+    registerToolsCommand(program);
+    await program.parseAsync(['tools', ...args], { from: 'user' });
+  } finally {
+    log.mockRestore();
+  }
+  return lines.join('\n').split('\n');
+}
+
+const terminalRow = (lines: string[]) => lines.find((line) => / terminal +terminal /.test(line)) ?? '';
+
+describe('hermes-temporal tools and the local sandbox', () => {
+  it('opens with the sandbox line when bubblewrap works', async () => {
+    const lines = await tools();
+    expect(lines[0]).toMatch(/^local sandbox: bubblewrap \(network none, 512 processes/);
+    expect(terminalRow(lines)).toContain('available  ');
+  });
+
+  it('says the sandbox is unavailable and why, and so is the terminal', async () => {
+    setEnv({ HERMES__TERMINAL__LOCAL__BWRAP_PATH: path.join(home, 'no-bwrap') });
+    const lines = await tools();
+    expect(lines[0]).toMatch(/^local sandbox: unavailable \(bubblewrap .* is not installed/);
+    expect(terminalRow(lines)).toMatch(/unavailable +terminal backend unavailable: bubblewrap .* not installed.*terminal\.local\.sandbox: off/);
+  });
+
+  it('says commands run unsandboxed when the user turned the sandbox off', async () => {
+    setEnv({ HERMES__TERMINAL__LOCAL__SANDBOX: 'off', HERMES__TERMINAL__LOCAL__BWRAP_PATH: path.join(home, 'no-bwrap') });
+    const lines = await tools();
+    expect(lines[0]).toMatch(/^local sandbox: off \(.*unsandboxed/);
+    expect(terminalRow(lines)).toContain('available  ');
+  });
+});
