@@ -1,0 +1,55 @@
+// Privilege and persistence: setuid/setgid bits and file capabilities, interactive root shells
+// (`sudo -i`, `sudo su`, `su -`, `sudo bash`), changes to accounts and sudo rights, scheduled jobs
+// (`crontab`, `at`), services enabled to start by themselves, keys installed for remote logins.
+import type { ExecutedCommand } from '../analysis-types';
+import { isShell } from '../program-names';
+import type { RuleHit, RuleId } from '../rule-catalog';
+import { args, canonicalWords } from './rule-helpers';
+import type { Rule } from './rule-types';
+
+const ROOT_WRAPPERS = new Set(['sudo', 'doas', 'run0', 'pkexec', 'sudo-rs', 'please']);
+const ACCOUNT_TOOLS = new Set(['visudo', 'useradd', 'userdel', 'usermod', 'adduser', 'deluser', 'groupadd', 'groupdel', 'groupmod', 'gpasswd', 'passwd', 'chpasswd', 'chsh', 'vipw', 'vigr', 'pwconv', 'newusers', 'dscl', 'sysadminctl']);
+
+export const accountRules: Rule = (input) => {
+  const hits: RuleHit[] = [];
+  for (const command of input.analysis.commands) {
+    const hit = (id: RuleId) => hits.push({ id, canonical: canonicalWords(command), command: command.text });
+    const program = command.program;
+    if (program === null || command.host) continue;
+    const words = args(command).map((word) => word.value);
+    if (program === 'chmod' && words.some(setsSpecialBit)) hit('N12');
+    if (program === 'setcap' && !words.includes('-r') && !words.includes('-v')) hit('N12');
+    if (interactiveRootShell(command)) hit('N13');
+    if (ACCOUNT_TOOLS.has(program) && !(program === 'passwd' && words.some((word) => ['-S', '--status'].includes(word)))) hit('N14');
+    if (program === 'crontab' && !(words.length > 0 && words.every((word) => /^-[a-zA-Z]*l[a-zA-Z]*$/.test(word) || word === '-u' || !word.startsWith('-') && words[words.indexOf(word) - 1] === '-u'))) hit('N15');
+    if ((program === 'at' || program === 'batch') && !words.some((word) => /^-[lcV]$/.test(word))) hit('N15');
+    if (program === 'atq') continue;
+    if (program === 'systemctl' && words.some((word) => word === 'enable' || word === 'link' || word === 'preset' || word === 'set-default')) hit('N16');
+    if (program === 'launchctl' && words.some((word) => word === 'load' || word === 'bootstrap' || word === 'enable')) hit('N16');
+    if (program === 'ssh-copy-id') hit('N11');
+  }
+  return hits;
+};
+
+/** `u+s`, `g+s`, `+s`, `4755`, `2755`, `6755`. */
+function setsSpecialBit(mode: string): boolean {
+  if (/^[0-7]{4,5}$/.test(mode)) return (Number(mode[mode.length - 4]) & 6) !== 0;
+  return mode.split(',').some((clause) => /^[ugoa]*[+=][rwxXt]*s/.test(clause));
+}
+
+/** A root shell with no command: `sudo -i`, `sudo -s`, `sudo su`, `su -`, `sudo bash`, `doas sh`, `run0`. */
+function interactiveRootShell(command: ExecutedCommand): boolean {
+  const program = command.program ?? '';
+  const words = args(command).map((word) => word.value);
+  const underRoot = command.layers.some((layer) => layer.program !== null && (ROOT_WRAPPERS.has(layer.program) || layer.program === 'su'));
+  if (ROOT_WRAPPERS.has(program)) {
+    // The wrapper was not peeled: it runs no command, so an option asks for a shell (or it is `run0` alone).
+    if (program === 'sudo' || program === 'sudo-rs') return words.some((word) => /^-[a-zA-Z]*[is]/.test(word) || word === '--login' || word === '--shell');
+    if (program === 'doas') return words.includes('-s') || words.length === 0;
+    return words.every((word) => word.startsWith('-'));
+  }
+  if (program === 'su') return !words.some((word) => /^-[a-zA-Z]*c|^--command/.test(word));
+  if (program === 'machinectl') return words[0] === 'shell' || words[0] === 'login';
+  if (underRoot && isShell(program)) return !words.some((word) => /^-[a-zA-Z]*c/.test(word)) && words.every((word) => word.startsWith('-'));
+  return false;
+}
