@@ -8,6 +8,8 @@ import { args, canonicalWords } from './rule-helpers';
 import type { Rule } from './rule-types';
 
 const ROOT_WRAPPERS = new Set(['sudo', 'doas', 'run0', 'pkexec', 'sudo-rs', 'please']);
+/** Wrappers that enter the host's (or another root's) namespaces: a shell there is a root shell. */
+const HOST_ENTRY = new Set(['su', 'nsenter', 'chroot', 'machinectl', 'setpriv']);
 const ACCOUNT_TOOLS = new Set(['visudo', 'useradd', 'userdel', 'usermod', 'adduser', 'deluser', 'groupadd', 'groupdel', 'groupmod', 'gpasswd', 'passwd', 'chpasswd', 'chsh', 'vipw', 'vigr', 'pwconv', 'newusers', 'dscl', 'sysadminctl']);
 
 export const accountRules: Rule = (input) => {
@@ -41,7 +43,7 @@ function setsSpecialBit(mode: string): boolean {
 function interactiveRootShell(command: ExecutedCommand): boolean {
   const program = command.program ?? '';
   const words = args(command).map((word) => word.value);
-  const underRoot = command.layers.some((layer) => layer.program !== null && (ROOT_WRAPPERS.has(layer.program) || layer.program === 'su'));
+  const underRoot = command.layers.some((layer) => layer.program !== null && (ROOT_WRAPPERS.has(layer.program) || HOST_ENTRY.has(layer.program)));
   if (ROOT_WRAPPERS.has(program)) {
     // The wrapper was not peeled: it runs no command, so an option asks for a shell (or it is `run0` alone).
     if (program === 'sudo' || program === 'sudo-rs') return words.some((word) => /^-[a-zA-Z]*[is]/.test(word) || word === '--login' || word === '--shell');

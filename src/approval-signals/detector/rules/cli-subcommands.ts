@@ -42,6 +42,7 @@ const TABLE: Record<string, Check> = {
   kubectl: (call) =>
     anyVerb(call, verbs('delete', 'drain', 'cordon', 'taint', 'uncordon-all')) ||
     (call.operands.includes('scale') && /^0$/.test(call.value('--replicas') ?? '')) ||
+    (call.operands.includes('rollout') && anyVerb(call, verbs('restart', 'undo'))) ||
     (call.operands.includes('apply') && call.has('--prune')) ||
     (call.operands.includes('replace') && call.has('--force')) ||
     (call.operands.includes('patch') && call.words.some((word) => /"replicas"\s*:\s*0\b/.test(word))),
@@ -166,6 +167,13 @@ function callOf(command: ExecutedCommand): CliCall {
       return undefined;
     },
   };
+}
+
+/** Verbs that name destruction plainly enough to judge an unknown CLI by (`mycli destroy`, `x-cli delete db`). */
+export const PLAINLY_DESTROYING = new Set(['destroy', 'delete', 'remove', 'purge', 'drop', 'wipe', 'nuke', 'terminate', 'erase', 'flushall', 'flushdb', 'truncate', 'reset', 'uninstall', 'unpublish', 'rm', 'rb', 'del', 'kill', 'shutdown', 'teardown', 'decommission', 'deprovision', 'revoke']);
+
+export function namesDestroyingVerb(operands: readonly string[]): boolean {
+  return operands.slice(0, 3).some((operand) => PLAINLY_DESTROYING.has(operand.toLowerCase()) || PLAINLY_DESTROYING.has(verbOf(operand.toLowerCase())));
 }
 
 export const cliSubcommandRules: Rule = (input) => {

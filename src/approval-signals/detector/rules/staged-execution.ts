@@ -88,6 +88,8 @@ export const stagedExecutionRules: Rule = (input) => {
       }
     }
     if (command.program === 'git' && args(command).some((word) => word.value === 'clone')) fetchedTree = true;
+    // Unpacking an archive fetched earlier: what it holds is fetched too.
+    if (['tar', 'unzip', 'bsdtar', '7z'].includes(command.program) && args(command).some((word) => produced.has(key(word, command.cwd)) || produced.has(word.value))) fetchedTree = true;
     const executed = executedFile(command);
     if (executed === undefined) continue;
     const path = key(executed, command.cwd);

@@ -7,6 +7,7 @@ import { isSensitiveOutsideWorkspace } from '../path-classes';
 import { isKnownProgram, isReadOnlyProgram, isBuildTool } from '../program-knowledge';
 import { isInterpreter, isShell } from '../program-names';
 import type { RuleHit } from '../rule-catalog';
+import { namesDestroyingVerb } from './cli-subcommands';
 import { args, canonicalWords, resolveTarget } from './rule-helpers';
 import type { Rule, RuleContext } from './rule-types';
 
@@ -29,6 +30,8 @@ export const unknownProgramRules: Rule = (input) => {
     if (sensitive !== undefined) hit('N20', sensitive);
     const remote = words.find((word) => REMOTE_URL.test(optionValueOf(word.value)) || USER_AT_HOST.test(word.value));
     if (remote) hit('N22', remote.value);
+    const operands = words.filter((word) => !word.value.startsWith('-')).map((word) => word.value);
+    if (namesDestroyingVerb(operands)) hit('N25', 'unknown CLI with a destroying verb');
   }
   return hits;
 };

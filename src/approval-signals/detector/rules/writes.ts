@@ -21,7 +21,7 @@ type Category = 'device' | 'protected' | 'system' | 'credential' | 'dotfile' | '
 const RULES: Record<string, Partial<Record<Category, RuleId>>> = {
   redirect: { device: 'H06', protected: 'SELF01', system: 'D17', credential: 'D35', dotfile: 'N11', project: 'D37' },
   tee: { device: 'H06', protected: 'SELF01', system: 'D34', credential: 'D34', dotfile: 'N11', project: 'D36' },
-  copy: { device: 'H06', protected: 'SELF01', system: 'D51', credential: 'D53', dotfile: 'N11', project: 'D52' },
+  copy: { device: 'H06', protected: 'SELF01', system: 'D51', credential: 'D53', dotfile: 'N11', homeroot: 'N11', project: 'D52' },
   truncate: { protected: 'SELF01', system: 'D17', credential: 'D35', dotfile: 'N11', project: 'D37' },
   dd: { protected: 'SELF01', system: 'D17', credential: 'D35', dotfile: 'N11' },
   'in-place': { protected: 'D59', system: 'D57', credential: 'D54', dotfile: 'N11' },
