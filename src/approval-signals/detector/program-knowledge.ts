@@ -65,3 +65,20 @@ export function isBuildTool(program: string): boolean {
 export function isKnownProgram(program: string): boolean {
   return READ_ONLY_PROGRAMS.has(program) || isBuildTool(program) || RULE_PROGRAMS.has(program);
 }
+
+/** Known programs whose names are also everyday subcommand verbs (`task install`, `just init`): not taken for a command. */
+const COMMON_VERBS = new Set(['install', 'init', 'service', 'at', 'batch', 'port', 'ip', 'patch', 'mount', 'source', '.', 'hermes', 'cmd', 'alias', 'touch', 'mkdir', 'link']);
+
+/** Programs that run, fetch or escalate: an unknown program handed one of these may be a launcher. */
+const POWERFUL_PROGRAMS = new Set(['sudo', 'su', 'doas', 'run0', 'pkexec', 'eval', 'exec', 'curl', 'wget', 'nc', 'ncat', 'netcat', 'socat', 'ssh', 'scp', 'xargs', 'nohup', 'setsid', 'chroot', 'nsenter', 'unshare', 'busybox', 'env', 'dd', 'rm', 'mkfs', 'shred', 'kill', 'pkill', 'killall']);
+
+/** An argument of an unknown program with this name is judged as a command (`wrapme rm -rf /`). */
+export function isSpeculationTarget(program: string, shell: boolean): boolean {
+  if (shell) return true;
+  return RULE_PROGRAMS.has(program) && !COMMON_VERBS.has(program) && !READ_ONLY_PROGRAMS.has(program) && !isBuildTool(program);
+}
+
+/** A shell or one of the powerful programs: an unknown program given it needs approval by itself. */
+export function isPowerfulProgram(program: string): boolean {
+  return POWERFUL_PROGRAMS.has(program) || /^mkfs/.test(program);
+}

@@ -125,7 +125,8 @@ export const RULE_CATALOG = {
   N26: dangerous('run a file just downloaded or decoded'),
   N27: dangerous('destructive git history/ref operation'),
   N28: dangerous('git config sets a command-running option'),
-  N29: dangerous('firewall, network or package removal on the host'),
+  N29: dangerous('change the host system (firewall, network, kernel, mounts, packages)'),
+  N30: dangerous('loosen ownership or permissions of a credential path'),
   N40: dangerous('command hidden by shell expansion (variable, array, IFS, substitution)'),
   SELF01: dangerous('overwrite hermes-temporal config/allowlist'),
 

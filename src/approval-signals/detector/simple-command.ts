@@ -13,7 +13,7 @@ import { findExecs } from './find-exec';
 import type { Scope } from './walk-scope';
 import type { WalkerApi } from './walker-api';
 import { unwrapOnce } from './wrappers';
-import { isKnownProgram } from './program-knowledge';
+import { isKnownProgram, isSpeculationTarget } from './program-knowledge';
 import { isInterpreter } from './program-names';
 
 const MAX_WRAPPERS = 16;
@@ -151,11 +151,11 @@ function speculate(api: WalkerApi, command: ExecutedCommand, argv: ShellWord[], 
     if (/\s/.test(word.value.trim())) {
       const first = word.value.trim().split(/\s+/)[0]!;
       const name = first.slice(first.lastIndexOf('/') + 1).toLowerCase();
-      if (isKnownProgram(name) || isShell(name) || isInterpreter(name)) api.reparse(word.value, { ...inner, depth: inner.depth + 1 }, label, inner.layers, null);
+      if (isSpeculationTarget(name, isShell(name))) api.reparse(word.value, { ...inner, depth: inner.depth + 1 }, label, inner.layers, null);
       continue;
     }
     const name = programOf(word);
-    if (name === null || !(isKnownProgram(name) || isShell(name) || isInterpreter(name))) continue;
+    if (name === null || !isSpeculationTarget(name, isShell(name))) continue;
     if (index === 1 && !/[/]/.test(word.value) && argv.length === 2 && !isShell(name)) continue;
     resolve(api, argv.slice(index), { ...options, prefixLabels: [], hidden: true, scope: { ...inner, depth: inner.depth + 1 } });
     break;

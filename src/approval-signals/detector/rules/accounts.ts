@@ -2,14 +2,16 @@
 // (`sudo -i`, `sudo su`, `su -`, `sudo bash`), changes to accounts and sudo rights, scheduled jobs
 // (`crontab`, `at`), services enabled to start by themselves, keys installed for remote logins.
 import type { ExecutedCommand } from '../analysis-types';
+import { parseArgs } from '../flags';
+import { isCredentialPath, isSecretReadPath } from '../path-classes';
 import { isShell } from '../program-names';
 import type { RuleHit, RuleId } from '../rule-catalog';
-import { args, canonicalWords } from './rule-helpers';
-import type { Rule } from './rule-types';
+import { args, canonicalWords, resolveTarget } from './rule-helpers';
+import type { Rule, RuleContext } from './rule-types';
 
 const ROOT_WRAPPERS = new Set(['sudo', 'doas', 'run0', 'pkexec', 'sudo-rs', 'please']);
 /** Wrappers that enter the host's (or another root's) namespaces: a shell there is a root shell. */
-const HOST_ENTRY = new Set(['su', 'nsenter', 'chroot', 'machinectl', 'setpriv']);
+const HOST_ENTRY = new Set(['su', 'nsenter', 'chroot', 'machinectl', 'setpriv', 'unshare']);
 const ACCOUNT_TOOLS = new Set(['visudo', 'useradd', 'userdel', 'usermod', 'adduser', 'deluser', 'groupadd', 'groupdel', 'groupmod', 'gpasswd', 'passwd', 'chpasswd', 'chsh', 'vipw', 'vigr', 'pwconv', 'newusers', 'dscl', 'sysadminctl']);
 
 export const accountRules: Rule = (input) => {
@@ -29,9 +31,27 @@ export const accountRules: Rule = (input) => {
     if (program === 'systemctl' && words.some((word) => word === 'enable' || word === 'link' || word === 'preset' || word === 'set-default')) hit('N16');
     if (program === 'launchctl' && words.some((word) => word === 'load' || word === 'bootstrap' || word === 'enable')) hit('N16');
     if (program === 'ssh-copy-id') hit('N11');
+    if ((program === 'chown' || program === 'chgrp' || program === 'chmod' || program === 'setfacl') && loosensCredential(command, input.context)) hit('N30');
   }
   return hits;
 };
+
+/** `chown other ~/.ssh`, `chmod 644 ~/.ssh/id_rsa`, `setfacl -m u:x:r ~/.aws/credentials`: others may then read it. */
+function loosensCredential(command: ExecutedCommand, context: RuleContext): boolean {
+  const words = args(command);
+  const parsed = parseArgs(words, { shortValued: command.program === 'setfacl' ? 'mMxX' : '', longValued: ['reference', 'from'] });
+  const [first, ...rest] = parsed.operands;
+  const targets = command.program === 'setfacl' ? parsed.operands : rest;
+  if (command.program === 'chmod' && first !== undefined) {
+    const mode = first.value;
+    const opens = /^[0-7]{3,4}$/.test(mode) ? (Number(mode.at(-2)) & 4) !== 0 || (Number(mode.at(-1)) & 4) !== 0 : /(?:^|,)[ugoa]*[go][ugoa]*[+=][rwx]*r|(?:^|,)a?\+r/.test(mode);
+    if (!opens) return false;
+  }
+  return targets.some((word) => {
+    const path = resolveTarget(word, command, context).path;
+    return path !== null && (isSecretReadPath(path, context.home) || (command.program !== 'chmod' && isCredentialPath(path, context.home)));
+  });
+}
 
 /** `u+s`, `g+s`, `+s`, `4755`, `2755`, `6755`. */
 function setsSpecialBit(mode: string): boolean {

@@ -2,6 +2,7 @@
 // entry per CLI (extend by adding an entry). Cloud and cluster CLIs share a verb test: an operand
 // whose first segment is a destroying verb (`delete-user`, `apps:destroy`, `rb`, `terminate-instances`).
 import type { ExecutedCommand } from '../analysis-types';
+import { feedText } from '../stdin-feeds';
 import type { RuleHit } from '../rule-catalog';
 import { args, canonicalWords } from './rule-helpers';
 import { destructiveStatement, sqlStatements } from './sql';
@@ -16,6 +17,8 @@ interface CliCall {
   has(...names: string[]): boolean;
   /** `--name=value` or `--name value`. */
   value(...names: string[]): string | undefined;
+  /** Text fed on stdin when known (`echo FLUSHALL | redis-cli`). */
+  fed: string;
 }
 
 type Check = (call: CliCall) => boolean;
@@ -57,7 +60,9 @@ const TABLE: Record<string, Check> = {
     ((call.operands.includes('up') || call.operands.includes('update')) && call.has('--yes', '-y', '--skip-preview', '-f')) ||
     (call.operands.includes('stack') && anyVerb(call, verbs('rm', 'remove'))) ||
     (call.operands.includes('state') && anyVerb(call, verbs('delete'))),
-  'redis-cli': (call) => call.operands.some((operand) => ['flushall', 'flushdb', 'del', 'unlink', 'shutdown', 'config', 'debug', 'swapdb', 'save', 'script'].includes(operand)),
+  'redis-cli': (call) =>
+    [...call.operands, ...call.fed.toLowerCase().split(/\s+/)].some((operand) => ['flushall', 'flushdb', 'del', 'unlink', 'shutdown', 'config', 'debug', 'swapdb', 'script'].includes(operand)),
+  podman: (call) => call.operands.includes('system') && call.operands.includes('reset'),
   mongo: (call) => mongoEval(call),
   mongosh: (call) => mongoEval(call),
   dropdb: () => true,
@@ -67,31 +72,11 @@ const TABLE: Record<string, Check> = {
   heroku: cloudCli,
   gh: (call) => anyVerb(call, verbs('delete', 'archive', 'rm', 'remove')) || (call.operands.includes('repo') && call.operands.includes('edit') && call.has('--visibility')),
   glab: cloudCli,
-  npm: hasVerb('unpublish'),
+  npm: (call) => anyVerb(call, verbs('unpublish')) || (call.operands.includes('publish') && call.has('--force', '-f')),
   yarn: hasVerb('unpublish'),
   pnpm: hasVerb('unpublish'),
   cargo: hasVerb('yank', 'owner-remove'),
   gem: hasVerb('yank'),
-  iptables: (call) => call.has('-F', '--flush', '-X', '--delete-chain', '-D', '--delete', '-P', '--policy', '-Z'),
-  ufw: hasVerb('disable', 'reset', 'delete', 'deny', 'reject'),
-  nft: hasVerb('flush', 'delete', 'destroy'),
-  ip: (call) => (call.operands.includes('down') && call.operands.includes('set')) || anyVerb(call, verbs('del', 'delete', 'flush')),
-  ifconfig: hasVerb('down'),
-  ifdown: () => true,
-  apt: hasVerb('remove', 'purge', 'autoremove', 'autopurge'),
-  'apt-get': hasVerb('remove', 'purge', 'autoremove', 'dist-upgrade'),
-  aptitude: hasVerb('remove', 'purge'),
-  dpkg: (call) => call.has('-r', '-P', '--remove', '--purge', '--force-all'),
-  yum: hasVerb('remove', 'erase', 'autoremove'),
-  dnf: hasVerb('remove', 'erase', 'autoremove'),
-  rpm: (call) => call.has('-e', '--erase', '--nodeps'),
-  pacman: (call) => call.words.some((word) => /^-R/.test(word)),
-  zypper: hasVerb('rm', 'remove'),
-  apk: hasVerb('del'),
-  snap: hasVerb('remove'),
-  flatpak: hasVerb('uninstall', 'remove'),
-  brew: (call) => anyVerb(call, verbs('uninstall', 'remove', 'rm', 'untap')) && !call.operands.includes('services'),
-  port: hasVerb('uninstall'),
   conda: hasVerb('remove', 'uninstall'),
   zfs: hasVerb('destroy', 'rollback'),
   zpool: hasVerb('destroy', 'labelclear', 'offline'),
@@ -124,6 +109,57 @@ const TABLE: Record<string, Check> = {
   sqlite3: (call) => call.words.some((word) => /^\s*\.(?:shell|system)\b/.test(word)),
 };
 
+/** Changes to the host system itself: firewall, network, kernel, mounts, removal of system packages. */
+const HOST_TABLE: Record<string, Check> = {
+  iptables: (call) => call.has('-F', '--flush', '-X', '--delete-chain', '-D', '--delete', '-P', '--policy', '-Z'),
+  ufw: hasVerb('disable', 'reset', 'delete', 'deny', 'reject'),
+  nft: hasVerb('flush', 'delete', 'destroy'),
+  ip: (call) => (call.operands.includes('down') && call.operands.includes('set')) || anyVerb(call, verbs('del', 'delete', 'flush')),
+  ifconfig: hasVerb('down'),
+  ifdown: () => true,
+  apt: hasVerb('remove', 'purge', 'autoremove', 'autopurge'),
+  'apt-get': hasVerb('remove', 'purge', 'autoremove', 'dist-upgrade'),
+  aptitude: hasVerb('remove', 'purge'),
+  dpkg: (call) => call.has('-r', '-P', '--remove', '--purge', '--force-all'),
+  yum: hasVerb('remove', 'erase', 'autoremove'),
+  dnf: hasVerb('remove', 'erase', 'autoremove'),
+  rpm: (call) => call.has('-e', '--erase', '--nodeps'),
+  pacman: (call) => call.words.some((word) => /^-R/.test(word)),
+  zypper: hasVerb('rm', 'remove'),
+  apk: hasVerb('del'),
+  snap: hasVerb('remove'),
+  flatpak: hasVerb('uninstall', 'remove'),
+  brew: (call) => anyVerb(call, verbs('uninstall', 'remove', 'rm', 'untap')) && !call.operands.includes('services'),
+  port: hasVerb('uninstall'),
+  sysctl: (call) => call.has('-w', '--write', '-p', '--load') || call.operands.some((operand) => operand.includes('=')),
+  mount: (call) => call.operands.length > 0 || /remount|bind/.test(call.value('-o') ?? ''),
+  umount: (call) => call.operands.length > 0 || call.has('-a', '--all'),
+  swapoff: () => true,
+  swapon: (call) => call.operands.length > 0 || call.has('-a'),
+  modprobe: (call) => !call.has('-n', '--dry-run', '-c', '--showconfig', '--show-depends', '-D'),
+  insmod: () => true,
+  rmmod: () => true,
+  'firewall-cmd': (call) => call.words.some((word) => /^--(?:add|remove|set|panic|reload|complete-reload|runtime-to-permanent|new|delete|change)/.test(word)),
+  hostnamectl: hasVerb('set-hostname', 'set-chassis', 'set-deployment'),
+  timedatectl: (call) => call.operands.some((operand) => operand.startsWith('set-')),
+  setenforce: () => true,
+  auditctl: (call) => call.has('-D', '-e'),
+  'aa-disable': () => true,
+  'aa-complain': () => true,
+  'update-grub': () => true,
+  'grub-install': () => true,
+  efibootmgr: (call) => call.words.some((word) => /^-[a-zA-Z]*[BbcAaoN]/.test(word)),
+  'update-alternatives': (call) => call.has('--set', '--install', '--remove', '--remove-all', '--config'),
+  kexec: () => true,
+  dracut: () => true,
+  mkinitcpio: () => true,
+  'update-initramfs': () => true,
+  nmcli: (call) => anyVerb(call, verbs('delete', 'down', 'off', 'disconnect', 'modify')),
+  route: hasVerb('del', 'delete', 'flush'),
+  tc: hasVerb('add', 'del', 'replace', 'change'),
+  ethtool: (call) => call.has('-s', '--change', '-K', '--offload', '-E'),
+};
+
 /** Cloud, hosting and cluster CLIs: any destroying verb among the operands. */
 for (const program of [
   'aws', 'gcloud', 'gsutil', 'bq', 'az', 'doctl', 'flyctl', 'fly', 'vercel', 'netlify', 'firebase', 'supabase', 'wrangler', 'stripe',
@@ -140,8 +176,8 @@ for (const program of [
 for (const program of ['tofu', 'terragrunt']) TABLE[program] = (call) => TABLE.terraform!(call) || anyVerb(call, verbs('destroy'));
 
 function mongoEval(call: CliCall): boolean {
-  const code = [call.value('--eval'), ...call.words.filter((word) => /\bdb\./.test(word))].filter(Boolean).join('\n');
-  return /\b(?:dropDatabase|drop|deleteMany|deleteOne|remove|dropIndex(?:es)?|findOneAndDelete|renameCollection|dropUser|dropAllUsers|updateMany)\s*\(/.test(code);
+  const code = [call.value('--eval'), ...call.words.filter((word) => /\bdb\./.test(word)), call.fed].filter(Boolean).join('\n');
+  return /\b(?:dropDatabase|drop|deleteMany|deleteOne|remove|dropIndex(?:es)?|findOneAndDelete|renameCollection|dropUser|dropAllUsers|dropAllRoles|updateMany|shutdownServer|fsyncLock|adminCommand)\s*\(/.test(code);
 }
 
 function sqlText(text: string | undefined): boolean {
@@ -155,6 +191,7 @@ function callOf(command: ExecutedCommand): CliCall {
     program: command.program ?? '',
     words,
     operands,
+    fed: feedText(command.stdin) ?? '',
     has: (...names) => words.some((word) => names.includes(word) || names.some((name) => name.startsWith('--') && word.startsWith(`${name}=`)) || names.some((name) => /^-[a-zA-Z]$/.test(name) && /^-[a-zA-Z]+$/.test(word) && word.length > 2 && word.includes(name[1]!) && !name.startsWith('--'))),
     value: (...names) => {
       for (let index = 0; index < words.length; index++) {
@@ -182,6 +219,8 @@ export const cliSubcommandRules: Rule = (input) => {
     if (command.program === null || command.host) continue;
     const check = TABLE[command.program] ?? TABLE[command.program.replace(/\.sh$/, '')];
     if (check && check(callOf(command))) hits.push({ id: 'N25', canonical: canonicalWords(command), command: command.text, detail: command.program });
+    const host = HOST_TABLE[command.program];
+    if (host && host(callOf(command))) hits.push({ id: 'N29', canonical: canonicalWords(command), command: command.text, detail: command.program });
   }
   return hits;
 };

@@ -22,7 +22,15 @@ export const secretRules: Rule = (input) => {
   const runtimeHomes = runtimeHomesOf(input.context.protectedFiles, input.context.home);
   for (const command of input.analysis.commands) {
     if (command.program === null || command.host) continue;
-    const secret = secretArgument(command, input.context, runtimeHomes);
+    // Wrappers' own options can read files too (`xargs -a ~/.ssh/id_rsa echo`).
+    const wrapperSecret = command.layers
+      .map((layer, index) => {
+        const inner = command.layers[index + 1]?.argv ?? command.argv;
+        const own = layer.argv.slice(0, Math.max(1, layer.argv.length - inner.length));
+        return secretArgument({ ...command, program: layer.program, argv: own, stdin: undefined }, input.context, runtimeHomes);
+      })
+      .find(Boolean);
+    const secret = secretArgument(command, input.context, runtimeHomes) ?? wrapperSecret;
     if (secret !== undefined) hits.push({ id: 'N19', canonical: canonicalCommand(command, [command.program, secret]), command: command.text, detail: secret });
     if (command.program === 'gpg' && args(command).some((word) => /^--export-secret-(?:keys|subkeys)/.test(word.value))) {
       hits.push({ id: 'N19', canonical: canonicalCommand(command, ['gpg --export-secret-keys']), command: command.text, detail: 'gpg secret keys' });

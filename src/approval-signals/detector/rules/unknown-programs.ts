@@ -4,7 +4,7 @@
 // shell it may run, or a remote address it may talk to, make it dangerous.
 import type { ExecutedCommand, ShellWord } from '../analysis-types';
 import { isSensitiveOutsideWorkspace } from '../path-classes';
-import { isKnownProgram, isReadOnlyProgram, isBuildTool } from '../program-knowledge';
+import { isKnownProgram, isPowerfulProgram } from '../program-knowledge';
 import { isInterpreter, isShell } from '../program-names';
 import type { RuleHit } from '../rule-catalog';
 import { namesDestroyingVerb } from './cli-subcommands';
@@ -20,8 +20,8 @@ export const unknownProgramRules: Rule = (input) => {
     const program = command.program;
     if (program === null || command.host) continue;
     const hit = (id: RuleHit['id'], detail?: string) => hits.push({ id, canonical: canonicalWords(command), command: command.text, ...(detail ? { detail } : {}) });
-    if (command.speculative && !isReadOnlyProgram(program) && !isBuildTool(program)) {
-      hit('N21', `${program}`);
+    if (command.speculative) {
+      if (isShell(program) || isPowerfulProgram(program)) hit('N21', program);
       continue;
     }
     if (isKnownProgram(program) || isShell(program) || isInterpreter(program)) continue;
