@@ -60,7 +60,6 @@ const SIMPLE_WRAPPERS: Record<string, OptionSpec & { operandsBefore?: number }> 
   'xvfb-run': { shortValued: 'nsfep', longValued: ['server-num', 'server-args', 'auth-file', 'error-file', 'xauth-protocol'] },
   prlimit: { shortValued: 'p', longValued: ['pid'] },
   tsp: {},
-  ts: {},
   sem: { shortValued: 'j', longValued: ['id', 'jobs'] },
   chpst: { shortValued: 'ugUebm/noltvdcfpr' },
   softlimit: { shortValued: 'mdsloprfct' },
