@@ -7,7 +7,8 @@ import type { Backend } from '../environments/terminal-environment';
  * - `dangerous`: needs approval;
  * - `low_risk`: matches a rule but is contained (e.g. `rm -rf node_modules` inside the workspace);
  * - `safe`: fully parsed, no rule matched;
- * - `unknown`: could not be understood (parse error, a command name built at run time): never safe.
+ * - `unknown`: could not be understood (parse error, text too long): never safe. A command whose
+ *   name is built at run time hides the program and is rated at least `dangerous` (rule N40).
  */
 export type RiskTier = 'hardline' | 'dangerous' | 'low_risk' | 'safe' | 'unknown';
 

@@ -74,9 +74,14 @@ export interface ExecutedCommand {
   guessed: boolean;
   /** Hidden from the reported command list (extra guesses for the same syntax node). */
   hidden: boolean;
+  /**
+   * Found in the arguments of a program the detector does not know (`mytool rm -rf /`): it may
+   * be run by it, so it is judged as if it were.
+   */
+  speculative?: boolean;
 }
 
-export type WriteVia = 'redirect' | 'tee' | 'copy' | 'in-place' | 'dd' | 'truncate';
+export type WriteVia = 'redirect' | 'tee' | 'copy' | 'in-place' | 'dd' | 'truncate' | 'output' | 'extract';
 
 export interface WriteTarget {
   via: WriteVia;
@@ -106,11 +111,13 @@ export interface Analysis {
   /** Pipelines of more than one stage; each stage lists the commands it runs. */
   pipelines: ExecutedCommand[][][];
   writes: WriteTarget[];
+  /** Files read through `<` redirections (whatever the command). */
+  reads: { target: ShellWord; cwd: string | null; command: string }[];
   functions: FunctionDefinition[];
   unknowns: UnknownFact[];
   parseErrors: string[];
 }
 
 export function emptyAnalysis(): Analysis {
-  return { commands: [], pipelines: [], writes: [], functions: [], unknowns: [], parseErrors: [] };
+  return { commands: [], pipelines: [], writes: [], reads: [], functions: [], unknowns: [], parseErrors: [] };
 }

@@ -36,6 +36,7 @@ function applyFileRedirect(api: WalkerApi, redirect: SyntaxNode, scope: Scope, c
   const destination = buildWord(destinationNode, api.wordHooks(scope));
   if (operator === '<') {
     effects.stdin = destinationNode.type === 'process_substitution' ? { kind: 'process-substitution', word: destination } : { kind: 'file', word: destination };
+    if (destinationNode.type !== 'process_substitution') api.analysis.reads.push({ target: destination, cwd: scope.cwd, command: commandText });
     return;
   }
   const duplicatesDescriptor = (operator === '>&' || operator === '<&') && /^(?:\d+-?|-)$/.test(destination.value);

@@ -13,6 +13,8 @@ import { findExecs } from './find-exec';
 import type { Scope } from './walk-scope';
 import type { WalkerApi } from './walker-api';
 import { unwrapOnce } from './wrappers';
+import { isKnownProgram, isSpeculationTarget } from './program-knowledge';
+import { isInterpreter } from './program-names';
 
 const MAX_WRAPPERS = 16;
 
@@ -113,6 +115,10 @@ function resolve(api: WalkerApi, argv: ShellWord[], options: ResolveOptions): Ex
   }
   api.record(command);
   if (!options.guessed && options.prefixLabels.length === 0 && wrappers.length === scope.wrappers.length) followDirectoryChange(api, command, scope);
+  if (command.program === 'alias') defineAliases(api, command, scope, layers);
+  else if (command.program !== null && !isKnownProgram(command.program) && !isShell(command.program) && !isInterpreter(command.program)) {
+    speculate(api, command, current, { ...options, scope: { ...scope, wrappers, layers } });
+  }
   if (command.program === 'find') {
     const findScope = { ...scope, wrappers, layers: [...layers, { program: 'find', argv: current }] };
     for (const exec of findExecs(current.slice(1))) resolve(api, exec.argv, { ...options, prefixLabels: [], scope: { ...findScope, wrappers: [...wrappers, `find ${exec.action}`] } });
@@ -120,6 +126,41 @@ function resolve(api: WalkerApi, argv: ShellWord[], options: ResolveOptions): Ex
   const script = command.program === null ? undefined : describeScriptInvocation(command.program, current.slice(1));
   if (script?.source.mode === 'inline') for (const code of script.source.code) executeEmbeddedShell(api, command, code.guess ?? code.value, scope);
   return [command];
+}
+
+/** `alias ls='rm -rf ~'`: the value is shell text that runs whenever the alias is used. */
+function defineAliases(api: WalkerApi, command: ExecutedCommand, scope: Scope, layers: Invocation[]): void {
+  for (const word of command.argv.slice(1)) {
+    const match = /^[^=\s]+=(.+)$/s.exec(word.guess ?? word.value);
+    if (match) api.reparse(match[1]!, scope, 'alias', layers, scope.cwd);
+  }
+}
+
+/**
+ * An unknown program may run what it is given: the first argument naming a known program (or a
+ * shell) is judged as a command from there on, and an argument holding shell text is parsed.
+ */
+function speculate(api: WalkerApi, command: ExecutedCommand, argv: ShellWord[], options: ResolveOptions): void {
+  if (options.scope.depth >= 3) return;
+  const label = `${command.program ?? '?'} (may run its arguments)`;
+  const inner = { ...options.scope, wrappers: [...options.scope.wrappers, label], layers: [...options.scope.layers, { program: command.program, argv }] };
+  const before = api.analysis.commands.length;
+  for (let index = 1; index < argv.length; index++) {
+    const word = argv[index]!;
+    if (!word.literal || word.value.startsWith('-')) continue;
+    if (/\s/.test(word.value.trim())) {
+      const first = word.value.trim().split(/\s+/)[0]!;
+      const name = first.slice(first.lastIndexOf('/') + 1).toLowerCase();
+      if (isSpeculationTarget(name, isShell(name))) api.reparse(word.value, { ...inner, depth: inner.depth + 1 }, label, inner.layers, null);
+      continue;
+    }
+    const name = programOf(word);
+    if (name === null || !isSpeculationTarget(name, isShell(name))) continue;
+    if (index === 1 && !/[/]/.test(word.value) && argv.length === 2 && !isShell(name)) continue;
+    resolve(api, argv.slice(index), { ...options, prefixLabels: [], hidden: true, scope: { ...inner, depth: inner.depth + 1 } });
+    break;
+  }
+  for (const found of api.analysis.commands.slice(before)) found.speculative = true;
 }
 
 /** Walks the shell text a host runs; text only known at run time makes the verdict unknown. */

@@ -1,5 +1,8 @@
-// Wrappers that run another command: `sudo`, `env`, `timeout`, `xargs`, ... Each call peels one
-// level; the walker repeats until the program is not a wrapper (depth-limited there).
+// The catalogue of wrappers that run their arguments as a command: privilege (`sudo`, `doas`,
+// `run0`, `pkexec`), namespaces and sandboxes (`unshare`, `nsenter`, `firejail`, `chroot`),
+// scheduling (`nice`, `chrt`, `taskset`, `systemd-run`), tracing (`strace`, `gdb --args`), and
+// fan-out (`xargs`, `parallel`, `watch`). The argument command is then judged as if run directly.
+// Each call peels one level; the walker repeats until the program is not a wrapper.
 import type { ShellWord } from './analysis-types';
 import { hasOption, parseArgs, type OptionSpec } from './flags';
 import { joinWords } from './joined-words';
@@ -34,6 +37,41 @@ const SIMPLE_WRAPPERS: Record<string, OptionSpec & { operandsBefore?: number }> 
   unbuffer: {},
   fakeroot: {},
   xargs: { shortValued: 'InLPsdEa', longValued: ['max-args', 'max-lines', 'max-procs', 'max-chars', 'delimiter', 'arg-file', 'process-slot-var'] },
+  run0: { shortValued: 'uDgM', longValued: ['user', 'group', 'chdir', 'machine', 'unit', 'property', 'description', 'slice', 'nice', 'setenv', 'background'] },
+  pkexec: { longValued: ['user'] },
+  unshare: { shortValued: 'S', longValued: ['setuid', 'setgid', 'root', 'wd', 'propagation', 'map-user', 'map-group', 'map-users', 'map-groups'] },
+  setpriv: { longValued: ['reuid', 'regid', 'groups', 'inh-caps', 'ambient-caps', 'bounding-set', 'securebits', 'selinux-label', 'apparmor-profile', 'landlock-access', 'landlock-rule', 'pdeathsig'] },
+  'systemd-run': { shortValued: 'pEMuHG', longValued: ['unit', 'property', 'description', 'slice', 'uid', 'gid', 'nice', 'setenv', 'working-directory', 'on-active', 'on-boot', 'on-startup', 'on-unit-active', 'on-unit-inactive', 'on-calendar', 'timer-property', 'path-property', 'socket-property', 'host', 'machine', 'service-type'] },
+  firejail: {},
+  nsenter: { shortValued: 'tSGw', longValued: ['target', 'setuid', 'setgid', 'root', 'wd'] },
+  taskset: { operandsBefore: 1 },
+  chrt: { operandsBefore: 1 },
+  strace: { shortValued: 'eoOpPsSuIEXbaU', longValued: ['output', 'attach', 'trace', 'user', 'signal', 'string-limit'] },
+  ltrace: { shortValued: 'eoOpsuaAnlLDF', longValued: ['output', 'library'] },
+  valgrind: {},
+  proot: { shortValued: 'rbmwq', longValued: ['rootfs', 'bind', 'mount', 'cwd', 'qemu'] },
+  torsocks: { shortValued: 'uapP' },
+  proxychains: { shortValued: 'f' },
+  proxychains4: { shortValued: 'f' },
+  cgexec: { shortValued: 'g' },
+  numactl: { shortValued: 'CmNpPli', longValued: [] },
+  catchsegv: {},
+  'dbus-launch': {},
+  'xvfb-run': { shortValued: 'nsfep', longValued: ['server-num', 'server-args', 'auth-file', 'error-file', 'xauth-protocol'] },
+  prlimit: { shortValued: 'p', longValued: ['pid'] },
+  tsp: {},
+  sem: { shortValued: 'j', longValued: ['id', 'jobs'] },
+  chpst: { shortValued: 'ugUebm/noltvdcfpr' },
+  softlimit: { shortValued: 'mdsloprfct' },
+  'sudo-rs': { shortValued: 'ugCDhprtTU', longValued: ['user', 'group', 'chdir'] },
+  please: { shortValued: 't', longValued: ['target'] },
+  authbind: {},
+  trickle: { shortValued: 'udwtLs' },
+  'aa-exec': { shortValued: 'pn', longValued: ['profile', 'namespace'] },
+  runcon: { shortValued: 'turl', longValued: ['type', 'user', 'role', 'range'] },
+  setarch: { operandsBefore: 1 },
+  linux32: {},
+  linux64: {},
 };
 
 /** Options after which a wrapper runs nothing (`sudo -l`, `command -v rm`). */
@@ -41,7 +79,13 @@ const NON_RUNNING: Record<string, string[]> = {
   sudo: ['-l', '-v', '-V', '-K', '-e', '--list', '--validate', '--version', '--remove-timestamp', '--edit', '--help'],
   command: ['-v', '-V'],
   ionice: ['-p', '-P', '-u', '--pid', '--pgid', '--uid'],
+  chrt: ['-p', '--pid', '-m', '--max'],
+  taskset: ['-p', '--pid'],
+  strace: ['-p', '--attach'],
+  ltrace: ['-p'],
+  prlimit: ['-p', '--pid'],
 };
+
 
 export function unwrapOnce(program: string, args: readonly ShellWord[]): Unwrapped {
   const simple = SIMPLE_WRAPPERS[program];
@@ -59,7 +103,20 @@ export function unwrapOnce(program: string, args: readonly ShellWord[]): Unwrapp
       return unwrapSsh(args);
     case 'su':
     case 'runuser':
+    case 'sg':
       return unwrapSu(program, args);
+    case 'script':
+      return unwrapScript(args);
+    case 'parallel':
+      return unwrapParallel(args);
+    case 'gdb':
+      return unwrapGdb(args);
+    case 'kubectl':
+    case 'oc':
+    case 'docker':
+    case 'podman':
+    case 'nerdctl':
+      return unwrapContainerExec(program, args, 'exec');
     default:
       return NONE;
   }
@@ -128,6 +185,13 @@ function unwrapSsh(args: readonly ShellWord[]): Unwrapped {
 }
 
 function unwrapSu(program: string, args: readonly ShellWord[]): Unwrapped {
+  if (program === 'runuser' && args.some((word) => word.value === '-u' || word.value === '--user')) {
+    const dashDash = args.findIndex((word) => word.value === '--');
+    const parsed = parseArgs(args, { shortValued: 'ugG', longValued: ['user', 'group', 'supp-group'], stopAtOperand: true });
+    const inner = dashDash === -1 ? args.slice(parsed.rest) : args.slice(dashDash + 1);
+    if (inner.length) return { kind: 'inner', label: 'runuser', inner };
+  }
+  if (program === 'sg' && args.length >= 2 && !args.some((word) => word.value === '-c')) return { kind: 'script', label: 'sg', script: joinWords(args.slice(1)) };
   for (let index = 0; index < args.length; index++) {
     const text = args[index]!.value;
     if (text === '-c' || text === '--command') {
@@ -139,4 +203,57 @@ function unwrapSu(program: string, args: readonly ShellWord[]): Unwrapped {
     if (['-s', '--shell', '-g', '--group', '-G', '--supp-group', '-w', '--whitelist-environment'].includes(text)) index++;
   }
   return NONE;
+}
+
+/** `script -c CMD [file]` (also bundled: `-qc CMD`, `--command=CMD`): the command string is run by a shell. */
+function unwrapScript(args: readonly ShellWord[]): Unwrapped {
+  for (let index = 0; index < args.length; index++) {
+    const word = args[index]!;
+    const text = word.value;
+    const long = /^--command=(.+)$/s.exec(text);
+    if (long) return { kind: 'script', label: 'script -c', script: { ...word, value: long[1]!, raw: long[1]! } };
+    if (text === '--command' || /^-[a-zA-Z]*c$/.test(text)) {
+      const script = args[index + 1];
+      return script ? { kind: 'script', label: 'script -c', script } : NONE;
+    }
+    const bundled = /^-[a-bd-zA-Z]*c(.+)$/s.exec(text);
+    if (bundled) return { kind: 'script', label: 'script -c', script: { ...word, value: bundled[1]!, raw: bundled[1]! } };
+  }
+  return NONE;
+}
+
+/** `parallel CMD ::: ARGS`: CMD runs once per argument, which is appended (or put at `{}`). */
+function unwrapParallel(args: readonly ShellWord[]): Unwrapped {
+  const separator = args.findIndex((word) => /^:::+\+?$/.test(word.value));
+  const before = separator === -1 ? args : args.slice(0, separator);
+  const parsed = parseArgs(before, { shortValued: 'jSaIdEX', longValued: ['jobs', 'sshlogin', 'arg-file', 'delimiter', 'joblog', 'results', 'timeout', 'tmpdir', 'workdir'], stopAtOperand: true });
+  const command = before.slice(parsed.rest);
+  if (!command.length) return NONE;
+  const values = separator === -1 ? [] : args.slice(separator + 1).filter((word) => !/^:::+\+?$/.test(word.value));
+  const hasPlaceholder = command.some((word) => word.value.includes('{}'));
+  const inner = hasPlaceholder ? command.flatMap((word) => (word.value === '{}' ? values : [word])) : [...command, ...values];
+  if (command.length === 1 && /\s/.test(command[0]!.value)) return { kind: 'script', label: 'parallel', script: joinWords(inner) };
+  return { kind: 'inner', label: 'parallel', inner, extraArgsUnknown: separator === -1 };
+}
+
+/** `gdb --args PROGRAM ARGS`. */
+function unwrapGdb(args: readonly ShellWord[]): Unwrapped {
+  const index = args.findIndex((word) => word.value === '--args');
+  return index === -1 || index + 1 >= args.length ? NONE : { kind: 'inner', label: 'gdb --args', inner: args.slice(index + 1) };
+}
+
+/** `kubectl exec POD -- CMD`, `docker exec CTR CMD`: the command runs elsewhere (a container). */
+function unwrapContainerExec(program: string, args: readonly ShellWord[], verb: string): Unwrapped {
+  const verbIndex = args.findIndex((word) => !word.value.startsWith('-'));
+  if (verbIndex === -1 || args[verbIndex]!.value !== verb) return NONE;
+  const rest = args.slice(verbIndex + 1);
+  const dashDash = rest.findIndex((word) => word.value === '--');
+  if (program === 'kubectl' || program === 'oc') {
+    if (dashDash === -1) return NONE;
+    const inner = rest.slice(dashDash + 1);
+    return inner.length ? { kind: 'inner', label: `${program} exec`, inner, remote: true } : NONE;
+  }
+  const parsed = parseArgs(rest, { shortValued: 'euw', longValued: ['env', 'env-file', 'user', 'workdir', 'detach-keys'], stopAtOperand: true });
+  const inner = rest.slice(parsed.rest + 1);
+  return inner.length ? { kind: 'inner', label: `${program} exec`, inner, remote: true } : NONE;
 }

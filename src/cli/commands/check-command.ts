@@ -1,56 +1,107 @@
-// `hermes-temporal check-command "<cmd>"`: what the dangerous-command detector says about a
-// command, without running it. Always exits 0: the verdict is the output.
+// `hermes-temporal check-command "<cmd>"`: what the approval gate would say about a command,
+// without running it: the detector's verdict and the `approvals.deny` rules of the loaded config
+// (the same `assessCommandText` the gate uses). `--batch` reads one command per line from stdin
+// and prints one JSON verdict per line as it goes. Exits 0 whatever the verdict: it is the output.
+import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { classifyCommand, defaultClassifyContext, loadCommandClassifier } from '../../approval-signals/classify-command';
+import { assessCommandText, runtimeProtectedFiles, type CommandTextAssessment } from '../../approval-signals/command-assessment';
+import { loadCommandClassifier } from '../../approval-signals/classify-command';
 import { failureVerdict } from '../../approval-signals/detector/verdict-builder';
 import type { CommandVerdict, ParsedCommand } from '../../approval-signals/verdict';
-import { hermesHome, loadConfig, PROJECT_CONFIG_FILE } from '../../config/load';
+import { loadConfig, PROJECT_CONFIG_FILE, type LoadedConfig } from '../../config/load';
+import { readBoundedLines } from '../bounded-lines';
 
 interface CheckFlags {
   cwd?: string;
   json?: boolean;
+  batch?: boolean;
 }
+
+/** Longest command line read in batch mode; the detector itself stops at the same length. */
+export const MAX_BATCH_LINE = 100_000;
 
 export function registerCheckCommand(program: Command): void {
   program
     .command('check-command')
     .description('Classify a shell command the way the approval gate would (nothing is run)')
-    .argument('<command>', 'the shell command to check (quote it)')
+    .argument('[command]', 'the shell command to check (quote it); omit with --batch')
     .option('--cwd <dir>', 'directory the command would run in (also the workspace root)', process.cwd())
-    .option('--json', 'print {tier, rules, commands} as JSON')
-    .action(async (command: string, flags: CheckFlags) => {
+    .option('--json', 'print {tier, rules, commands, deniedBy?} as JSON')
+    .option('--batch', 'read commands from stdin, one per line, and print one JSON verdict per line')
+    .action(async (command: string | undefined, flags: CheckFlags) => {
+      if (flags.batch && command !== undefined) throw new Error('check-command: give either a command or --batch (commands on stdin), not both');
+      if (!flags.batch && command === undefined) throw new Error('check-command: missing command (quote it), or use --batch to read commands from stdin');
       const cwd = path.resolve(flags.cwd ?? process.cwd());
-      let verdict: CommandVerdict;
+      // The gate judges with the loaded config; a config that does not load would give a different answer.
+      let config: LoadedConfig;
       try {
-        await loadCommandClassifier();
-        verdict = classifyCommand(command, defaultClassifyContext({ cwd, workspaceRoot: cwd, protectedFiles: protectedFiles(cwd) }));
+        config = loadConfig();
       } catch (error) {
-        // Exit code 0 even then: the answer is "could not tell", which is never "safe".
-        verdict = failureVerdict(command, `the shell parser could not be loaded: ${error instanceof Error ? error.message : String(error)}`);
+        throw new Error(`check-command: the config could not be loaded, so approvals.deny is unknown: ${error instanceof Error ? error.message : String(error)}`);
       }
-      console.log(flags.json ? JSON.stringify(toJson(verdict), null, 2) : formatVerdict(verdict));
+      const assess = await assessorFor(config, cwd);
+      if (flags.batch) {
+        await runBatch(assess);
+        return;
+      }
+      const assessment = assess(command!);
+      console.log(flags.json ? JSON.stringify(toJson(assessment), null, 2) : formatAssessment(assessment));
     });
 }
 
-/** This runtime's own config files: the user config and the project config. */
-function protectedFiles(cwd: string): string[] {
-  let home: string;
+type Assessor = (command: string) => CommandTextAssessment;
+
+async function assessorFor(config: LoadedConfig, cwd: string): Promise<Assessor> {
+  const options = {
+    backend: 'local' as const,
+    cwd,
+    workspaceRoot: cwd,
+    home: os.homedir(),
+    protectedFiles: runtimeProtectedFiles(config.home, PROJECT_CONFIG_FILE, [process.cwd(), cwd]),
+    deny: config.approvals.deny,
+  };
   try {
-    home = loadConfig().home;
-  } catch {
-    home = hermesHome();
+    await loadCommandClassifier();
+  } catch (error) {
+    // The answer is then "could not tell", which is never "safe".
+    const reason = `the shell parser could not be loaded: ${error instanceof Error ? error.message : String(error)}`;
+    return (command) => ({ verdict: failureVerdict(command, reason) });
   }
-  const projectFiles = [process.cwd(), cwd].map((directory) => path.join(directory, PROJECT_CONFIG_FILE));
-  return [...new Set([path.join(home, 'config.yaml'), ...projectFiles])];
+  return (command) => assessCommandText(command, options);
 }
 
-export function toJson(verdict: CommandVerdict): { tier: string; rules: { id: string; description: string }[]; commands: ParsedCommand[] } {
-  return {
-    tier: verdict.tier,
-    rules: verdict.rules.map((rule) => ({ id: rule.id, description: rule.description })),
-    commands: verdict.commands,
-  };
+/** One JSON line per non-blank stdin line, written as soon as it is classified. */
+async function runBatch(assess: Assessor): Promise<void> {
+  for await (const line of readBoundedLines(process.stdin, MAX_BATCH_LINE)) {
+    const text = line.text.replace(/\r$/, '');
+    if (text.trim() === '') continue;
+    const result = line.cut
+      ? { command: text, ...toJson({ verdict: failureVerdict(text, `line longer than ${MAX_BATCH_LINE} characters: cut, not classified`) }, false), cut: true }
+      : { command: text, ...toJson(assess(text), false) };
+    if (!process.stdout.write(`${JSON.stringify(result)}\n`)) await new Promise((resolve) => process.stdout.once('drain', resolve));
+  }
+}
+
+interface VerdictJson {
+  tier: string;
+  rules: { id: string; description: string }[];
+  commands?: ParsedCommand[];
+  deniedBy?: string;
+}
+
+export function toJson(assessment: CommandTextAssessment, withCommands = true): VerdictJson {
+  const { verdict, deniedBy } = assessment;
+  const json: VerdictJson = { tier: verdict.tier, rules: verdict.rules.map((rule) => ({ id: rule.id, description: rule.description })) };
+  if (withCommands) json.commands = verdict.commands;
+  if (deniedBy !== undefined) json.deniedBy = deniedBy;
+  return json;
+}
+
+export function formatAssessment(assessment: CommandTextAssessment): string {
+  const lines = formatVerdict(assessment.verdict).split('\n');
+  if (assessment.deniedBy !== undefined) lines.splice(1, 0, `DENIED by approvals.deny rule '${assessment.deniedBy}'`);
+  return lines.join('\n');
 }
 
 export function formatVerdict(verdict: CommandVerdict): string {

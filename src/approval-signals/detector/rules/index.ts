@@ -15,6 +15,13 @@ import { serviceRules } from './services';
 import { sqlRules } from './sql';
 import { windowsRules } from './windows';
 import { writeRules } from './writes';
+import { unknownProgramRules } from './unknown-programs';
+import { accountRules } from './accounts';
+import { secretRules } from './secrets';
+import { cliSubcommandRules } from './cli-subcommands';
+import { dataDestructionRules } from './data-destruction';
+import { stagedExecutionRules } from './staged-execution';
+import { containerRules } from './containers';
 
 const RULES: readonly Rule[] = [
   deleteRules,
@@ -31,6 +38,13 @@ const RULES: readonly Rule[] = [
   permissionRules,
   windowsRules,
   dynamicRules,
+  unknownProgramRules,
+  accountRules,
+  secretRules,
+  cliSubcommandRules,
+  dataDestructionRules,
+  stagedExecutionRules,
+  containerRules,
 ];
 
 export function runRules(input: RuleInput): RuleHit[] {

@@ -10,7 +10,7 @@ import { args, canonicalWords } from './rule-helpers';
 import type { Rule } from './rule-types';
 
 /** Programs that run a string as shell code (`eval STR`, `ssh host STR`, `su -c STR`). */
-const SCRIPT_HOSTS = new Set(['eval', 'ssh', 'su', 'runuser', 'env', 'watch', 'flock']);
+const SCRIPT_HOSTS = new Set(['eval', 'ssh', 'su', 'runuser', 'env', 'watch', 'flock', 'script', 'sg', 'parallel']);
 
 export const remoteCodeRules: Rule = (input) => {
   const hits: RuleHit[] = [];

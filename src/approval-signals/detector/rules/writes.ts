@@ -1,9 +1,13 @@
-// Files written by redirection, `tee`, `cp`/`mv`/`install`/`ln` destinations, in-place edits
-// (`sed -i`, `perl -i`, `ruby -i`) and `truncate`: raw devices, system configuration,
-// credentials and shell start-up files, project env/config files, this runtime's own config.
+// Files written by any program: redirection, `tee`, `cp`/`mv`/`install`/`ln`/`rsync`
+// destinations, in-place edits (`sed -i`, `perl -i`), `truncate`, `dd of=`, output options of any
+// program (`-o`, `--output`, `-O`, `--log-file`, `--prefix`, `-w`, ...), folders archives are
+// unpacked into (`tar -C`, `unzip -d`), files created or patched (`touch`, `mkdir`, `patch`).
+// Flagged when they land on raw devices, system configuration, credentials, the home folder's
+// dotfiles, project env/config files or this runtime's own files.
 import type { ExecutedCommand, WriteTarget } from '../analysis-types';
 import { hasOption, optionValue, parseArgs } from '../flags';
-import { isBlockDevice, isCredentialPath, isOtherDevice, isProjectEnvOrConfig, isSystemConfigPath } from '../path-classes';
+import { isBlockDevice, isCredentialPath, isHomeDirectory, isHomeDotfile, isOtherDevice, isProjectEnvOrConfig, isSystemConfigPath, runtimeHomesOf } from '../path-classes';
+import { outputWrites } from '../output-options';
 import { displayPath, isInside } from '../paths';
 import type { RuleHit, RuleId } from '../rule-catalog';
 import { describeScriptInvocation } from '../script-invocations';
@@ -11,22 +15,24 @@ import { literalWord } from '../shell-words';
 import { args, canonicalCommand, resolveTarget } from './rule-helpers';
 import type { Rule, RuleContext } from './rule-types';
 
-type Category = 'device' | 'protected' | 'system' | 'credential' | 'project';
+type Category = 'device' | 'protected' | 'system' | 'credential' | 'dotfile' | 'homeroot' | 'project';
 
 /** Rule per way of writing and category; `undefined`: that combination is not flagged. */
 const RULES: Record<string, Partial<Record<Category, RuleId>>> = {
-  redirect: { device: 'H06', protected: 'SELF01', system: 'D17', credential: 'D35', project: 'D37' },
-  tee: { device: 'H06', protected: 'SELF01', system: 'D34', credential: 'D34', project: 'D36' },
-  copy: { device: 'H06', protected: 'SELF01', system: 'D51', credential: 'D53', project: 'D52' },
-  truncate: { protected: 'SELF01', system: 'D17', credential: 'D35', project: 'D37' },
-  dd: { protected: 'SELF01', system: 'D17', credential: 'D35' },
-  'in-place': { protected: 'D59', system: 'D57', credential: 'D54' },
-  'in-place/long': { protected: 'D60', system: 'D58', credential: 'D55' },
-  'in-place/perl': { protected: 'D61', system: 'D57', credential: 'D56' },
+  redirect: { device: 'H06', protected: 'SELF01', system: 'D17', credential: 'D35', dotfile: 'N11', project: 'D37' },
+  tee: { device: 'H06', protected: 'SELF01', system: 'D34', credential: 'D34', dotfile: 'N11', project: 'D36' },
+  copy: { device: 'H06', protected: 'SELF01', system: 'D51', credential: 'D53', dotfile: 'N11', homeroot: 'N11', project: 'D52' },
+  truncate: { protected: 'SELF01', system: 'D17', credential: 'D35', dotfile: 'N11', project: 'D37' },
+  dd: { protected: 'SELF01', system: 'D17', credential: 'D35', dotfile: 'N11' },
+  'in-place': { protected: 'D59', system: 'D57', credential: 'D54', dotfile: 'N11' },
+  'in-place/long': { protected: 'D60', system: 'D58', credential: 'D55', dotfile: 'N11' },
+  'in-place/perl': { protected: 'D61', system: 'D57', credential: 'D56', dotfile: 'N11' },
+  output: { device: 'H06', protected: 'SELF01', system: 'N10', credential: 'N11', dotfile: 'N11', project: 'D52' },
+  extract: { device: 'H06', protected: 'SELF01', system: 'N10', credential: 'N11', dotfile: 'N11', homeroot: 'N11', project: 'D52' },
 };
 
 export const writeRules: Rule = (input) => {
-  const writes = [...input.analysis.writes, ...input.analysis.commands.flatMap(commandWrites)];
+  const writes = [...input.analysis.writes, ...input.analysis.commands.flatMap((command) => [...commandWrites(command), ...outputWrites(command)])];
   return writes.flatMap((write) => classifyWrite(write, input.context));
 };
 
@@ -40,9 +46,11 @@ function classifyWrite(write: WriteTarget, context: RuleContext): RuleHit[] {
     return hitsFor(write, categories, path);
   }
   if (isBlockDevice(path)) categories.push('device');
-  if (context.protectedFiles.some((file) => isInside(path, file))) categories.push('protected');
+  if (context.protectedFiles.some((file) => isInside(path, file)) || runtimeHomesOf(context.protectedFiles, context.home).some((directory) => isInside(path, directory))) categories.push('protected');
   if (isSystemConfigPath(path) || isOtherDevice(path)) categories.push('system');
   if (isCredentialPath(path, context.home)) categories.push('credential');
+  else if (isHomeDotfile(path, context.home)) categories.push('dotfile');
+  if (isHomeDirectory(path, context.home) || path === '/') categories.push('homeroot');
   if (isProjectEnvOrConfig(path)) categories.push('project');
   return hitsFor(write, categories, displayPath(path, context.home));
 }
@@ -64,11 +72,16 @@ function commandWrites(command: ExecutedCommand): WriteTarget[] {
   switch (command.program) {
     case 'tee':
       return parseArgs(words, { longValued: ['output-error'] }).operands.map((target) => write(command, 'tee', target, 'tee'));
+    case 'rsync': {
+      const parsed = parseArgs(words, { shortValued: 'efBT', longValued: ['exclude', 'include', 'filter', 'rsh', 'exclude-from', 'include-from', 'temp-dir', 'backup-dir', 'suffix', 'chmod', 'chown', 'rsync-path'] });
+      const destination = parsed.operands.at(-1);
+      if (!destination || parsed.operands.length < 2 || /^[^/]*:/.test(destination.value)) return [];
+      return [write(command, 'extract', destination, 'rsync')];
+    }
     case 'cp':
     case 'mv':
     case 'install':
-    case 'ln':
-    case 'rsync': {
+    case 'ln': {
       const parsed = parseArgs(words, { shortValued: command.program === 'install' ? 'mogStT' : 'St', longValued: ['target-directory', 'suffix', 'mode', 'owner', 'group'] });
       const directory = optionValue(parsed, '-t', '--target-directory');
       if (directory !== undefined) return [write(command, 'copy', literalWord(directory), command.program)];

@@ -33,4 +33,36 @@ export const DELIBERATELY_DIFFERENT: DeliberateDifference[] = [
     ours: 'flag',
     reason: 'Same verification-artifact exemption as above.',
   },
+  {
+    command: 'sudo -i',
+    original: 'safe',
+    ours: 'flag',
+    reason: 'An interactive root shell (N13): whatever it runs is not in the text, and the issue asks for it to need approval.',
+  },
+  {
+    command: 'sudo -u root -i',
+    original: 'safe',
+    ours: 'flag',
+    reason: 'Same: an interactive login shell as root (N13).',
+  },
+  {
+    command: 'cat .env > backup.txt',
+    original: 'safe',
+    ours: 'flag',
+    reason: 'Reading a `.env` file is reading secrets (N19); the copy it makes is not what the original vector tested (the redirect target).',
+  },
+  {
+    command: 'cat ~/.hermes/config.yaml',
+    original: 'safe',
+    ours: 'flag',
+    reason:
+      "In the vector context ~/.hermes is this runtime's home (its config is a protected file); the config holds API keys and " +
+      'passwords, and reading the runtime home needs approval (N19).',
+  },
+  {
+    command: "perl -wne 'print' ~/.hermes/config.yaml",
+    original: 'safe',
+    ours: 'flag',
+    reason: 'Same: printing the runtime config is reading its secrets (N19).',
+  },
 ];

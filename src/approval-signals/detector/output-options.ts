@@ -1,0 +1,126 @@
+// Files a program writes because an option or operand names them: output options shared by many
+// programs (`-o FILE`, `--output=FILE`, `of=FILE`, `--log-file`, `--prefix DIR`), the ones
+// particular to a program (`wget -O/-P`, `tcpdump -w`, `ssh-keygen -f`), folders archives are
+// unpacked into (`tar -C DIR -x`, `unzip -d DIR`), and files created or patched by name.
+import type { ExecutedCommand, ShellWord, WriteTarget } from './analysis-types';
+import { literalWord } from './shell-words';
+import { canonicalCommand } from './rules/rule-helpers';
+
+/** Long options (any program) whose value is a file or folder written. */
+const LONG_OUTPUT = new Set([
+  'output', 'output-document', 'output-file', 'out-file', 'outfile', 'out', 'outdir', 'out-dir', 'output-dir', 'output-directory',
+  'log-file', 'logfile', 'log-output', 'target-directory', 'target', 'prefix', 'root', 'destdir', 'dest', 'destination',
+  'directory-prefix', 'cookie-jar', 'dump-header', 'trace', 'trace-ascii', 'stderr', 'save', 'export', 'install-dir', 'bin-dir',
+]);
+/** Single-dash long output options (openssl, java tools). */
+const SINGLE_DASH_OUTPUT = new Set(['-out', '-keyout', '-output', '-outdir', '-d64out']);
+/** Short options that name an output, per program; `*` applies to every program. */
+const SHORT_OUTPUT: Record<string, string> = {
+  '*': 'o',
+  wget: 'oOPa',
+  curl: 'oDc',
+  tcpdump: 'w',
+  tshark: 'w',
+  dumpcap: 'w',
+  'ssh-keygen': 'f',
+  gpg: 'o',
+  pip: 't',
+  pip3: 't',
+  '7z': '',
+  zip: '',
+};
+/** `-o` does not name a file for these. */
+const NO_GENERIC_O = new Set(['ssh', 'scp', 'sftp', 'mount', 'ps', 'grep', 'rg', 'egrep', 'fgrep', 'find', 'ls', 'pgrep', 'pkill', 'lsblk', 'git', 'docker', 'kubectl', 'jq', 'yq', 'bash', 'sh', 'zsh', 'set', 'shopt', 'cut', 'xargs', 'nc', 'ncat', 'socat', 'unzip', 'tar', 'mocha', 'jest', 'pytest', 'cargo', 'npm', 'journalctl', 'helm', 'gcloud', 'az', 'aws', 'ssh-keygen', 'gzip', 'gunzip', 'sqlite3', 'psql', 'mysql', 'env', 'sudo']);
+/** Programs that create or modify the files they are given as operands. */
+const OPERAND_WRITERS = new Set(['touch', 'mkdir', 'mknod', 'mkfifo', 'chattr', 'setfacl', 'patch']);
+
+export function outputWrites(command: ExecutedCommand): WriteTarget[] {
+  const program = command.program;
+  if (program === null || command.host) return [];
+  const words = command.argv.slice(1);
+  const targets: { word: ShellWord; via: WriteTarget['via']; label: string }[] = [];
+  const readsKey = program === 'ssh-keygen' && words.some((word) => /^-[a-zA-Z]*[lByFRHr]/.test(word.value));
+  const shortLetters = (NO_GENERIC_O.has(program) ? '' : SHORT_OUTPUT['*']!) + (readsKey ? '' : (SHORT_OUTPUT[program] ?? ''));
+  for (let index = 0; index < words.length; index++) {
+    const word = words[index]!;
+    const text = word.value;
+    const valueWord = (value: string): ShellWord => ({ ...word, value, raw: value, ...(word.guess !== undefined ? { guess: value } : {}) });
+    if (text === '--') break;
+    const long = /^--([\w-]+)(?:=(.*))?$/s.exec(text);
+    if (long) {
+      if (!LONG_OUTPUT.has(long[1]!)) continue;
+      if (long[2] !== undefined) targets.push({ word: valueWord(long[2]), via: 'output', label: `${program} --${long[1]}` });
+      else if (words[index + 1]) targets.push({ word: words[++index]!, via: 'output', label: `${program} --${long[1]}` });
+      continue;
+    }
+    if (SINGLE_DASH_OUTPUT.has(text) && words[index + 1]) {
+      targets.push({ word: words[++index]!, via: 'output', label: `${program} ${text}` });
+      continue;
+    }
+    if (/^of=/.test(text) && program !== 'dd') targets.push({ word: valueWord(text.slice(3)), via: 'output', label: `${program} of=` });
+    const short = /^-([a-zA-Z]+)$/.exec(text);
+    if (short && shortLetters) {
+      const letters = short[1]!;
+      const position = [...letters].findIndex((letter) => shortLetters.includes(letter));
+      if (position === -1) continue;
+      const attached = letters.slice(position + 1);
+      if (attached && letters.length > 1 && position === 0) targets.push({ word: valueWord(attached), via: 'output', label: `${program} -${letters[position]}` });
+      else if (position === letters.length - 1 && words[index + 1]) targets.push({ word: words[++index]!, via: 'output', label: `${program} -${letters[position]}` });
+    }
+  }
+  targets.push(...programSpecific(program, words));
+  return targets.map(({ word, via, label }) => ({ via, target: word, cwd: command.cwd, command: command.text, program: canonicalCommand(command, [label]), wrappers: command.wrappers }));
+}
+
+function programSpecific(program: string, words: readonly ShellWord[]): { word: ShellWord; via: WriteTarget['via']; label: string }[] {
+  const operands = words.filter((word) => !word.value.startsWith('-'));
+  switch (program) {
+    case 'tar':
+      return tarTargets(words);
+    case 'unzip': {
+      const index = words.findIndex((word) => word.value === '-d');
+      const attached = words.find((word) => /^-d./.test(word.value));
+      const target = index !== -1 ? words[index + 1] : attached ? { ...attached, value: attached.value.slice(2), raw: attached.value.slice(2) } : undefined;
+      return target ? [{ word: target, via: 'extract', label: 'unzip -d' }] : [];
+    }
+    case '7z':
+    case '7za': {
+      const output = words.find((word) => /^-o./.test(word.value));
+      return output ? [{ word: { ...output, value: output.value.slice(2), raw: output.value.slice(2) }, via: 'extract', label: '7z -o' }] : [];
+    }
+    case 'git': {
+      const clone = operands.findIndex((word) => word.value === 'clone');
+      const destination = clone === -1 ? undefined : operands[clone + 2];
+      return destination ? [{ word: destination, via: 'extract', label: 'git clone' }] : [];
+    }
+    case 'sqlite3':
+    case 'sqlite':
+      return words.flatMap((word) => {
+        const match = /^\s*\.(?:output|once|save|backup)\s+(\S+)/.exec(word.value);
+        return match ? [{ word: literalWord(match[1]!.replace(/^['"]|['"]$/g, '')), via: 'output' as const, label: `${program} .output` }] : [];
+      });
+    default:
+      if (OPERAND_WRITERS.has(program)) {
+        const files = program === 'patch' ? operands.slice(0, 1) : operands.filter((word) => !/^[+-=]?[rwxXstugoa]+$/.test(word.value) || word.value.includes('/'));
+        return files.map((word) => ({ word, via: 'output' as const, label: program }));
+      }
+      return [];
+  }
+}
+
+/** `tar -C DIR -x`, `tar xf a.tar -C ~`, `tar --directory=DIR --extract`: where files are unpacked. */
+function tarTargets(words: readonly ShellWord[]): { word: ShellWord; via: WriteTarget['via']; label: string }[] {
+  const first = words[0]?.value ?? '';
+  const extracting = /^[a-zA-Z]*x/.test(first) || words.some((word) => /^-[a-zA-Z]*x|^--extract$|^--get$/.test(word.value));
+  if (!extracting) return [];
+  const targets: ShellWord[] = [];
+  for (let index = 0; index < words.length; index++) {
+    const text = words[index]!.value;
+    if (text === '-C' || text === '--directory') {
+      const next = words[index + 1];
+      if (next) targets.push(next);
+    } else if (text.startsWith('--directory=')) targets.push({ ...words[index]!, value: text.slice(12), raw: text.slice(12) });
+    else if (/^-C./.test(text)) targets.push({ ...words[index]!, value: text.slice(2), raw: text.slice(2) });
+  }
+  return targets.map((word) => ({ word, via: 'extract', label: 'tar -C' }));
+}
