@@ -1,5 +1,5 @@
-// The cloud backends' SDKs are optional peer dependencies: a worker that never runs a session on
-// Modal, Daytona or Vercel does not install them. This seam loads one on first use and turns a
+// The cloud backends' SDKs are optional installs, not dependencies: a worker that never runs a
+// session on Modal, Daytona or Vercel does not install them. This seam loads one on first use and turns a
 // missing (or wrongly versioned) package into a reason that names the exact install command.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,12 +9,13 @@ export interface OptionalSdk {
   /** The backend that needs the package, as `terminal.backend` names it. */
   backend: string;
   packageName: string;
-  /** The exact version this build is tested with (package.json `peerDependencies`). */
+  /** The exact version this build is tested with. */
   version: string;
 }
 
-// Pinned exactly, like package.json's peerDependencies (a unit test keeps the two equal): `modal`'s
-// `latest` tag is an unrelated package, so an install line without the version would be wrong.
+// The one list of them (scripts/install-cloud-sdks.sh reads it). Not in package.json: declared as
+// optional peer dependencies, `npm install modal@0.11.1` would keep them optional and install
+// nothing. Pinned exactly: `modal`'s `latest` tag is an unrelated package.
 export const MODAL_SDK: OptionalSdk = { backend: 'modal', packageName: 'modal', version: '0.11.1' };
 export const DAYTONA_SDK: OptionalSdk = { backend: 'daytona', packageName: '@daytonaio/sdk', version: '0.218.0' };
 export const VERCEL_SDK: OptionalSdk = { backend: 'vercel_sandbox', packageName: '@vercel/sandbox', version: '3.5.0' };
