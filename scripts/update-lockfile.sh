@@ -8,8 +8,9 @@
 # @cbor-extract/* 2.2.3 builds are not served). npm then writes the lock without them and `npm ci`
 # refuses it ("Missing: … from lock file"). The cloud SDKs are optional installs, kept out of
 # package.json for that reason (and so the common install stays small): never add them back. If the check
-# below fails for a new dependency, pin the package named in the "Missing:" lines to a version the
-# registry serves with `overrides` in package.json, and run this again.
+# below fails for a new dependency, find the package that lists the "Missing:" ones as optional
+# (`npm explain <missing name>`), pin it with `overrides` in package.json to a version whose
+# platform packages the registry serves (`npm view <missing name> versions`), and run this again.
 # Usage: scripts/update-lockfile.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
