@@ -2,6 +2,8 @@
 # The hermes-temporal worker image: compiled TypeScript plus production node_modules on a slim
 # Node 20 runtime that has what the built-in tools shell out to (bash, git).
 # Built by docker-compose.yml (`docker compose up --build`); the entry point is the worker.
+# Installs only with `npm ci` on the committed lockfile; .ci/run runs these stages' npm steps outside
+# Docker (scripts/check-dockerfile-install.ts). The cloud backends' SDKs are not in the image.
 
 # --- toolchain: compilers for native modules (better-sqlite3 builds with node-gyp) ---------------
 FROM node:20-bookworm-slim AS toolchain

@@ -3,6 +3,7 @@
 import { accessSync, chmodSync, constants, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
+import { OPTIONAL_SDKS, optionalSdkLine, optionalSdkStatus } from '../../src/environments/optional-sdk';
 import { startDevServer } from '../../src/temporal/dev-server';
 import { CliTestbed, jsonLines, requireBuild } from '../helpers/cli';
 import { tempDir, uniqueName } from '../helpers/session-harness';
@@ -144,7 +145,7 @@ test('sessions and show list and show what a run produced', async () => {
   expect(missing.stderr).toContain("No session 'no-such-session'");
 });
 
-test('tools lists the built-in tools with emoji and toolset; --toolsets lists file and terminal', async () => {
+test('tools lists the built-in tools with emoji and toolset, and the cloud backends’ packages; --toolsets lists file and terminal', async () => {
   const sandbox = await testbed.sandbox();
   const tools = await testbed.runCli(sandbox, ['tools', '--json']);
   expect(tools.code).toBe(0);
@@ -161,6 +162,11 @@ test('tools lists the built-in tools with emoji and toolset; --toolsets lists fi
   const sets = JSON.parse(toolsets.stdout) as { name: string; tools: string[] }[];
   expect(sets.find((set) => set.name === 'file')?.tools).toEqual(expect.arrayContaining(['read_file', 'write_file', 'patch', 'search_files']));
   expect(sets.find((set) => set.name === 'terminal')?.tools).toContain('terminal');
+
+  // The cloud backends' optional SDKs: one line each, installed or the line that installs it.
+  const text = await testbed.runCli(sandbox, ['tools']);
+  expect(text.code).toBe(0);
+  for (const sdk of OPTIONAL_SDKS) expect(text.stdout).toContain(optionalSdkLine(optionalSdkStatus(sdk)));
 });
 
 test('run against a server that lacks the search attributes registers them and succeeds', async () => {

@@ -5,6 +5,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { isNpmCommand, runCommand } from '../../scripts/check-dockerfile-install';
 import { HERMES_SEARCH_ATTRIBUTES } from '../../src/temporal/search-attributes';
 
 const repoRoot = path.resolve(__dirname, '../..');
@@ -293,6 +294,18 @@ describe('Dockerfile: the worker image', () => {
       if (name) stageNames.push(name);
     }
     expect(stages.some((stage) => stage.instructions.some((line) => /^RUN\s.*npm run build/.test(line)))).toBe(true);
+  });
+
+  test('installs with `npm ci` only, in both stages that install: the lockfile as committed', () => {
+    // The same reading of RUN lines as scripts/check-dockerfile-install.ts, which .ci/run runs.
+    const npmSteps = stages
+      .flatMap((stage) => stage.instructions.filter((line) => /^RUN\s/.test(line)).map(runCommand))
+      .filter(isNpmCommand)
+      .flatMap((command) => command.split('&&').map((part) => part.trim()));
+    const installs = npmSteps.filter((step) => /^npm\s+(ci|clean-install|install|i|add)\b/.test(step));
+    expect(installs.length).toBeGreaterThanOrEqual(2);
+    for (const install of installs) expect(install).toMatch(/^npm ci\b/);
+    expect(npmSteps).toContain('npm run build');
   });
 
   test('starts the compiled worker', () => {

@@ -6,6 +6,7 @@ import { CheckCache, registry } from '../../registry/registry';
 import { getToolsetInfo, getToolsetNames } from '../../registry/toolsets';
 import { createDrivers } from '../../environments/drivers';
 import { EnvironmentFactory } from '../../environments/factory';
+import { OPTIONAL_SDKS, optionalSdkLine, optionalSdkStatus } from '../../environments/optional-sdk';
 import { loadBuiltinTools } from '../../temporal/worker';
 
 export function registerToolsCommand(program: Command): void {
@@ -55,5 +56,8 @@ export function registerToolsCommand(program: Command): void {
         const state = row.available ? 'available  ' : 'unavailable';
         console.log(`${row.emoji} ${row.name.padEnd(14)} ${row.toolset.padEnd(10)} ${state}  ${row.reason ?? row.description.slice(0, 80)}`);
       }
+      // The cloud backends' SDKs are optional installs: say which are there and how to add the others.
+      console.log(`\ncloud backend packages (terminal.backend is ${config.terminal.backend}):`);
+      for (const sdk of OPTIONAL_SDKS) console.log(`  ${optionalSdkLine(optionalSdkStatus(sdk))}`);
     });
 }

@@ -3,6 +3,7 @@
 // string without a shell), deleted when the session ends.
 import { randomBytes } from 'node:crypto';
 import type { HermesConfig } from '../../config/schema';
+import { DAYTONA_SDK, optionalSdkStatus, type OptionalSdk } from '../optional-sdk';
 import { prepareWorkdir } from '../shell/prepare-workdir';
 import { ShellEnvironment } from '../shell/shell-environment';
 import type { ShellRunner } from '../shell/shell-runner';
@@ -18,6 +19,8 @@ export interface DaytonaDriverOptions {
   killGraceMs?: number;
   /** Where DAYTONA_* variables are read from when the config has no key. */
   env?: NodeJS.ProcessEnv;
+  /** The optional package the real seam loads (tests name one that is not installed). */
+  sdk?: OptionalSdk;
 }
 
 const DEFAULT_API_URL = 'https://app.daytona.io/api';
@@ -59,7 +62,10 @@ export class DaytonaDriver implements EnvironmentDriver {
   }
 
   async unavailableReason(): Promise<string | undefined> {
-    if (this.api || daytonaCredentials(this.settings, this.options.env)) return undefined;
+    if (this.api) return undefined;
+    const { problem } = optionalSdkStatus(this.options.sdk ?? DAYTONA_SDK);
+    if (problem) return problem;
+    if (daytonaCredentials(this.settings, this.options.env)) return undefined;
     return 'Daytona credentials are missing: set DAYTONA_API_KEY (or terminal.daytona.api_key)';
   }
 
@@ -113,7 +119,7 @@ export class DaytonaDriver implements EnvironmentDriver {
     if (this.api) return this.api;
     const credentials = daytonaCredentials(this.settings, this.options.env);
     if (!credentials) throw new BackendUnavailableError('Daytona credentials are missing: set DAYTONA_API_KEY');
-    this.api = new DaytonaSdkApi(credentials);
+    this.api = new DaytonaSdkApi(credentials, this.options.sdk);
     return this.api;
   }
 }

@@ -1,10 +1,30 @@
 // DaytonaApi on the real `@daytonaio/sdk`. All configuration is passed explicitly: given an API
 // key, URL and target the SDK never falls back to `.env` / `.env.local` files in the worker's cwd.
-import type * as DaytonaSdk from '@daytonaio/sdk';
-import type { Daytona, Sandbox } from '@daytonaio/sdk';
+// The SDK is an optional package loaded on first use; the types below describe the part used here
+// (test/backends/daytona checks them against the SDK's).
+import { DAYTONA_SDK, loadOptionalSdk, type OptionalSdk } from '../optional-sdk';
 import type { DaytonaApi, DaytonaCommandResult, DaytonaCredentials, DaytonaSandboxInfo, DaytonaSandboxSpec } from './daytona-api';
 
-type DaytonaModule = typeof DaytonaSdk;
+/** The `@daytonaio/sdk` exports this file uses. */
+export interface DaytonaModule {
+  Daytona: new (config: { apiKey: string; apiUrl: string; target: string }) => Daytona;
+  DaytonaNotFoundError: new (...args: never[]) => Error;
+}
+
+export interface Daytona {
+  create(params: { name: string; image: string; labels: Record<string, string>; autoStopInterval: number }, options: { timeout: number }): Promise<Sandbox>;
+  get(idOrName: string): Promise<Sandbox>;
+}
+
+export interface Sandbox {
+  readonly id: string;
+  readonly state?: string;
+  start(timeout?: number): Promise<void>;
+  delete(timeout?: number): Promise<void>;
+  process: {
+    executeCommand(command: string, cwd?: string, env?: Record<string, string>, timeout?: number): Promise<{ exitCode: number; result: string }>;
+  };
+}
 
 const LIFECYCLE_TIMEOUT_SECONDS = 120;
 
@@ -13,7 +33,10 @@ export class DaytonaSdkApi implements DaytonaApi {
   private client: Daytona | undefined;
   private readonly sandboxes = new Map<string, Sandbox>();
 
-  constructor(private readonly credentials: DaytonaCredentials) {}
+  constructor(
+    private readonly credentials: DaytonaCredentials,
+    private readonly sdkPackage: OptionalSdk = DAYTONA_SDK,
+  ) {}
 
   async create(spec: DaytonaSandboxSpec): Promise<string> {
     const client = await this.connect();
@@ -68,7 +91,11 @@ export class DaytonaSdkApi implements DaytonaApi {
   }
 
   private sdk(): Promise<DaytonaModule> {
-    this.module ??= import('@daytonaio/sdk');
+    // A failed load is not kept: installing the package fixes the next call.
+    this.module ??= loadOptionalSdk<DaytonaModule>(this.sdkPackage).catch((error: unknown) => {
+      this.module = undefined;
+      throw error;
+    });
     return this.module;
   }
 

@@ -2,6 +2,7 @@
 // name, commands through `exec` of `bash -c`, stopped by `terminate` when the session ends.
 import { randomBytes } from 'node:crypto';
 import type { HermesConfig } from '../../config/schema';
+import { MODAL_SDK, optionalSdkStatus, type OptionalSdk } from '../optional-sdk';
 import { prepareWorkdir } from '../shell/prepare-workdir';
 import { ShellEnvironment } from '../shell/shell-environment';
 import { exportLines, type ShellRunner } from '../shell/shell-runner';
@@ -17,6 +18,8 @@ export interface ModalDriverOptions {
   killGraceMs?: number;
   /** Where MODAL_* variables are read from when the config has no token. */
   env?: NodeJS.ProcessEnv;
+  /** The optional package the real seam loads (tests name one that is not installed). */
+  sdk?: OptionalSdk;
 }
 
 /** Config first, then the variables Modal's own tools use. */
@@ -44,7 +47,10 @@ export class ModalDriver implements EnvironmentDriver {
   }
 
   async unavailableReason(): Promise<string | undefined> {
-    if (this.api || modalCredentials(this.settings, this.options.env)) return undefined;
+    if (this.api) return undefined;
+    const { problem } = optionalSdkStatus(this.options.sdk ?? MODAL_SDK);
+    if (problem) return problem;
+    if (modalCredentials(this.settings, this.options.env)) return undefined;
     return 'Modal credentials are missing: set MODAL_TOKEN_ID and MODAL_TOKEN_SECRET (or terminal.modal.token_id and terminal.modal.token_secret)';
   }
 
@@ -91,7 +97,7 @@ export class ModalDriver implements EnvironmentDriver {
     if (this.api) return this.api;
     const credentials = modalCredentials(this.settings, this.options.env);
     if (!credentials) throw new BackendUnavailableError('Modal credentials are missing: set MODAL_TOKEN_ID and MODAL_TOKEN_SECRET');
-    this.api = new ModalSdkApi(credentials);
+    this.api = new ModalSdkApi(credentials, this.options.sdk);
     return this.api;
   }
 }

@@ -1,10 +1,49 @@
 // ModalApi on the real `modal` SDK (pinned 0.11.x: the package's `latest` tag is someone else's).
-// The SDK is loaded on first use, so workers without Modal never pay for it.
-import type * as ModalSdk from 'modal';
-import type { ModalClient, ModalReadStream, Sandbox } from 'modal';
+// The SDK is an optional package loaded on first use, so workers without Modal never install it;
+// the types below describe the part used here (test/backends/modal checks them against the SDK's).
+import { loadOptionalSdk, MODAL_SDK, type OptionalSdk } from '../optional-sdk';
 import type { ModalApi, ModalCredentials, ModalExecOptions, ModalSandboxSpec } from './modal-api';
 
-type ModalModule = typeof ModalSdk;
+/** The `modal` package's exports this file uses. */
+export interface ModalModule {
+  ModalClient: new (params: { tokenId: string; tokenSecret: string; environment?: string; endpoint?: string }) => ModalClient;
+  NotFoundError: new (...args: never[]) => Error;
+}
+
+/** What `apps.fromName` returns and `sandboxes.create` takes (opaque here). */
+type ModalApp = object;
+/** What `images.fromRegistry` returns and `sandboxes.create` takes (opaque here). */
+type ModalImage = object;
+
+export interface ModalClient {
+  apps: { fromName(name: string, params: { createIfMissing?: boolean; environment?: string }): Promise<ModalApp> };
+  images: { fromRegistry(tag: string): ModalImage };
+  sandboxes: {
+    create(app: ModalApp, image: ModalImage, params: { name?: string; workdir?: string; timeoutMs?: number; command?: string[] }): Promise<Sandbox>;
+    fromName(appName: string, name: string, params?: { environment?: string }): Promise<Sandbox>;
+    fromId(sandboxId: string): Promise<Sandbox>;
+  };
+  close(): void;
+}
+
+export interface Sandbox {
+  readonly sandboxId: string;
+  /** null while the sandbox runs, its exit code once it stopped. */
+  poll(): Promise<number | null>;
+  exec(command: string[], params: { mode: 'text'; stdout: 'pipe'; stderr: 'pipe'; timeoutMs: number }): Promise<ModalProcess>;
+  terminate(): Promise<void>;
+  detach(): void;
+}
+
+export interface ModalProcess {
+  stdout: ModalReadStream<string>;
+  stderr: ModalReadStream<string>;
+  wait(): Promise<number>;
+}
+
+export interface ModalReadStream<Chunk> {
+  getReader(): { read(): Promise<{ done: boolean; value?: Chunk }>; releaseLock(): void; cancel(): Promise<void> };
+}
 
 /** Modal wants whole seconds for lifetimes and exec timeouts. */
 function wholeSeconds(ms: number): number {
@@ -19,7 +58,10 @@ export class ModalSdkApi implements ModalApi {
   private client: ModalClient | undefined;
   private readonly sandboxes = new Map<string, Sandbox>();
 
-  constructor(private readonly credentials: ModalCredentials) {}
+  constructor(
+    private readonly credentials: ModalCredentials,
+    private readonly sdkPackage: OptionalSdk = MODAL_SDK,
+  ) {}
 
   async createSandbox(spec: ModalSandboxSpec): Promise<string> {
     const client = await this.connect();
@@ -105,7 +147,11 @@ export class ModalSdkApi implements ModalApi {
   }
 
   private sdk(): Promise<ModalModule> {
-    this.module ??= import('modal');
+    // A failed load is not kept: installing the package fixes the next call.
+    this.module ??= loadOptionalSdk<ModalModule>(this.sdkPackage).catch((error: unknown) => {
+      this.module = undefined;
+      throw error;
+    });
     return this.module;
   }
 

@@ -3,6 +3,7 @@
 // when the session ends.
 import { randomBytes } from 'node:crypto';
 import type { HermesConfig } from '../../config/schema';
+import { optionalSdkStatus, VERCEL_SDK, type OptionalSdk } from '../optional-sdk';
 import { prepareWorkdir } from '../shell/prepare-workdir';
 import { ShellEnvironment } from '../shell/shell-environment';
 import type { ShellRunner } from '../shell/shell-runner';
@@ -18,6 +19,8 @@ export interface VercelDriverOptions {
   killGraceMs?: number;
   /** Where VERCEL_* variables are read from when the config has no token. */
   env?: NodeJS.ProcessEnv;
+  /** The optional package the real seam loads (tests name one that is not installed). */
+  sdk?: OptionalSdk;
 }
 
 /** States a sandbox does not come back from: make a new one. */
@@ -51,7 +54,10 @@ export class VercelDriver implements EnvironmentDriver {
   }
 
   async unavailableReason(): Promise<string | undefined> {
-    if (this.api || vercelCredentials(this.settings, this.options.env)) return undefined;
+    if (this.api) return undefined;
+    const { problem } = optionalSdkStatus(this.options.sdk ?? VERCEL_SDK);
+    if (problem) return problem;
+    if (vercelCredentials(this.settings, this.options.env)) return undefined;
     const env = this.options.env ?? process.env;
     const missing = CREDENTIAL_NAMES.filter(([key, variable]) => !(this.settings[key] ?? env[variable])).map(([key, variable]) => `${variable} (terminal.vercel_sandbox.${key})`);
     return `Vercel Sandbox credentials are missing: set ${missing.join(', ')}`;
@@ -95,7 +101,7 @@ export class VercelDriver implements EnvironmentDriver {
     if (this.api) return this.api;
     const credentials = vercelCredentials(this.settings, this.options.env);
     if (!credentials) throw new BackendUnavailableError('Vercel Sandbox credentials are missing: set VERCEL_TOKEN, VERCEL_TEAM_ID and VERCEL_PROJECT_ID');
-    this.api = new VercelSdkApi(credentials);
+    this.api = new VercelSdkApi(credentials, this.options.sdk);
     return this.api;
   }
 }

@@ -1,10 +1,36 @@
 // VercelApi on the real `@vercel/sandbox`. Token, team and project are always passed (the SDK does
 // not read VERCEL_TOKEN & co. itself, and would otherwise fall back to an OIDC token).
-import type * as VercelSdk from '@vercel/sandbox';
-import type { Command, Sandbox } from '@vercel/sandbox';
+// The SDK is an optional package loaded on first use; the types below describe the part used here
+// (test/backends/vercel checks them against the SDK's).
+import { loadOptionalSdk, VERCEL_SDK, type OptionalSdk } from '../optional-sdk';
 import type { VercelApi, VercelCommandOptions, VercelCredentials, VercelSandboxInfo, VercelSandboxSpec } from './vercel-api';
 
-type VercelModule = typeof VercelSdk;
+/** VercelCredentials as an object type (the SDK's params accept extra `__` keys: an interface would not fit). */
+type VercelAuth = Pick<VercelCredentials, 'token' | 'teamId' | 'projectId'>;
+
+/** The `@vercel/sandbox` exports this file uses. */
+export interface VercelModule {
+  Sandbox: {
+    /** With `image` a custom image; without it, the default runtime. */
+    create(params: VercelAuth & { name: string; timeout: number } & ({ image: string } | { image?: undefined })): Promise<Sandbox>;
+    get(params: VercelAuth & { name: string; resume: boolean }): Promise<Sandbox>;
+  };
+  APIError: new (...args: never[]) => Error & { response: { status: number } };
+}
+
+export interface Sandbox {
+  readonly name: string;
+  readonly status: string;
+  runCommand(params: { cmd: string; args: string[]; detached: true; env?: Record<string, string> }): Promise<Command>;
+  stop(): Promise<unknown>;
+  delete(): Promise<unknown>;
+}
+
+export interface Command {
+  logs(params: { signal: AbortSignal }): AsyncIterable<{ data: string }>;
+  wait(params: { signal: AbortSignal }): Promise<{ exitCode: number }>;
+  kill(signal: 'SIGKILL'): Promise<unknown>;
+}
 
 const LOG_DRAIN_MS = 2_000;
 
@@ -12,7 +38,10 @@ export class VercelSdkApi implements VercelApi {
   private module: Promise<VercelModule> | undefined;
   private readonly sandboxes = new Map<string, Sandbox>();
 
-  constructor(private readonly credentials: VercelCredentials) {}
+  constructor(
+    private readonly credentials: VercelCredentials,
+    private readonly sdkPackage: OptionalSdk = VERCEL_SDK,
+  ) {}
 
   async create(spec: VercelSandboxSpec): Promise<string> {
     const { Sandbox } = await this.sdk();
@@ -82,7 +111,11 @@ export class VercelSdkApi implements VercelApi {
   }
 
   private sdk(): Promise<VercelModule> {
-    this.module ??= import('@vercel/sandbox');
+    // A failed load is not kept: installing the package fixes the next call.
+    this.module ??= loadOptionalSdk<VercelModule>(this.sdkPackage).catch((error: unknown) => {
+      this.module = undefined;
+      throw error;
+    });
     return this.module;
   }
 }
