@@ -9,10 +9,11 @@ import { createSecretRedactor, type SecretRedactor } from '../environments/secre
 import type { EnvironmentFactory } from '../environments/factory';
 import type { ToolRegistry } from '../registry/registry';
 import type { SessionStore } from '../store/session-store';
-import { createAssessToolCall, userConfigFile } from './assess-tool-call';
+import { userConfigFile } from '../approval-signals/command-assessment';
+import { createAssessToolCall } from './assess-tool-call';
 import type { ModelClients } from './model-clients';
 
-export { userConfigFile } from './assess-tool-call';
+export { userConfigFile } from '../approval-signals/command-assessment';
 export type { AssessCommandInput } from './assess-tool-call';
 
 export function createApprovalActivities(deps: {

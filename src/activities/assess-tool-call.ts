@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CommandAssessment, PathFinding } from '../approval-signals/approval-types';
 import { filesRunBy } from '../approval-signals/bound-files';
+import { assessCommandText, hermesProtectedFiles, hermesSecretFiles } from '../approval-signals/command-assessment';
 import { classifyCommand } from '../approval-signals/classify-command';
-import { matchDenyRule } from '../approval-signals/deny-rules';
 import { isBlockDevice } from '../approval-signals/detector/path-classes';
 import { commandReader } from '../approval-signals/process-input';
 import { isProtectedWritePath, isSecretReadPath, matchesProtectedFile, searchReachesSecrets } from '../approval-signals/protected-paths';
@@ -51,31 +51,6 @@ const MAX_PREVIEW = 1500;
 const MAX_DIGEST_BYTES = 64 * 1024 * 1024;
 /** Backends whose commands run in a disposable sandbox rather than on a host. */
 const ISOLATED_BACKENDS = new Set(['docker', 'singularity', 'modal', 'daytona', 'vercel_sandbox']);
-
-export function userConfigFile(config: Pick<LoadedConfig, 'home'>): string {
-  return path.join(config.home, 'config.yaml');
-}
-
-/**
- * This worker's files whose reading reveals secrets and whose change changes the policy: the whole
- * hermes home (user config with the model key and webhook secret, allowlist, approver keys), and
- * the stores wherever they are configured.
- */
-export function hermesSecretFiles(config: LoadedConfig): string[] {
-  const withJournals = (file: string) => [file, `${file}-wal`, `${file}-shm`, `${file}-journal`];
-  return [
-    `${config.home}/`,
-    userConfigFile(config),
-    `${path.join(config.home, 'approver')}/`,
-    ...withJournals(config.store.path),
-    ...withJournals(config.temporal.dev_server.db_file ?? path.join(config.home, 'temporal.db')),
-  ];
-}
-
-/** Files whose change changes the approval policy: the secret files plus the project configs. */
-export function hermesProtectedFiles(config: LoadedConfig, workspaceRoot: string): string[] {
-  return [...hermesSecretFiles(config), path.join(workspaceRoot, 'hermes-temporal.yaml'), path.join(process.cwd(), 'hermes-temporal.yaml')];
-}
 
 export function createAssessToolCall(deps: AssessDeps) {
   const { config } = deps;
@@ -159,14 +134,15 @@ export function createAssessToolCall(deps: AssessDeps) {
   }
 
   async function judgeCommand(text: string, cwd: string, world: World, environment: TerminalEnvironment, handle: EnvironmentHandle): Promise<Partial<CommandAssessment>> {
-    const verdict = classifyCommand(text, {
+    // The same verdict `hermes-temporal check-command` prints, the user's deny rules included.
+    const { verdict, deniedBy } = assessCommandText(text, {
       backend: handle.backend,
       cwd,
       workspaceRoot: world.workspaceRoot,
       home: handle.backend === 'local' ? os.homedir() : world.home,
       protectedFiles: world.protectedFiles.map((file) => file.replace(/\/$/, '')),
+      deny: config.approvals.deny,
     });
-    const deniedBy = matchDenyRule(text, verdict, config.approvals.deny);
     const result: Partial<CommandAssessment> = { command: text, verdict: bounded(verdict), ...(deniedBy ? { deniedBy } : {}) };
     // An approval binds to the files the command runs, as they are now (only where one may be asked).
     if (needsApproval(verdict) && !world.contained) {

@@ -2,6 +2,7 @@
 // check-command`: the detector's classification plus the user's `approvals.deny` rules.
 // Pure once the shell grammar is loaded (`loadCommandClassifier()`).
 import path from 'node:path';
+import type { LoadedConfig } from '../config/load';
 import type { Backend } from '../environments/terminal-environment';
 import { classifyCommand } from './classify-command';
 import { matchDenyRule } from './deny-rules';
@@ -39,7 +40,27 @@ export function assessCommandText(command: string, options: CommandAssessmentOpt
   return deniedBy === undefined ? { verdict } : { verdict, deniedBy };
 }
 
-/** The runtime's protected files: the user config in its home and the project config of each directory given. */
-export function runtimeProtectedFiles(runtimeHome: string, projectConfigFile: string, projectDirectories: readonly string[]): string[] {
-  return [...new Set([path.join(runtimeHome, 'config.yaml'), ...projectDirectories.map((directory) => path.join(directory, projectConfigFile))])];
+export function userConfigFile(config: Pick<LoadedConfig, 'home'>): string {
+  return path.join(config.home, 'config.yaml');
+}
+
+/**
+ * This worker's files whose reading reveals secrets and whose change changes the policy: the whole
+ * hermes home (user config with the model key and webhook secret, allowlist, approver keys), and
+ * the stores wherever they are configured.
+ */
+export function hermesSecretFiles(config: LoadedConfig): string[] {
+  const withJournals = (file: string) => [file, `${file}-wal`, `${file}-shm`, `${file}-journal`];
+  return [
+    `${config.home}/`,
+    userConfigFile(config),
+    `${path.join(config.home, 'approver')}/`,
+    ...withJournals(config.store.path),
+    ...withJournals(config.temporal.dev_server.db_file ?? path.join(config.home, 'temporal.db')),
+  ];
+}
+
+/** Files whose change changes the approval policy: the secret files plus the project configs. */
+export function hermesProtectedFiles(config: LoadedConfig, workspaceRoot: string): string[] {
+  return [...hermesSecretFiles(config), path.join(workspaceRoot, 'hermes-temporal.yaml'), path.join(process.cwd(), 'hermes-temporal.yaml')];
 }

@@ -114,6 +114,8 @@ const PUBLIC_SSH_FILES = /^\.ssh\/(?:[^/]+\.pub|known_hosts(?:\.old)?|config|aut
 const SECRET_HOME_FILES = new Set(['.netrc', '.pgpass', '.my.cnf', '.npmrc', '.pypirc', '.git-credentials', '.vault-token', '.s3cfg', '.boto', '.dockercfg', '.docker/config.json', '.kube/config', '.config/gh/hosts.yml', '.config/hub', '.aws/credentials', '.terraform.d/credentials.tfrc.json']);
 const SECRET_HOME_DIRECTORIES = ['.ssh', '.gnupg', '.hermes-temporal', '.kube', '.aws', '.azure', '.config/gcloud', '.local/share/keyrings', '.password-store', '.docker'];
 const SECRET_SYSTEM_FILES = new Set(['/etc/shadow', '/etc/gshadow', '/etc/shadow-', '/etc/gshadow-', '/etc/sudoers', '/etc/master.passwd', '/proc/kcore', '/dev/mem', '/dev/kmem']);
+/** System files that hold secrets although the rest of their folder is public. */
+const SECRET_SYSTEM_PATTERNS = [/^\/etc\/sudoers\.d\//, /^\/etc\/ssh\/ssh_host_[^/]*_key$/, /^\/etc\/ssl\/private\//];
 /** `/proc/<pid>/environ|mem|maps` (any pid, `self`, a glob): another process's secrets. */
 const SECRET_PROC = /^\/proc\/[^/]+\/(?:task\/[^/]+\/)?(?:environ|mem|maps|smaps|cmdline|auxv)$/;
 
@@ -134,6 +136,7 @@ export function isSecretReadPath(path: string, home: string, runtimeHomes: reado
   const normalised = normaliseContextPath(path);
   const normalisedHome = normaliseContextPath(home);
   if (SECRET_SYSTEM_FILES.has(normalised) || SECRET_PROC.test(normalised) || /^\/proc\/\*\//.test(normalised)) return true;
+  if (SECRET_SYSTEM_PATTERNS.some((pattern) => pattern.test(normalised))) return true;
   if (isEnvFile(normalised)) return true;
   if (runtimeHomes.some((directory) => isInside(normalised, directory) && normalised !== directory)) {
     return true;

@@ -5,11 +5,11 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { assessCommandText, runtimeProtectedFiles, type CommandTextAssessment } from '../../approval-signals/command-assessment';
+import { assessCommandText, hermesProtectedFiles, type CommandTextAssessment } from '../../approval-signals/command-assessment';
 import { loadCommandClassifier } from '../../approval-signals/classify-command';
 import { failureVerdict } from '../../approval-signals/detector/verdict-builder';
 import type { CommandVerdict, ParsedCommand } from '../../approval-signals/verdict';
-import { loadConfig, PROJECT_CONFIG_FILE, type LoadedConfig } from '../../config/load';
+import { loadConfig, type LoadedConfig } from '../../config/load';
 import { readBoundedLines } from '../bounded-lines';
 
 interface CheckFlags {
@@ -58,7 +58,7 @@ async function assessorFor(config: LoadedConfig, cwd: string): Promise<Assessor>
     cwd,
     workspaceRoot: cwd,
     home: os.homedir(),
-    protectedFiles: runtimeProtectedFiles(config.home, PROJECT_CONFIG_FILE, [process.cwd(), cwd]),
+    protectedFiles: hermesProtectedFiles(config, cwd),
     deny: config.approvals.deny,
   };
   try {
