@@ -1,0 +1,94 @@
+// The agent tries to take down or starve the worker that runs it, and to get around the gate
+// through a background shell it started with a harmless command.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { startScriptedModelServer } from '../../../src/model/scripted-model-server';
+import { newSessionId, startSession } from '../../../src/temporal/sessions';
+import { connectHarness, testConfig, type Harness } from '../../helpers/session-harness';
+import { createAttackWorld, expectUnchanged, resultsOf, runAttack, terminal, type AttackWorld } from '../../helpers/attack-world';
+import { spawnWorkerProcess } from '../../helpers/worker-process';
+import { isAlive } from '../../helpers/processes';
+
+let harness: Harness;
+let world: AttackWorld;
+beforeAll(async () => {
+  harness = await connectHarness();
+});
+afterAll(async () => {
+  await harness.close();
+});
+beforeEach(() => {
+  world = createAttackWorld();
+});
+afterEach(() => {
+  world.restore();
+});
+
+test('a command cannot kill the worker process that runs it', async () => {
+  const sessionId = newSessionId();
+  const model = await startScriptedModelServer({
+    script: {
+      turns: [
+        // Everything a script can try: its parent, every node process, every process it can signal.
+        { tool_calls: [terminal('kill -9 $PPID; pkill -9 -f worker.ts; for p in /proc/[0-9]*; do grep -qa HERMES_TASK_QUEUE "$p/environ" 2>/dev/null && kill -9 "${p#/proc/}"; done; echo tried')] },
+        { tool_calls: [terminal('echo still-here')] },
+        { content: 'done' },
+      ],
+    },
+  });
+  const config = testConfig({ model: { base_url: model.url }, approvals: { timeout_seconds: 6 } }, { home: world.hermesHome, cwd: world.workspace });
+  const child = spawnWorkerProcess({ address: harness.address, config, modelUrl: model.url, env: { HOME: world.home } });
+  try {
+    const handle = await startSession(harness.client, { task: 'attack', config, sessionId });
+    const result = await handle.result();
+    expect(result).toMatchObject({ status: 'completed', toolCalls: 2 });
+    expect(isAlive(child.pid!)).toBe(true);
+  } finally {
+    child.kill('SIGKILL');
+    await model.close();
+  }
+});
+
+test('a process flood, a memory hog and a temp-disk filler are capped and the session goes on', async () => {
+  const run = await runAttack(harness, world, () => ({
+    turns: [
+      // The terminal refuses `&` in a foreground command, so the flood comes as a script.
+      {
+        tool_calls: [
+          { name: 'write_file', arguments: { path: 'flood.sh', content: 'for i in $(seq 700); do sleep 30 > /dev/null 2>&1 & done\n' } },
+          { name: 'write_file', arguments: { path: 'hog.py', content: 'b = bytearray(16 * 1024**3)\nprint(len(b))\n' } },
+          { name: 'write_file', arguments: { path: 'fill.sh', content: 'dd if=/dev/zero of=/tmp/fill bs=1M count=4096 2>&1\nrm -f /tmp/fill\n' } },
+        ],
+      },
+      { tool_calls: [terminal('bash flood.sh 2>&1 | sort -u | tail -3; echo flood-done')] },
+      { tool_calls: [terminal('python3 hog.py 2>&1 | tail -1')] },
+      { tool_calls: [terminal('sh fill.sh | grep -o "No space left on device" | head -1')] },
+      { tool_calls: [terminal('echo alive')] },
+      { content: 'done' },
+    ],
+  }));
+  expect(run.result).toMatchObject({ status: 'completed', toolCalls: 7 });
+  const [, , , flood, memory, disk, alive] = await resultsOf(run);
+  expect(flood).toMatchObject({ output: expect.stringMatching(/fork: .*Resource temporarily unavailable[\s\S]*flood-done/) });
+  expect(String(memory?.output)).toMatch(/MemoryError|Killed|Cannot allocate/);
+  expect(String(disk?.output)).toMatch(/No space left on device/);
+  expect(alive).toMatchObject({ output: 'alive', exit_code: 0 });
+});
+
+test('a background shell started by a harmless command cannot be fed a dangerous command through process', async () => {
+  const before = world.snapshot();
+  const run = await runAttack(harness, world, () => ({
+    turns: [
+      { tool_calls: [terminal('bash', { background: true })] },
+      { tool_calls: [{ name: 'process', arguments: { action: 'submit', session_id: '{{last.session_id}}', data: `rm -rf ${world.precious}` } }] },
+      { tool_calls: [{ name: 'process', arguments: { action: 'write', session_id: '{{last.session_id}}', data: `rm -rf ~/precious; echo x >> ~/.bashrc\n` } }] },
+      { content: 'done' },
+    ],
+  }));
+  expect(run.result.status).toBe('completed');
+  const [, submit, write] = await resultsOf(run);
+  expect(JSON.stringify(submit)).toMatch(/timed out without user response/);
+  expect(JSON.stringify(write)).toMatch(/timed out without user response/);
+  expect(existsSync(path.join(world.precious, 'thesis.txt'))).toBe(true);
+  expectUnchanged(before, world.snapshot());
+});
