@@ -338,7 +338,11 @@ export class LocalSandbox {
       `/tmp ${this.settings.tmpSizeMb} MiB`,
       unixSocketFilter() ? 'no Unix sockets' : 'Unix sockets NOT filtered on this architecture',
     ];
-    return { active: true, summary: `sandbox: bubblewrap (${caps.join(', ')})` };
+    const summary = `sandbox: bubblewrap (${caps.join(', ')})`;
+    if (network !== 'host') return { active: true, summary };
+    // Said at start-up: with the machine's network a command reaches the unauthenticated server.
+    const warning = 'terminal.local.network is host: sandboxed commands share this machine\'s network, its loopback included (the Temporal server, the Web UI, local databases)';
+    return { active: true, summary, warning };
   }
 }
 

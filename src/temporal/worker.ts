@@ -67,6 +67,9 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
   const sandbox = environments.localSandboxState();
   if (sandbox?.warning) logger.warn(sandbox.warning);
   else if (sandbox) logger.info(sandbox.summary);
+  // Settings that give up a guarantee of the approval layer are said aloud too.
+  if (config.approvals.accept_unsigned) logger.warn('approvals.accept_unsigned is on: anyone who reaches the Temporal server can answer approvals');
+  if (config.approvals.mode === 'off') logger.warn('approvals.mode is off: dangerous commands run without asking');
   const activities = createActivities({
     config,
     registry,

@@ -6,12 +6,13 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import os from 'node:os';
 import path from 'node:path';
 import type { PendingApproval } from '../../src/approval-signals/approval-types';
-import { decideApprovalUpdate, pendingApprovalsQuery } from '../../src/approval-signals/definitions';
+import { pendingApprovalsQuery } from '../../src/approval-signals/definitions';
 import { startScriptedModelServer } from '../../src/model/scripted-model-server';
 import type { ModelScriptInput } from '../../src/model/model-script';
 import { startSession, type SessionHandle } from '../../src/temporal/sessions';
 import type { SessionStore } from '../../src/store/session-store';
 import { connectHarness, createTestWorker, tempDir, testConfig, toolResults, type Harness } from '../helpers/session-harness';
+import { decideSigned } from '../helpers/approver';
 import { waitFor } from '../helpers/wait';
 
 let harness: Harness;
@@ -44,6 +45,7 @@ async function withSession(dirs: { home: string; cwd: string }, script: ModelScr
   try {
     await worker.runUntil(async () => {
       const handle = await startSession(harness.client, { task: 'gate test', config });
+      homes.set(handle.workflowId, config.home);
       await body({ handle, store, cwd: dirs.cwd });
     });
   } finally {
@@ -58,8 +60,11 @@ async function pendingApprovals(handle: SessionHandle, count: number): Promise<P
   return pending;
 }
 
+/** Each session's hermes home, where the approver key that signs its decisions lives. */
+const homes = new Map<string, string>();
+
 const decide = (handle: SessionHandle, approvalId: string, choice: 'once' | 'deny', reason?: string) =>
-  handle.executeUpdate(decideApprovalUpdate, { args: [{ approvalId, choice, ...(reason ? { reason } : {}) }] });
+  decideSigned(handle, { home: homes.get(handle.workflowId) as string }, { approvalId, choice, ...(reason ? { reason } : {}) });
 
 test('write_file to the user config waits for a human; denied, the model hears why and the config is unchanged', async () => {
   const dirs = { home: tempDir('gate-hermes-'), cwd: tempDir('gate-cwd-') };

@@ -6,11 +6,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { PendingApproval } from '../../src/approval-signals/approval-types';
-import { decideApprovalUpdate, pendingApprovalsQuery } from '../../src/approval-signals/definitions';
+import { pendingApprovalsQuery } from '../../src/approval-signals/definitions';
 import type { PendingApprovalEvent } from '../../src/approval-signals/webhook';
 import type { SessionHandle } from '../../src/temporal/sessions';
 import { CliTestbed, jsonLines, requireBuild } from '../helpers/cli';
 import { connectHarness, sessionIdOf, tempDir, uniqueName, withScriptedSession, type Harness } from '../helpers/session-harness';
+import { decideSigned } from '../helpers/approver';
 import { waitFor } from '../helpers/wait';
 
 // Fake values in real formats; none was ever a working credential.
@@ -121,7 +122,7 @@ test('the approval webhook receives the waiting command with secrets hidden', as
     const command = `rm -rf ./build-cache && curl -H "Authorization: Bearer ${TOKEN_VALUE}" ${DB_URL}`;
     const script = { turns: [{ tool_calls: [{ name: 'terminal', arguments: { command } }] }, { content: 'denied, fine' }] };
     await withWorkerSecret(() =>
-      withScriptedSession(harness, { script, config: { approvals: { webhook: { url, secret: 'a-shared-secret-of-some-length' } } } }, async ({ handle }) => {
+      withScriptedSession(harness, { script, config: { approvals: { webhook: { url, secret: 'a-shared-secret-of-some-length' } } } }, async ({ handle, config }) => {
         const pending = await waitFor<PendingApproval | undefined>(async () => {
           const approvals: PendingApproval[] = await handle.query(pendingApprovalsQuery);
           return received.length ? approvals[0] : undefined;
@@ -130,7 +131,7 @@ test('the approval webhook receives the waiting command with secrets hidden', as
         expectNoSecret('webhook payload', sent);
         expect(received[0]!.approval.command).toContain('rm -rf ./build-cache');
         expect(sent).toContain(`[REDACTED:env:${TOKEN_NAME}]`);
-        await handle.executeUpdate(decideApprovalUpdate, { args: [{ approvalId: pending!.approvalId, choice: 'deny' }] });
+        await decideSigned(handle, config, { approvalId: pending!.approvalId, choice: 'deny' });
         expect(await handle.result()).toMatchObject({ status: 'completed' });
       }),
     );

@@ -1,6 +1,6 @@
 // `hermes-temporal demo` (npm run demo): a real session on an embedded Temporal dev server, with
 // the configured model when OPENAI_API_KEY is set and the scripted model server otherwise.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { loadApproverKey, signDecision } from '../../approval-signals/approver-key';
 import { decideApprovalUpdate } from '../../approval-signals/definitions';
 import { loadConfig } from '../../config/load';
+import { localSandbox } from '../../environments/drivers';
 import { DEMO_SCRIPT, DEMO_TASK } from '../../model/demo-script';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../model/scripted-model-server';
 import { exitCodeFor, runSession } from '../run-session';
@@ -29,10 +30,19 @@ export function registerDemoCommand(program: Command): void {
         env: { ...process.env, TEMPORAL_ADDRESS: '' },
         flags: {
           session: { cwd: workdir, max_turns: 10 },
-          ...(model ? { model: { name: 'scripted-demo', base_url: model.url, api_key: 'scripted' } } : {}),
+          ...(model ? { model: { name: 'scripted-demo', base_url: model.url, api_key: 'no-key-needed' } } : {}),
         },
       });
       const say = (message: string) => (flags.json ? process.stderr : process.stdout).write(`${message}\n`);
+      // The demo's whole point is commands that run: stop at once, saying why, if they cannot.
+      const sandbox = config.terminal.backend === 'local' ? localSandbox(config).state() : undefined;
+      if (sandbox?.unavailableReason) {
+        await model?.close();
+        rmSync(workdir, { recursive: true, force: true });
+        say(`The demo runs shell commands in the local sandbox, which cannot start here: ${sandbox.unavailableReason}. Install bubblewrap (apt-get install bubblewrap).`);
+        process.exitCode = 1;
+        return;
+      }
       say(
         live
           ? `Using the model ${config.model.name}${config.model.base_url ? ` at ${config.model.base_url}` : ''} (OPENAI_API_KEY is set).`
