@@ -108,6 +108,15 @@ export class DockerEnvironment implements TerminalEnvironment {
     await this.killGroup(id, 0);
   }
 
+  /**
+   * No log here yet: the command's output reaches only the worker's exec stream (a log inside the
+   * container would have to be written by the command's own shell, through a pipe that changes
+   * what a TTY command sees). The retry falls back to the heartbeat's output tail.
+   */
+  readOrphanOutput(): Promise<string | undefined> {
+    return Promise.resolve(undefined);
+  }
+
   async release(): Promise<void> {
     // The dockerode client belongs to the driver; nothing is held per view.
   }

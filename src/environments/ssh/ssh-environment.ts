@@ -132,6 +132,14 @@ export class SshEnvironment implements TerminalEnvironment {
     await this.options.link.runControl(killScript({ runId: runIdFor(id) }, this.options.killGraceSeconds), this.killBoundMs());
   }
 
+  /**
+   * No log on the host yet: output travels only over the run's channel to the worker. The retry
+   * falls back to the heartbeat's output tail.
+   */
+  readOrphanOutput(): Promise<string | undefined> {
+    return Promise.resolve(undefined);
+  }
+
   async release(): Promise<void> {
     // The connection belongs to the driver and outlives this view.
   }
