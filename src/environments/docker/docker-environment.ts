@@ -8,9 +8,10 @@ import { ExecBackgroundProcesses } from '../background/exec-background-processes
 import { BoundedOutput } from '../bounded-output';
 import type { BackgroundProcesses, EnvironmentHandle, ExecRequest, ExecResult, TerminalEnvironment } from '../terminal-environment';
 import { CwdMarkerFilter } from '../shell/cwd-marker-filter';
-import { commandScript, killScript } from './command-script';
+import { commandScript, killScript, readLogScriptFor } from './command-script';
+import { parseLog } from '../shell/command-log-script';
 import { DockerWorkspace } from './docker-workspace';
-import { runExec, type StreamKind } from './run-exec';
+import { captureExec, runExec, type StreamKind } from './run-exec';
 import { ExecDeadline } from '../exec-deadline';
 
 const DEFAULT_MAX_OUTPUT_CHARS = 50_000;
@@ -77,13 +78,13 @@ export class DockerEnvironment implements TerminalEnvironment {
       // Stop reading if the kill cannot be delivered (daemon gone) or the command ignores it.
       const backstop = setTimeout(() => giveUp.abort(), this.options.killGraceMs + KILL_SETTLE_MS);
       backstop.unref();
-      this.killGroup(execId, PIDFILE_WAIT_SECONDS).catch(() => giveUp.abort());
+      this.killGroup(execId, PIDFILE_WAIT_SECONDS, { discardLog: true }).catch(() => giveUp.abort());
     };
     const deadline = new ExecDeadline(request, stop);
 
     try {
       const exitCode = await runExec(this.container, {
-        cmd: ['bash', '-c', commandScript({ command: request.command, cwd, execId, marker })],
+        cmd: ['bash', '-c', commandScript({ command: request.command, cwd, execId, marker, pty: Boolean(request.pty) })],
         tty: Boolean(request.pty),
         ...(request.env ? { env: request.env } : {}),
         onData: (kind, data) => {
@@ -109,12 +110,13 @@ export class DockerEnvironment implements TerminalEnvironment {
   }
 
   /**
-   * No log here yet: the command's output reaches only the worker's exec stream (a log inside the
-   * container would have to be written by the command's own shell, through a pipe that changes
-   * what a TTY command sees). The retry falls back to the heartbeat's output tail.
+   * The command's wrapper logs its output in the container (see command-script.ts), so the log
+   * holds everything up to the orphan's kill. PTY runs keep no log (a pipe would replace their
+   * terminal): undefined, and the retry falls back to the heartbeat's output tail.
    */
-  readOrphanOutput(): Promise<string | undefined> {
-    return Promise.resolve(undefined);
+  async readOrphanOutput(id: string): Promise<string | undefined> {
+    const { stdout } = await captureExec(this.container, ['bash', '-c', readLogScriptFor(id)]);
+    return parseLog(stdout.toString('utf8'));
   }
 
   async release(): Promise<void> {
@@ -122,7 +124,7 @@ export class DockerEnvironment implements TerminalEnvironment {
   }
 
   /** TERM, grace period, KILL to the command's process group, from a second exec. */
-  private async killGroup(execId: string, waitForPidFileSeconds: number): Promise<void> {
-    await runExec(this.container, { cmd: ['bash', '-c', killScript(execId, this.options.killGraceMs / 1000, waitForPidFileSeconds)] });
+  private async killGroup(execId: string, waitForPidFileSeconds: number, options: { discardLog?: boolean } = {}): Promise<void> {
+    await runExec(this.container, { cmd: ['bash', '-c', killScript(execId, this.options.killGraceMs / 1000, waitForPidFileSeconds, options)] });
   }
 }
