@@ -18,6 +18,7 @@ import type { ExecuteToolInput, ToolOutcome } from '../workflows/session-types';
 import { pathsMovedSinceAssessment } from './assess-tool-call';
 import { startHeartbeat } from './heartbeat';
 import { clip } from './tool-call-summary';
+import { stripAnsi } from '../tools/terminal-output';
 
 const PREVIEW_CHARS = 200;
 
@@ -59,9 +60,17 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
     const call = assistant?.toolCalls?.find((candidate) => candidate.id === input.toolCallId);
     const retrySafe = isRetrySafeCall(entry, parseToolArguments(call?.arguments));
     if (previous?.phase === 'started' && !retrySafe) {
+      // Killed first, so the log it left holds everything it printed; the heartbeat tail (throttled,
+      // so possibly stale or empty) only stands in where the backend keeps no log.
       const orphan = commandIdFor(input.sessionId, input.toolCallId);
-      await deps.environments.attach(input.environment).then((environment) => environment.killOrphan(orphan)).catch(() => undefined);
-      return store(interruptedResult(input.name, previous.outputTail));
+      const printed = await deps.environments
+        .attach(input.environment)
+        .then(async (environment) => {
+          await environment.killOrphan(orphan);
+          return environment.readOrphanOutput(orphan);
+        })
+        .catch(() => undefined);
+      return store(interruptedResult(input.name, printed ?? previous.outputTail));
     }
 
     if (!session || !call) {
@@ -170,9 +179,9 @@ export function isErrorResult(content: string): boolean {
 }
 
 /** What the model hears when the worker running a command died: it may have partly run. */
-function interruptedResult(name: string, outputTail: string | undefined): string {
+function interruptedResult(name: string, printed: string | undefined): string {
   return JSON.stringify({
-    output: outputTail ?? '',
+    output: stripAnsi(printed ?? '').trim(),
     exit_code: 130,
     error:
       `Interrupted: the worker running this ${name} call stopped before it finished. ` +

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { BoundedOutput } from './bounded-output';
+import { CommandLog, takeCommandLog } from './command-log';
 import { LocalWorkspace } from './local-workspace';
 import { sanitizeEnvironment } from './sanitize-env';
 import { shellQuote } from './shell-quote';
@@ -101,15 +102,19 @@ export class LocalEnvironment implements TerminalEnvironment {
     if (sandboxed) await writeFile(cwdFile, '', { mode: 0o600 });
     const argv = sandboxed ? this.sandbox.command(script, this.runOptions(cwd, [cwdFile])) : { file: 'bash', args: ['-c', script] };
 
+    const pidFile = request.id ? pidFileFor(request.id) : undefined;
+    if (pidFile) await mkdir(path.dirname(pidFile), { recursive: true });
+    // Beside the pidfile: if this worker dies, the retry reads what the command printed so far.
+    const log = request.id ? CommandLog.create(logFileFor(request.id)) : undefined;
     const onText = (text: string) => {
       output.append(text);
+      log?.append(text);
       request.onOutput?.(text);
     };
     const child = request.pty ? startInPty(argv, env, onText) : startWithPipes(argv, env, onText);
     // Listen for the exit before the first await: a quick command can finish in between.
     child.exited.catch(() => undefined); // handled where it is awaited below
-    const pidFile = request.id ? pidFileFor(request.id) : undefined;
-    if (pidFile && child.pid) await writePidFile(pidFile, child.pid);
+    if (pidFile && child.pid) await writeFile(pidFile, String(child.pid));
 
     const deadline = new ExecDeadline(request, () => killProcessGroup(child.pid, this.options.killGraceMs ?? 1000));
     try {
@@ -122,6 +127,7 @@ export class LocalEnvironment implements TerminalEnvironment {
       deadline.dispose();
       await rm(cwdFile, { force: true });
       if (pidFile) await rm(pidFile, { force: true });
+      log?.remove();
     }
   }
 
@@ -133,6 +139,15 @@ export class LocalEnvironment implements TerminalEnvironment {
     // Only if the pid still runs our wrapper: pids get reused.
     const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
     if (cmdline.includes(WRAPPER_MARKER)) killProcessGroup(pid, 0);
+  }
+
+  /**
+   * The log is written by the worker that read the command's output, synchronously, so it holds
+   * everything up to that worker's death; the command itself dies with the worker (the sandbox's
+   * --die-with-parent), so nothing later is missing.
+   */
+  readOrphanOutput(id: string): Promise<string | undefined> {
+    return takeCommandLog(logFileFor(id));
   }
 
   async release(): Promise<void> {
@@ -157,9 +172,9 @@ function pidFileFor(id: string): string {
   return path.join(os.tmpdir(), 'hermes-commands', `${id.replace(/[^A-Za-z0-9_.-]/g, '_')}.pid`);
 }
 
-async function writePidFile(file: string, pid: number): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, String(pid));
+/** Where a running command's output is kept until it ends (see CommandLog). */
+function logFileFor(id: string): string {
+  return `${pidFileFor(id).slice(0, -'.pid'.length)}.log`;
 }
 
 /**

@@ -99,6 +99,13 @@ export interface TerminalEnvironment {
   exec(request: ExecRequest): Promise<ExecResult>;
   /** Stops the command started with `id` by a worker that died, if it still runs here. */
   killOrphan(id: string): Promise<void>;
+  /**
+   * What the command started with `id` printed (head and tail, bounded) before the worker running
+   * it died, read from the log the backend keeps beside its pidfile; the log is removed. Call it
+   * after `killOrphan`, so the output is complete. Undefined when there is no log (the command
+   * ended normally, or the backend cannot keep one: the caller then falls back to heartbeats).
+   */
+  readOrphanOutput(id: string): Promise<string | undefined>;
   /** Releases what this view holds (usually nothing: connections belong to the driver). */
   release(): Promise<void>;
 }

@@ -94,6 +94,11 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
     maxConcurrentActivityTaskExecutions: config.worker.max_concurrent_activities,
     maxConcurrentWorkflowTaskExecutions: config.worker.max_concurrent_workflow_tasks,
     shutdownGraceTime: `${config.worker.shutdown_grace_seconds} seconds`,
+    // A cancellation or termination reaches a running tool only in a heartbeat's response: the
+    // SDK's default throttle (0.8 × the heartbeat timeout, up to 60 s) would hold it back for
+    // many seconds. One second keeps a cancelled command's death within about two.
+    maxHeartbeatThrottleInterval: '1 second',
+    defaultHeartbeatThrottleInterval: '1 second',
   });
   workerEnvironments.set(worker, environments);
   return worker;

@@ -46,7 +46,7 @@ export const DEFAULT_SESSION_LIMITS: SessionLimits = {
   modelMaxAttempts: 8,
   modelRetryInitialIntervalMs: 1000,
   toolTimeoutSeconds: 660,
-  toolHeartbeatTimeoutSeconds: 30,
+  toolHeartbeatTimeoutSeconds: 10,
   turnsPerRun: 200,
 };
 

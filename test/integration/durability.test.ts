@@ -59,6 +59,46 @@ test('a command whose worker is killed is reported as interrupted, not re-run, a
   }
 });
 
+test('a command whose worker is killed seconds in: the model gets every line it printed, within seconds', async () => {
+  const token = uniqueName('printed');
+  const lines = Array.from({ length: 10 }, (_, index) => `line-${index + 1}-${token}`);
+  const script = {
+    turns: [
+      { tool_calls: [{ name: 'terminal', arguments: { command: `for i in $(seq 1 10); do echo line-$i-${token}; done; echo begun > marker.txt; sleep 30 # ${token}` } }] },
+      { content: 'noted the interruption' },
+    ],
+  };
+  const model = await startScriptedModelServer({ script });
+  const config = testConfig({ model: { base_url: model.url } });
+  let child: ChildProcess | undefined;
+  try {
+    // The default heartbeat timeout: what decides how soon the retry starts in production.
+    const handle = await startSession(harness.client, { task: 'survive a crash with output', config });
+    child = spawnWorkerProcess({ address: harness.address, config, modelUrl: model.url });
+    const marker = path.join(config.session.cwd, 'marker.txt');
+    await waitFor(() => existsSync(marker), { timeoutMs: 60_000, intervalMs: 20, what: 'the command to print its lines' });
+    // Well inside the heartbeat throttle: the output tail in heartbeats cannot be relied on.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    child.kill('SIGKILL');
+    const killedAt = Date.now();
+
+    const { results, store } = await finishAfterKilledWorker(harness, config, handle, 1);
+    const messages = await store.getMessages(handle.workflowId.replace(/^hermes-session-/, ''));
+    const toolMessage = messages.find((message) => message.role === 'tool');
+    expect(toolMessage).toBeDefined();
+    expect(String(results[0]?.output).split('\n')).toEqual(lines);
+    // SIGKILL to the stored interrupted result: the heartbeat timeout (10 s) plus the retry's second.
+    const elapsed = Date.parse(toolMessage?.createdAt ?? '') - killedAt;
+    console.log(`SIGKILL to interrupted result: ${elapsed} ms`);
+    expect(elapsed).toBeLessThan(15_000);
+    expect(spawnSync('pgrep', ['-f', token]).status).toBe(1);
+    await store.close();
+  } finally {
+    child?.kill('SIGKILL');
+    await model.close();
+  }
+}, 60_000);
+
 test('a long session continues as new at turn boundaries without losing its place', async () => {
   const turn = (index: number) => ({ tool_calls: [{ name: 'terminal', arguments: { command: `echo turn-${index}` } }] });
   const script = { turns: [turn(1), turn(2), turn(3), turn(4), turn(5), { content: 'finished after five tools' }] };

@@ -3,6 +3,7 @@
 // named after the exec id; a second exec kills that group on timeout, abort, or for a later
 // worker (`killOrphan`). The outer shell survives the kill and reports the command's final cwd.
 import { shellQuote } from '../shell-quote';
+import { discardLogLine, finishLogLines, readLogScript, startLogLines } from '../shell/command-log-script';
 
 /** Per-command pidfiles and cwd files; /tmp is a tmpfs that lives as long as the container. */
 export const EXEC_STATE_DIR = '/tmp/hermes-exec';
@@ -13,20 +14,35 @@ export function pidFileFor(execId: string): string {
   return `${EXEC_STATE_DIR}/${execId.replace(/[^A-Za-z0-9_.-]/g, '_')}.pid`;
 }
 
+/** The shell word naming a command's output log files (beside its pidfile). */
+function logBaseFor(execId: string): string {
+  return shellQuote(`${pidFileFor(execId).slice(0, -'.pid'.length)}.log`);
+}
+
+/** Prints what the command with `execId` logged (see parseLog) and removes the log. */
+export function readLogScriptFor(execId: string): string {
+  return readLogScript(logBaseFor(execId));
+}
+
 /**
  * The outer script. `set -m` puts the command in its own process group (pid = pgid, recorded
  * by the command's shell itself) while keeping the exec's terminal in TTY mode (`setsid` would
  * lose it). After the command, `marker` and the directory it ended in close stdout.
  */
-export function commandScript(options: { command: string; cwd: string; execId: string; marker: string }): string {
+export function commandScript(options: { command: string; cwd: string; execId: string; marker: string; pty?: boolean }): string {
   const pidFile = pidFileFor(options.execId);
   const cwdFile = `${pidFile.slice(0, -'.pid'.length)}.cwd`;
+  // Without a TTY the output is also logged in the container, for a later worker (readOrphanOutput).
+  const logged = !options.pty;
+  const log = logBaseFor(options.execId);
   const inner = [
     `echo $$ > ${shellQuote(pidFile)}`,
+    ...(logged ? startLogLines(log) : []),
     `builtin cd -- ${shellQuote(options.cwd)} || exit 126`,
     `eval ${shellQuote(options.command)}`,
     `${COMMAND_MARKER}=$?`,
     `builtin pwd -P > ${shellQuote(cwdFile)} 2>/dev/null`,
+    ...(logged ? finishLogLines(log) : []),
     `exit $${COMMAND_MARKER}`,
   ].join('\n');
   return [
@@ -47,9 +63,11 @@ export function commandScript(options: { command: string; cwd: string; execId: s
  * a little for a pidfile that is about to appear (a command being started right now), and checks
  * the leader still runs our shell (pids get reused) before signalling anything.
  */
-export function killScript(execId: string, graceSeconds: number, waitForPidFileSeconds: number): string {
+export function killScript(execId: string, graceSeconds: number, waitForPidFileSeconds: number, options: { discardLog?: boolean } = {}): string {
   const pidFile = shellQuote(pidFileFor(execId));
   return [
+    // This worker stops its own command: the log is for a worker that died, so it goes.
+    ...(options.discardLog ? [discardLogLine(logBaseFor(execId))] : []),
     `for _ in $(seq 1 ${Math.round(waitForPidFileSeconds * 20)}); do [ -s ${pidFile} ] && break; sleep 0.05; done`,
     `pg=$(cat ${pidFile} 2>/dev/null) || exit 0`,
     '[ -n "$pg" ] || exit 0',

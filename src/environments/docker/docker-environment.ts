@@ -8,9 +8,10 @@ import { ExecBackgroundProcesses } from '../background/exec-background-processes
 import { BoundedOutput } from '../bounded-output';
 import type { BackgroundProcesses, EnvironmentHandle, ExecRequest, ExecResult, TerminalEnvironment } from '../terminal-environment';
 import { CwdMarkerFilter } from '../shell/cwd-marker-filter';
-import { commandScript, killScript } from './command-script';
+import { commandScript, killScript, readLogScriptFor } from './command-script';
+import { parseLog } from '../shell/command-log-script';
 import { DockerWorkspace } from './docker-workspace';
-import { runExec, type StreamKind } from './run-exec';
+import { captureExec, runExec, type StreamKind } from './run-exec';
 import { ExecDeadline } from '../exec-deadline';
 
 const DEFAULT_MAX_OUTPUT_CHARS = 50_000;
@@ -77,13 +78,13 @@ export class DockerEnvironment implements TerminalEnvironment {
       // Stop reading if the kill cannot be delivered (daemon gone) or the command ignores it.
       const backstop = setTimeout(() => giveUp.abort(), this.options.killGraceMs + KILL_SETTLE_MS);
       backstop.unref();
-      this.killGroup(execId, PIDFILE_WAIT_SECONDS).catch(() => giveUp.abort());
+      this.killGroup(execId, PIDFILE_WAIT_SECONDS, { discardLog: true }).catch(() => giveUp.abort());
     };
     const deadline = new ExecDeadline(request, stop);
 
     try {
       const exitCode = await runExec(this.container, {
-        cmd: ['bash', '-c', commandScript({ command: request.command, cwd, execId, marker })],
+        cmd: ['bash', '-c', commandScript({ command: request.command, cwd, execId, marker, pty: Boolean(request.pty) })],
         tty: Boolean(request.pty),
         ...(request.env ? { env: request.env } : {}),
         onData: (kind, data) => {
@@ -108,12 +109,22 @@ export class DockerEnvironment implements TerminalEnvironment {
     await this.killGroup(id, 0);
   }
 
+  /**
+   * The command's wrapper logs its output in the container (see command-script.ts), so the log
+   * holds everything up to the orphan's kill. PTY runs keep no log (a pipe would replace their
+   * terminal): undefined, and the retry falls back to the heartbeat's output tail.
+   */
+  async readOrphanOutput(id: string): Promise<string | undefined> {
+    const { stdout } = await captureExec(this.container, ['bash', '-c', readLogScriptFor(id)]);
+    return parseLog(stdout.toString('utf8'));
+  }
+
   async release(): Promise<void> {
     // The dockerode client belongs to the driver; nothing is held per view.
   }
 
   /** TERM, grace period, KILL to the command's process group, from a second exec. */
-  private async killGroup(execId: string, waitForPidFileSeconds: number): Promise<void> {
-    await runExec(this.container, { cmd: ['bash', '-c', killScript(execId, this.options.killGraceMs / 1000, waitForPidFileSeconds)] });
+  private async killGroup(execId: string, waitForPidFileSeconds: number, options: { discardLog?: boolean } = {}): Promise<void> {
+    await runExec(this.container, { cmd: ['bash', '-c', killScript(execId, this.options.killGraceMs / 1000, waitForPidFileSeconds, options)] });
   }
 }

@@ -110,6 +110,14 @@ export class ShellEnvironment implements TerminalEnvironment {
     await this.killByPidFile(this.pidFileFor(id));
   }
 
+  /**
+   * No log in the sandbox yet: output travels only over the exec stream to the worker (and each
+   * write into the sandbox is an API call). The retry falls back to the heartbeat's output tail.
+   */
+  readOrphanOutput(): Promise<string | undefined> {
+    return Promise.resolve(undefined);
+  }
+
   async release(): Promise<void> {
     // Connections belong to the driver; a view holds nothing.
   }

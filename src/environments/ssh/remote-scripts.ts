@@ -2,6 +2,7 @@
 // command carries its own `cd` and `export`s, quoted; and closing a channel does not kill a
 // non-PTY process, so each command records its process group where a second channel can kill it.
 import { shellQuote } from '../shell-quote';
+import { discardLogLine, finishLogLines, readLogScript, startLogLines } from '../shell/command-log-script';
 
 /** Per-user directory for the pid and cwd files of running commands (under the remote home). */
 const RUN_DIR = '"$HOME"/.hermes-temporal/run';
@@ -35,6 +36,16 @@ function pidFile(runId: string): string {
   return `${RUN_DIR}/${shellQuote(`${runId}.pid`)}`;
 }
 
+/** The output log of a run (non-PTY runs with an id), for a later worker: see command-log-script.ts. */
+function logBase(runId: string): string {
+  return `${RUN_DIR}/${shellQuote(`${runId}.log`)}`;
+}
+
+/** Prints what the run logged (see parseLog) and removes the log. */
+export function readRunLogScript(runId: string): string {
+  return readLogScript(logBase(runId));
+}
+
 function cwdFile(runId: string): string {
   return `${RUN_DIR}/${shellQuote(`${runId}.cwd`)}`;
 }
@@ -66,11 +77,16 @@ export function execScript(options: ExecScriptOptions): string {
     );
   }
   lines.push(pty ? 'exec 2>&1' : `exec 3>&2 2>&1; printf '${CONTROL_SEPARATOR}P%s\\n' $$ >&3`);
+  // A command a later worker may have to account for logs its output on the host (not under a
+  // PTY: a pipe would replace its terminal).
+  const logged = options.pidFile && !pty;
+  if (logged) lines.push(...startLogLines(logBase(runId)));
   lines.push(...exportLines(options.env));
   lines.push(`builtin cd -- ${remotePath(options.cwd)} || exit 126`);
   // The command's own `cd` persists (eval runs in this shell); fd 3 stays ours.
   lines.push(pty ? `eval ${shellQuote(options.command)}` : `eval ${shellQuote(options.command)} 3>&-`);
   lines.push('__hermes_status=$?');
+  if (logged) lines.push(...finishLogLines(logBase(runId)));
   lines.push(pty ? `builtin pwd -P > ${cwdFile(runId)} 2>/dev/null` : `printf '${CONTROL_SEPARATOR}C' >&3; builtin pwd -P >&3`);
   lines.push('exit $__hermes_status');
   return `exec bash -c ${shellQuote(lines.join('\n'))} hermes-exec`;
@@ -126,9 +142,11 @@ const GROUP_ALIVE = [
  * group is named by a known pid or by the run's pid file; either way only a process that still
  * runs this run's wrapper is signalled (pids get reused).
  */
-export function killScript(target: { runId: string; pid?: number }, graceSeconds: number): string {
+export function killScript(target: { runId: string; pid?: number }, graceSeconds: number, options: { discardLog?: boolean } = {}): string {
   const ticks = Math.max(1, Math.round(graceSeconds * 10));
   return [
+    // This worker stops its own run: the log is for a worker that died, so it goes.
+    ...(options.discardLog ? [discardLogLine(logBase(target.runId))] : []),
     GROUP_ALIVE,
     target.pid ? `p=${target.pid}` : `p=$(cat ${pidFile(target.runId)} 2>/dev/null)`,
     `rm -f ${pidFile(target.runId)}`,

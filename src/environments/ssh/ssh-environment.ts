@@ -7,7 +7,8 @@ import { ExecBackgroundProcesses } from '../background/exec-background-processes
 import { BoundedOutput } from '../bounded-output';
 import type { BackgroundProcesses, EnvironmentHandle, ExecRequest, ExecResult, TerminalEnvironment } from '../terminal-environment';
 import { watchChannel, type ChannelOutcome, type WatchedChannel } from './command-channel';
-import { execScript, killScript, parseControl, readCwdScript, runIdFor } from './remote-scripts';
+import { execScript, killScript, parseControl, readCwdScript, readRunLogScript, runIdFor } from './remote-scripts';
+import { parseLog } from '../shell/command-log-script';
 import { SftpWorkspace } from './sftp-workspace';
 import type { SshLink } from './ssh-connection-pool';
 
@@ -132,6 +133,16 @@ export class SshEnvironment implements TerminalEnvironment {
     await this.options.link.runControl(killScript({ runId: runIdFor(id) }, this.options.killGraceSeconds), this.killBoundMs());
   }
 
+  /**
+   * The run's wrapper logs its output on the host (remote-scripts.ts), so the log holds everything
+   * up to the orphan's kill. PTY runs keep no log: undefined, and the retry falls back to the
+   * heartbeat's output tail.
+   */
+  async readOrphanOutput(id: string): Promise<string | undefined> {
+    const { stdout } = await this.options.link.runControl(readRunLogScript(runIdFor(id)), this.killBoundMs());
+    return parseLog(stdout);
+  }
+
   async release(): Promise<void> {
     // The connection belongs to the driver and outlives this view.
   }
@@ -140,7 +151,9 @@ export class SshEnvironment implements TerminalEnvironment {
   private async stopRun(runId: string, pidReported: Promise<number> | undefined, watched: WatchedChannel): Promise<void> {
     // Without a reported pid the kill goes by the pid file (PTY runs, or a wrapper that never started).
     const pid = pidReported && (await Promise.race([pidReported, watched.done.then(() => undefined), delay(PID_REPORT_WAIT_MS).then(() => undefined)]));
-    await this.options.link.runControl(killScript({ runId, ...(pid ? { pid } : {}) }, this.options.killGraceSeconds), this.killBoundMs()).catch(() => undefined);
+    await this.options.link
+      .runControl(killScript({ runId, ...(pid ? { pid } : {}) }, this.options.killGraceSeconds, { discardLog: true }), this.killBoundMs())
+      .catch(() => undefined);
     const settled = await Promise.race([watched.done.then(() => true), delay(SETTLE_AFTER_KILL_MS).then(() => false)]);
     if (!settled) watched.abandon();
   }

@@ -73,7 +73,7 @@ describeWithService('docker', DOCKER_SERVICE_ENV, 'docker backend: whole session
     const token = uniqueName('orphan');
     const script = {
       turns: [
-        { tool_calls: [{ name: 'terminal', arguments: { command: `echo begun > /workspace/marker.txt; sleep 45 # ${token}\necho never > /workspace/after.txt` } }] },
+        { tool_calls: [{ name: 'terminal', arguments: { command: `for i in $(seq 1 10); do echo line-$i; done; echo begun > /workspace/marker.txt; sleep 45 # ${token}\necho never > /workspace/after.txt` } }] },
         {
           tool_calls: [
             {
@@ -108,7 +108,9 @@ describeWithService('docker', DOCKER_SERVICE_ENV, 'docker backend: whole session
       await waitFor(() => inside.workspace.stat('/workspace/marker.txt'), { timeoutMs: 60_000, what: 'the command to start in the container' });
       child.kill('SIGKILL');
 
-      const { results: [, check], store } = await finishAfterKilledWorker(harness, config, handle, 2);
+      const { results: [interrupted, check], store } = await finishAfterKilledWorker(harness, config, handle, 2);
+      // What it printed before the kill comes from its log in the environment, not the (throttled) heartbeat.
+      expect(interrupted?.output).toBe(Array.from({ length: 10 }, (_, index) => `line-${index + 1}`).join('\n'));
       // Seen from inside the container by the model's next command: killed, never reached its second line.
       expect(check).toMatchObject({ output: 'gone\nmarker.txt', exit_code: 0 });
       expect(await sessionContainers(docker, sessionId)).toHaveLength(0);

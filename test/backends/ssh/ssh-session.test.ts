@@ -60,7 +60,7 @@ describeWithService('sshd', SSH_SERVICE_ENV, 'ssh backend: whole sessions', (ser
     const workdir = `/tmp/${uniqueName('ssh-crash')}`;
     const script = {
       turns: [
-        { tool_calls: [{ name: 'terminal', arguments: { command: `echo begun > marker.txt; sleep 45 # ${token}\necho never > after.txt` } }] },
+        { tool_calls: [{ name: 'terminal', arguments: { command: `for i in $(seq 1 10); do echo line-$i; done; echo begun > marker.txt; sleep 45 # ${token}\necho never > after.txt` } }] },
         { tool_calls: [{ name: 'terminal', arguments: { command: `pgrep -f '[${token.slice(0, 1)}]${token.slice(1)}' >/dev/null && echo still-running || echo gone; ls` } }] },
         { content: 'noted the interruption' },
       ],
@@ -89,7 +89,9 @@ describeWithService('sshd', SSH_SERVICE_ENV, 'ssh backend: whole sessions', (ser
       expect(await remoteProcessExists(host, token)).toBe(true);
       child.kill('SIGKILL');
 
-      const { results: [, check], store } = await finishAfterKilledWorker(harness, config, handle, 2);
+      const { results: [interrupted, check], store } = await finishAfterKilledWorker(harness, config, handle, 2);
+      // What it printed before the kill comes from its log in the environment, not the (throttled) heartbeat.
+      expect(interrupted?.output).toBe(Array.from({ length: 10 }, (_, index) => `line-${index + 1}`).join('\n'));
       // Seen on the host by the model's next command: killed, never reached its second line.
       expect(check).toMatchObject({ output: 'gone\nmarker.txt', exit_code: 0 });
       expect(await remoteProcessExists(host, token)).toBe(false);
