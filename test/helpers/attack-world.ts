@@ -2,7 +2,7 @@
 // config holding secrets, ~/.ssh, shell rc files), canary secrets in the worker's environment and
 // config, and a session on the default configuration whose scripted model plays the attacker.
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Worker } from '@temporalio/worker';
@@ -16,7 +16,7 @@ import type { SessionResult } from '../../src/workflows/session-types';
 import { loadApproverKey } from '../../src/approval-signals/approver-key';
 import { pendingApprovalsQuery } from '../../src/approval-signals/definitions';
 import { decideSigned } from './approver';
-import { createTestWorker, tempDir, testConfig, type Harness } from './session-harness';
+import { createTestWorker, sandboxVisibleTempDir, testConfig, type Harness } from './session-harness';
 
 export const REPO_ROOT = path.resolve(__dirname, '../..');
 export const HERMES_CLI = `node ${path.join(REPO_ROOT, 'dist/src/cli/main.js')}`;
@@ -44,7 +44,7 @@ export interface AttackWorld {
 
 /** Builds the world and points this process (the in-process worker) at it. */
 export function createAttackWorld(): AttackWorld {
-  const home = tempDir('hermes-attack-home-');
+  const home = sandboxVisibleTempDir('attack-home-');
   const hermesHome = path.join(home, '.hermes-temporal');
   const workspace = path.join(home, 'project');
   const precious = path.join(home, 'precious');
@@ -87,6 +87,7 @@ export function createAttackWorld(): AttackWorld {
     // The session store changes by design while a session runs; everything else must not.
     snapshot: () => hashTree(home, [workspace, ...['', '-wal', '-shm', '-journal'].map((suffix) => path.join(hermesHome, `sessions.db${suffix}`))]),
     restore: () => {
+      rmSync(home, { recursive: true, force: true });
       for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
       Object.assign(process.env, saved);
     },

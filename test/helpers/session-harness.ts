@@ -1,6 +1,6 @@
 // Runs real sessions for integration tests: a worker on its own task queue (against the dev
 // server from the global setup), a scripted model over HTTP, and a temporary store and cwd.
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -50,6 +50,16 @@ export function uniqueName(prefix: string): string {
 
 export function tempDir(prefix = 'hermes-test-'): string {
   return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/**
+ * A temporary folder that sandboxed commands can see (the sandbox's /tmp is private): for a fake
+ * home whose secrets the sandbox must hide, rather than one it never shows at all.
+ */
+export function sandboxVisibleTempDir(prefix: string): string {
+  const parent = path.resolve(__dirname, '../../.tmp/test-dirs');
+  mkdirSync(parent, { recursive: true });
+  return mkdtempSync(path.join(parent, prefix));
 }
 
 /** Config for a test: its own home (store), cwd and task queue; model calls retry fast. */

@@ -11,12 +11,12 @@ import { startScriptedModelServer } from '../../src/model/scripted-model-server'
 import type { ModelScriptInput } from '../../src/model/model-script';
 import { startSession, type SessionHandle } from '../../src/temporal/sessions';
 import type { SessionStore } from '../../src/store/session-store';
-import { connectHarness, createTestWorker, tempDir, testConfig, toolResults, type Harness } from '../helpers/session-harness';
+import { connectHarness, createTestWorker, sandboxVisibleTempDir, tempDir, testConfig, toolResults, type Harness } from '../helpers/session-harness';
 import { decideSigned } from '../helpers/approver';
 import { waitFor } from '../helpers/wait';
 
 let harness: Harness;
-const home = tempDir('gate-home-');
+const home = sandboxVisibleTempDir('gate-home-');
 const originalHome = process.env.HOME;
 beforeAll(async () => {
   harness = await connectHarness();
