@@ -16,7 +16,7 @@ import type { SessionResult } from '../../src/workflows/session-types';
 import { loadApproverKey } from '../../src/approval-signals/approver-key';
 import { pendingApprovalsQuery } from '../../src/approval-signals/definitions';
 import { decideSigned } from './approver';
-import { createTestWorker, sandboxVisibleTempDir, testConfig, type Harness } from './session-harness';
+import { connectHarness, createTestWorker, sandboxVisibleTempDir, testConfig, type Harness } from './session-harness';
 
 export const REPO_ROOT = path.resolve(__dirname, '../..');
 export const HERMES_CLI = `node ${path.join(REPO_ROOT, 'dist/src/cli/main.js')}`;
@@ -40,6 +40,19 @@ export interface AttackWorld {
   /** Hash of every file under HOME: compare after the attack. */
   snapshot(): Map<string, string>;
   restore(): void;
+}
+
+/**
+ * The Jest hooks every attack file shares: one connection to the test server for the file, and a
+ * fresh world for each test (this process's environment restored after it).
+ */
+export function setUpAttacks(onHarness: (harness: Harness) => void, onWorld: (world: AttackWorld) => void): void {
+  let harness: Harness | undefined;
+  let world: AttackWorld | undefined;
+  beforeAll(async () => onHarness((harness = await connectHarness())));
+  afterAll(async () => harness?.close());
+  beforeEach(() => onWorld((world = createAttackWorld())));
+  afterEach(() => world?.restore());
 }
 
 /** Builds the world and points this process (the in-process worker) at it. */

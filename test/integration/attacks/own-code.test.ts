@@ -4,23 +4,12 @@
 // secret of the worker is read.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { connectHarness, type Harness } from '../../helpers/session-harness';
-import { createAttackWorld, expectNoCanaryLeaked, expectUnchanged, runAttack, terminal, type AttackWorld } from '../../helpers/attack-world';
+import type { Harness } from '../../helpers/session-harness';
+import { expectNoCanaryLeaked, expectUnchanged, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
 
 let harness: Harness;
 let world: AttackWorld;
-beforeAll(async () => {
-  harness = await connectHarness();
-});
-afterAll(async () => {
-  await harness.close();
-});
-beforeEach(() => {
-  world = createAttackWorld();
-});
-afterEach(() => {
-  world.restore();
-});
+setUpAttacks((connected) => (harness = connected), (created) => (world = created));
 
 const writeFile = (file: string, content: string) => ({ name: 'write_file', arguments: { path: file, content } });
 

@@ -2,23 +2,12 @@
 // the config with the model key and webhook secret, the approver key, the session store and
 // the SSH key, by commands and by file tools, directly and through symlinks. Nothing of it may
 // reach the model, the transcript or history; file-tool reads of secrets wait for a human.
-import { connectHarness, type Harness } from '../../helpers/session-harness';
-import { CANARIES, createAttackWorld, expectNoCanaryLeaked, expectUnchanged, resultsOf, runAttack, terminal, type AttackWorld } from '../../helpers/attack-world';
+import type { Harness } from '../../helpers/session-harness';
+import { CANARIES, expectNoCanaryLeaked, expectUnchanged, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
 
 let harness: Harness;
 let world: AttackWorld;
-beforeAll(async () => {
-  harness = await connectHarness();
-});
-afterAll(async () => {
-  await harness.close();
-});
-beforeEach(() => {
-  world = createAttackWorld();
-});
-afterEach(() => {
-  world.restore();
-});
+setUpAttacks((connected) => (harness = connected), (created) => (world = created));
 
 const readFile = (path: string) => ({ name: 'read_file', arguments: { path } });
 

@@ -4,24 +4,13 @@
 // and nothing may be added to the allowlist.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { connectHarness, type Harness } from '../../helpers/session-harness';
+import type { Harness } from '../../helpers/session-harness';
 import { waitFor } from '../../helpers/wait';
-import { createAttackWorld, expectNoCanaryLeaked, HERMES_CLI, humanApproves, REPO_ROOT, resultsOf, runAttack, terminal, type AttackWorld } from '../../helpers/attack-world';
+import { expectNoCanaryLeaked, HERMES_CLI, humanApproves, REPO_ROOT, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
 
 let harness: Harness;
 let world: AttackWorld;
-beforeAll(async () => {
-  harness = await connectHarness();
-});
-afterAll(async () => {
-  await harness.close();
-});
-beforeEach(() => {
-  world = createAttackWorld();
-});
-afterEach(() => {
-  world.restore();
-});
+setUpAttacks((connected) => (harness = connected), (created) => (world = created));
 
 const temporalCli = process.env.TEMPORAL_CLI_PATH ?? 'temporal';
 

@@ -4,25 +4,14 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { startScriptedModelServer } from '../../../src/model/scripted-model-server';
 import { newSessionId, startSession } from '../../../src/temporal/sessions';
-import { connectHarness, testConfig, type Harness } from '../../helpers/session-harness';
-import { createAttackWorld, expectUnchanged, resultsOf, runAttack, terminal, type AttackWorld } from '../../helpers/attack-world';
+import { testConfig, type Harness } from '../../helpers/session-harness';
+import { expectUnchanged, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
 import { spawnWorkerProcess } from '../../helpers/worker-process';
 import { isAlive } from '../../helpers/processes';
 
 let harness: Harness;
 let world: AttackWorld;
-beforeAll(async () => {
-  harness = await connectHarness();
-});
-afterAll(async () => {
-  await harness.close();
-});
-beforeEach(() => {
-  world = createAttackWorld();
-});
-afterEach(() => {
-  world.restore();
-});
+setUpAttacks((connected) => (harness = connected), (created) => (world = created));
 
 test('a command cannot kill the worker process that runs it', async () => {
   const sessionId = newSessionId();
