@@ -25,6 +25,8 @@ export interface ConnectOptions {
   /** Dev-server settings when embedding; defaults: in-memory, free ports, Web UI on. */
   devServer?: { port?: number; uiPort?: number; dbFile?: string; headless?: boolean };
   log?: (message: string) => void;
+  /** How long to wait for an existing server to answer (the SDK's default is 10 s). */
+  connectTimeoutMs?: number;
 }
 
 export async function connectTemporal(config: LoadedConfig, options: ConnectOptions = {}): Promise<TemporalConnection> {
@@ -47,7 +49,7 @@ export async function connectTemporal(config: LoadedConfig, options: ConnectOpti
     uiUrl = server.uiUrl;
   }
 
-  const connection = await Connection.connect({ address });
+  const connection = await Connection.connect({ address, ...(options.connectTimeoutMs ? { connectTimeout: options.connectTimeoutMs } : {}) });
   try {
     if (!server) await ensureSearchAttributes(connection, namespace);
     const nativeConnection = await NativeConnection.connect({ address });
