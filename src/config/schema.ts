@@ -222,6 +222,8 @@ export const configSchema = z
           .optional(),
         /** Connections each process keeps to PostgreSQL at most (default 10). */
         postgres_pool_size: positiveInt.optional(),
+        /** A write into a full store is retried this long (the activity's deadline may end it sooner). */
+        full_retry_seconds: z.number().int().min(0).default(600),
       })
       .strict()
       .prefault({}),

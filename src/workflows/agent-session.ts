@@ -115,7 +115,12 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     } catch (error) {
       if (isCancellation(error)) throw error;
       // The tool's infrastructure failed even after retries: the model hears it; the session goes on.
-      const content = JSON.stringify({ error: `Tool infrastructure failed: ${describeFailure(error)}`, status: 'infrastructure_error' });
+      // A full store fails only the writing of a result, after the tool ran (its result could not be written): the model must
+      // not believe the call never happened, and run it again.
+      const storeFault = error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === 'Hermes.Store.Full';
+      const content = storeFault
+        ? JSON.stringify({ error: `The ${call.name} call ran, but its result could not be written to the session store, so its output and exit code are lost: ${describeFailure(error)}`, status: 'result_lost' })
+        : JSON.stringify({ error: `Tool infrastructure failed: ${describeFailure(error)}`, status: 'infrastructure_error' });
       await activities.appendToolResult({ sessionId: input.sessionId, seq, toolCallId: call.id, name: call.name, content });
       outcome = { seq, ok: false, preview: content.slice(0, 200), resultChars: content.length };
     }
