@@ -99,9 +99,9 @@ export class SqliteSessionStore implements SessionStore {
 
   async assertWritable(): Promise<void> {
     this.checkIdentity();
-    // Taking the write lock fails on a store that cannot be written, without writing anything.
-    this.db.exec('BEGIN IMMEDIATE');
-    this.db.exec('ROLLBACK');
+    // A write statement that changes no row still needs a writable database (BEGIN IMMEDIATE does
+    // not: it succeeds on a read-only WAL connection), and writes nothing.
+    this.db.prepare('UPDATE sessions SET status = status WHERE 0').run();
   }
 
   async createSession(session: NewSession): Promise<SessionRecord> {
