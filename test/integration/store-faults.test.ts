@@ -51,6 +51,11 @@ test('a store file deleted while the session runs fails the session loudly, nami
       const failure = await handle.result().then(() => undefined, (error: unknown) => error as Error & { cause?: Error });
       expect(failure?.cause?.message).toMatch(new RegExp(`The session store ${config.store.path.replace(/[.]/g, '\\.')} was deleted while this worker had it open`));
       expect(model.requests).toHaveLength(1);
+      // `show` no longer finds the record, and says the workflow exists and how it ended.
+      const env = { PATH: process.env.PATH, HOME: process.env.HOME, HERMES_TEMPORAL_HOME: config.home, TEMPORAL_ADDRESS: harness.address };
+      const shown = await new SpawnedProcess('show', [CLI_ENTRY, 'show', sessionIdOf(handle)], { cwd: config.home, env }).waitForExit(20_000);
+      expect(shown.code).toBe(1);
+      expect(shown.stderr).toMatch(new RegExp(`No session '${sessionIdOf(handle)}' in .*; Temporal has its workflow ${handle.workflowId} \\(failed\\), so this store lost or never had its record`));
     });
   } finally {
     await model.close();

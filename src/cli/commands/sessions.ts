@@ -40,7 +40,10 @@ export function registerSessionCommands(program: Command): void {
         const stored = await store.getSession(sessionId);
         const session = stored && (await reconciled(config, store, [stored]))[0];
         if (!session) {
-          console.error(`No session '${sessionId}' in ${describeSessionStore(config)}`);
+          // A workflow without a record: the store was deleted, replaced or is another one.
+          const workflow = config.temporal.address ? await liveStatus(sessionId) : undefined;
+          const known = workflow && !workflow.startsWith('unavailable') ? `; Temporal has its workflow ${workflowIdFor(sessionId)} (${workflow}), so this store lost or never had its record` : '';
+          console.error(`No session '${sessionId}' in ${describeSessionStore(config)}${known}`);
           process.exitCode = 1;
           return;
         }
