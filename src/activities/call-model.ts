@@ -52,6 +52,9 @@ export function createCallModelActivity(deps: { registry: ToolRegistry; store: S
 
     const history = await deps.store.getMessages(input.sessionId, { limit: input.seq });
     const tools = await toolDefinitions(session.toolNames);
+    // A reply that could not be kept would be asked for (and paid) again on every retry: a store
+    // that cannot be written fails the turn here, before the model is called.
+    await deps.store.assertWritable?.();
     const heartbeat = startHeartbeat();
     let response: OpenAI.Chat.Completions.ChatCompletion;
     try {
@@ -65,13 +68,13 @@ export function createCallModelActivity(deps: { registry: ToolRegistry; store: S
         { signal: cancellationSignal() },
       );
     } catch (error) {
-      throw toModelFailure(error, deps.models.baseUrlFor(input.baseUrl));
-    } finally {
       heartbeat.stop();
+      throw toModelFailure(error, deps.models.baseUrlFor(input.baseUrl));
     }
 
     const choice = response.choices?.[0];
     if (!choice) {
+      heartbeat.stop();
       throw ApplicationFailure.create({ message: 'The model returned no choices', type: MODEL_FAILURE.emptyResponse });
     }
     const toolCalls: StoredToolCall[] = (choice.message.tool_calls ?? [])
@@ -81,12 +84,15 @@ export function createCallModelActivity(deps: { registry: ToolRegistry; store: S
         name: call.function.name,
         arguments: call.function.arguments ?? '',
       }));
-    const message = await deps.store.appendMessage(input.sessionId, {
-      seq: input.seq,
-      role: 'assistant',
-      content: choice.message.content ?? null,
-      ...(toolCalls.length ? { toolCalls } : {}),
-    });
+    // Still heartbeating: a write waiting for a full disk to free up keeps the reply alive.
+    const message = await deps.store
+      .appendMessage(input.sessionId, {
+        seq: input.seq,
+        role: 'assistant',
+        content: choice.message.content ?? null,
+        ...(toolCalls.length ? { toolCalls } : {}),
+      })
+      .finally(() => heartbeat.stop());
     return planTurn(message, session.cwd, choice.finish_reason);
 
     function planTurn(reply: StoredMessage, cwd: string, finishReason: string | null = null): ModelTurn {

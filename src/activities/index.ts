@@ -12,6 +12,7 @@ import { createBackgroundActivities } from './background-activities';
 import { createCallModelActivity } from './call-model';
 import { createEnvironmentActivities } from './environment-activities';
 import { createExecuteToolActivity } from './execute-tool';
+import { guardStore } from './guarded-store';
 import type { ModelClients } from './model-clients';
 import { createSessionActivities } from './session-activities';
 
@@ -27,7 +28,9 @@ export interface ActivityDeps {
   redactor: SecretRedactor;
 }
 
-export function createActivities(deps: ActivityDeps) {
+export function createActivities(unguarded: ActivityDeps) {
+  // Every activity writes through the guard: store faults are waited out or fail loudly.
+  const deps = { ...unguarded, store: guardStore(unguarded.store, { logger: unguarded.logger, fullRetryLimitMs: unguarded.config.store.full_retry_seconds * 1000 }) };
   return {
     ...createSessionActivities({ ...deps, allowlistFile: userConfigFile(deps.config) }),
     ...createApprovalActivities(deps),

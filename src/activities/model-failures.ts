@@ -10,6 +10,7 @@ export const MODEL_FAILURE = {
   authentication: 'Hermes.Model.Authentication',
   badRequest: 'Hermes.Model.BadRequest',
   emptyResponse: 'Hermes.Model.EmptyResponse',
+  malformedResponse: 'Hermes.Model.MalformedResponse',
 } as const;
 
 const RETRYABLE_STATUS = new Set([408, 409, 429]);
@@ -41,8 +42,19 @@ export function toModelFailure(error: unknown, baseUrl: string | undefined): App
     const hint = type === MODEL_FAILURE.authentication ? ' Check OPENAI_API_KEY (model.api_key) on the worker.' : '';
     return ApplicationFailure.create({ message: detail + hint, type, nonRetryable: true, cause: error });
   }
-  const err = error instanceof Error ? error : new Error(String(error));
-  return ApplicationFailure.create({ message: `Model call failed: ${err.message}`, type: MODEL_FAILURE.network, cause: err });
+  const err = isErrorLike(error) ? error : new Error(String(error));
+  // The client parses the reply body itself: a SyntaxError means the body was not JSON (a proxy's
+  // error page, a truncated reply). It may be transient, so it is retried like a network fault.
+  // (By name: the error may come from another realm, where instanceof fails.)
+  if (err.name === 'SyntaxError') {
+    return ApplicationFailure.create({
+      message: `The model at ${where} replied with a body that is not valid JSON (${err.message})`,
+      type: MODEL_FAILURE.malformedResponse,
+      cause: err,
+    });
+  }
+  // The workflow prefixes "Model call failed: ", so the message names only what went wrong.
+  return ApplicationFailure.create({ message: `Calling the model at ${where} failed: ${err.message}`, type: MODEL_FAILURE.network, cause: err });
 }
 
 /** The server's requested delay, if it gave a positive one (otherwise the retry policy decides). */
@@ -51,4 +63,9 @@ function retryAfterMs(headers: Headers | undefined): number | undefined {
   if (milliseconds > 0) return milliseconds;
   const seconds = Number(headers?.get('retry-after') ?? NaN);
   return seconds > 0 ? seconds * 1000 : undefined;
+}
+
+/** An Error, also one from another realm (the client's JSON parse), where instanceof fails. */
+function isErrorLike(value: unknown): value is Error {
+  return value instanceof Error || (typeof value === 'object' && value !== null && typeof (value as Error).message === 'string' && typeof (value as Error).name === 'string');
 }

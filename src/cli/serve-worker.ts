@@ -4,7 +4,8 @@
 import { loadConfig, type LoadedConfig } from '../config/load';
 import { createLogger } from '../logging';
 import { createSessionStore, describeSessionStore } from '../store/create-session-store';
-import { connectTemporal, type TemporalConnection } from '../temporal/connection';
+import type { TemporalConnection } from '../temporal/connection';
+import { connectTemporalWithRetry } from '../temporal/connect-with-retry';
 import { installTemporalRuntime } from '../temporal/runtime';
 import { createHermesWorker, releaseWorkerEnvironments } from '../temporal/worker';
 
@@ -29,8 +30,24 @@ export async function serveWorker(config: LoadedConfig, connection: TemporalConn
 /** The worker process: configuration from files and environment, a server at TEMPORAL_ADDRESS. */
 export async function runConfiguredWorker(): Promise<void> {
   const config = loadConfig();
-  installTemporalRuntime(createLogger({ level: config.logging.level }));
-  const connection = await connectTemporal(config, { allowEmbedded: false });
+  const logger = createLogger({ level: config.logging.level === 'warn' ? 'info' : config.logging.level });
+  installTemporalRuntime(logger);
+  // Until connected, SIGINT/SIGTERM end the wait (the SDK's runtime handles them once a worker runs).
+  const stop = new AbortController();
+  const abort = () => stop.abort();
+  process.once('SIGINT', abort);
+  process.once('SIGTERM', abort);
+  let connection: TemporalConnection;
+  try {
+    connection = await connectTemporalWithRetry(config, {
+      log: (message) => logger.warn(message),
+      limitSeconds: config.worker.connect_timeout_seconds,
+      signal: stop.signal,
+    });
+  } finally {
+    process.removeListener('SIGINT', abort);
+    process.removeListener('SIGTERM', abort);
+  }
   try {
     await serveWorker(config, connection);
   } finally {

@@ -173,6 +173,8 @@ export const configSchema = z
         max_concurrent_workflow_tasks: positiveInt.default(40),
         /** Running tools get this long to finish when the worker is asked to stop. */
         shutdown_grace_seconds: z.number().int().min(0).default(30),
+        /** A worker started while its server is down retries this long (0: for ever) before exiting. */
+        connect_timeout_seconds: z.number().int().min(0).default(600),
       })
       .strict()
       .prefault({}),
@@ -220,6 +222,8 @@ export const configSchema = z
           .optional(),
         /** Connections each process keeps to PostgreSQL at most (default 10). */
         postgres_pool_size: positiveInt.optional(),
+        /** A write into a full store is retried this long (the activity's deadline may end it sooner). */
+        full_retry_seconds: z.number().int().min(0).default(600),
       })
       .strict()
       .prefault({}),

@@ -10,6 +10,7 @@ import type {
   StoredMessage,
   StoredToolCall,
 } from './session-store';
+import { StoreFaultError } from './store-faults';
 
 export const DEFAULT_POSTGRES_POOL_SIZE = 10;
 
@@ -131,6 +132,15 @@ export class PostgresSessionStore implements SessionStore {
     const row = inserted.rows[0];
     // A separate read (a new snapshot) sees a conflicting row committed by another worker meanwhile.
     return row ? toSession(row) : ((await this.getSession(session.sessionId)) as SessionRecord);
+  }
+
+  /** A standby, or a database set read-only, cannot keep what a turn produces: say so first. */
+  async assertWritable(): Promise<void> {
+    await this.ready();
+    const result = await this.pool.query<{ read_only: string }>(`SELECT current_setting('transaction_read_only') AS read_only`);
+    if (result.rows[0]?.read_only === 'on') {
+      throw new StoreFaultError('read_only', 'The PostgreSQL session store is read-only (transaction_read_only is on: a standby, or default_transaction_read_only)');
+    }
   }
 
   async getSession(sessionId: string): Promise<SessionRecord | undefined> {

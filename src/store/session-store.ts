@@ -57,5 +57,10 @@ export interface SessionStore {
   getMessage(sessionId: string, seq: number): Promise<StoredMessage | undefined>;
   /** Messages in seq order, optionally from a seq on. */
   getMessages(sessionId: string, options?: { fromSeq?: number; limit?: number }): Promise<StoredMessage[]>;
+  /**
+   * Throws a StoreFaultError when the store cannot take a write now (read-only, file deleted or
+   * replaced), so that work whose result could not be kept (a paid model call) is not started.
+   */
+  assertWritable?(): Promise<void>;
   close(): Promise<void>;
 }

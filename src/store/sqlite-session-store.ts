@@ -1,6 +1,6 @@
 // The default session store: one SQLite file (WAL mode, so the CLI can read while a worker writes).
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type {
   NewMessage,
@@ -10,6 +10,7 @@ import type {
   SessionUpdate,
   StoredMessage,
 } from './session-store';
+import { StoreFaultError } from './store-faults';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
@@ -67,6 +68,8 @@ interface MessageRow {
 
 export class SqliteSessionStore implements SessionStore {
   private readonly db: Database.Database;
+  /** The file this connection writes into: a store deleted or replaced under it loses every write. */
+  private readonly identity?: { dev: number; ino: number };
 
   constructor(readonly file: string) {
     if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
@@ -74,9 +77,35 @@ export class SqliteSessionStore implements SessionStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
+    if (file !== ':memory:') {
+      const stats = statSync(file);
+      this.identity = { dev: stats.dev, ino: stats.ino };
+    }
+  }
+
+  /** Throws when the path no longer names the file this connection has open. */
+  private checkIdentity(): void {
+    if (!this.identity) return;
+    let stats;
+    try {
+      stats = statSync(this.file);
+    } catch {
+      throw new StoreFaultError('gone', `The session store ${this.file} was deleted while this worker had it open: what it writes now would be lost. Restore the file or restart the worker.`);
+    }
+    if (stats.dev !== this.identity.dev || stats.ino !== this.identity.ino) {
+      throw new StoreFaultError('gone', `The session store ${this.file} was replaced by another file while this worker had it open: what it writes now would be lost. Restart the worker.`);
+    }
+  }
+
+  async assertWritable(): Promise<void> {
+    this.checkIdentity();
+    // A write statement that changes no row still needs a writable database (BEGIN IMMEDIATE does
+    // not: it succeeds on a read-only WAL connection), and writes nothing.
+    this.db.prepare('UPDATE sessions SET status = status WHERE 0').run();
   }
 
   async createSession(session: NewSession): Promise<SessionRecord> {
+    this.checkIdentity();
     const now = new Date().toISOString();
     this.db
       .prepare(
@@ -97,11 +126,13 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   async getSession(sessionId: string): Promise<SessionRecord | undefined> {
+    this.checkIdentity();
     const row = this.db.prepare('SELECT * FROM sessions WHERE session_id = ?').get(sessionId) as SessionRow | undefined;
     return row && toSession(row);
   }
 
   async updateSession(sessionId: string, update: SessionUpdate): Promise<void> {
+    this.checkIdentity();
     const columns: Record<string, unknown> = {};
     if (update.status !== undefined) columns.status = update.status;
     if (update.answer !== undefined) columns.answer = update.answer;
@@ -123,6 +154,7 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   async appendMessage(sessionId: string, message: NewMessage): Promise<StoredMessage> {
+    this.checkIdentity();
     this.db
       .prepare(
         `INSERT OR IGNORE INTO messages (session_id, seq, role, content, tool_calls, tool_call_id, name, created_at)
@@ -142,6 +174,7 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   async getMessage(sessionId: string, seq: number): Promise<StoredMessage | undefined> {
+    this.checkIdentity();
     const row = this.db.prepare('SELECT * FROM messages WHERE session_id = ? AND seq = ?').get(sessionId, seq) as
       | MessageRow
       | undefined;

@@ -25,6 +25,8 @@ export interface ConnectOptions {
   /** Dev-server settings when embedding; defaults: in-memory, free ports, Web UI on. */
   devServer?: { port?: number; uiPort?: number; dbFile?: string; headless?: boolean };
   log?: (message: string) => void;
+  /** How long to wait for an existing server to answer (the SDK's default is 10 s). */
+  connectTimeoutMs?: number;
 }
 
 export async function connectTemporal(config: LoadedConfig, options: ConnectOptions = {}): Promise<TemporalConnection> {
@@ -47,7 +49,7 @@ export async function connectTemporal(config: LoadedConfig, options: ConnectOpti
     uiUrl = server.uiUrl;
   }
 
-  const connection = await Connection.connect({ address });
+  const connection = await Connection.connect({ address, ...(options.connectTimeoutMs ? { connectTimeout: options.connectTimeoutMs } : {}) });
   try {
     if (!server) await ensureSearchAttributes(connection, namespace);
     const nativeConnection = await NativeConnection.connect({ address });
@@ -69,6 +71,27 @@ export async function connectTemporal(config: LoadedConfig, options: ConnectOpti
     await server?.stop();
     throw error;
   }
+}
+
+export interface TemporalClientConnection {
+  address: string;
+  namespace: string;
+  client: Client;
+  close(): Promise<void>;
+}
+
+/**
+ * A client only, for CLI commands that read or signal: no native (worker) connection, whose
+ * runtime would take over SIGINT/SIGTERM, and a bounded wait for an unreachable server.
+ */
+export async function connectTemporalClient(config: LoadedConfig, options: { connectTimeoutMs?: number } = {}): Promise<TemporalClientConnection> {
+  const address = config.temporal.address;
+  if (!address) throw new Error('No Temporal server configured: set TEMPORAL_ADDRESS (or temporal.address), or run `hermes-temporal dev`');
+  const timeoutMs = options.connectTimeoutMs ?? 10_000;
+  const connection = await Connection.connect({ address, connectTimeout: timeoutMs }).catch((error: unknown) => {
+    throw new Error(`Cannot reach the Temporal server at ${address} within ${Math.round(timeoutMs / 1000)} s: ${(error as Error).message.split('\n')[0]}`);
+  });
+  return { address, namespace: config.temporal.namespace, client: new Client({ connection, namespace: config.temporal.namespace }), close: () => connection.close() };
 }
 
 /** Link to a workflow in the Web UI. */

@@ -14,6 +14,7 @@ import {
   patched,
   setCurrentDetails,
   setHandler,
+  upsertMemo,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -26,6 +27,7 @@ import {
   HermesToolCalls,
   type SessionStatusValue,
 } from '../temporal/search-attributes';
+import { PENDING_APPROVALS_MEMO, pendingApprovalsMemo } from '../approval-signals/pending-approvals-memo';
 import { statusQuery, transcriptQuery } from './messages';
 import { sessionActivities } from './session-activities';
 import { BackgroundWatches } from './background-watches';
@@ -45,6 +47,8 @@ import { planToolBatches } from './tool-batches';
 export const SESSION_FAILED = 'Hermes.Session.Failed';
 /** Histories recorded before every declaring tool was gated replay as they ran (terminal calls only). */
 const GATE_EVERY_TOOL_PATCH = 'gate-every-declaring-tool';
+/** Histories recorded before pending approvals were kept in the memo replay without it. */
+const PENDING_APPROVALS_MEMO_PATCH = 'pending-approvals-memo';
 
 export async function agentSession(input: SessionInput): Promise<SessionResult> {
   const limits: SessionLimits = { ...DEFAULT_SESSION_LIMITS, ...input.limits };
@@ -59,6 +63,9 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     // The UI's current-details line says what a human is being asked, and how to answer.
     const waiting = approvals.pending();
     if (waiting.length) setCurrentDetails(awaitingApprovalDetails(waiting, { acceptUnsigned: input.approvals?.acceptUnsigned ?? false }));
+    // What is asked is kept on the workflow too, so a decision can be signed and signalled while
+    // no worker runs to answer queries (the CLI reads it with describe).
+    if (patched(PENDING_APPROVALS_MEMO_PATCH)) upsertMemo({ [PENDING_APPROVALS_MEMO]: pendingApprovalsMemo(waiting) });
   });
   const watches = new BackgroundWatches(input.resume ?? {}, (processId) =>
     activities.watchBackgroundProcess({ environment: state.environment, processId, sessionId: input.sessionId }),
@@ -108,7 +115,12 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     } catch (error) {
       if (isCancellation(error)) throw error;
       // The tool's infrastructure failed even after retries: the model hears it; the session goes on.
-      const content = JSON.stringify({ error: `Tool infrastructure failed: ${describeFailure(error)}`, status: 'infrastructure_error' });
+      // A full store fails only the writing of a result, after the tool ran (its result could not be written): the model must
+      // not believe the call never happened, and run it again.
+      const storeFault = error instanceof ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === 'Hermes.Store.Full';
+      const content = storeFault
+        ? JSON.stringify({ error: `The ${call.name} call ran, but its result could not be written to the session store, so its output and exit code are lost: ${describeFailure(error)}`, status: 'result_lost' })
+        : JSON.stringify({ error: `Tool infrastructure failed: ${describeFailure(error)}`, status: 'infrastructure_error' });
       await activities.appendToolResult({ sessionId: input.sessionId, seq, toolCallId: call.id, name: call.name, content });
       outcome = { seq, ok: false, preview: content.slice(0, 200), resultChars: content.length };
     }

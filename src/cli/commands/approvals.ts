@@ -3,17 +3,20 @@
 // decision is signed with the approver key under the hermes home.
 import os from 'node:os';
 import type { Command } from 'commander';
-import type { ApprovalChoice, PendingApproval } from '../../approval-signals/approval-types';
+import type { Client } from '@temporalio/client';
+import type { ApprovalChoice } from '../../approval-signals/approval-types';
 import { startApprovalServer } from '../../approval-signals/approval-server';
 import { loadApproverKey, signDecision } from '../../approval-signals/approver-key';
-import { decideApprovalUpdate, pendingApprovalsQuery } from '../../approval-signals/definitions';
+import { approvalDecisionSignal, decideApprovalUpdate, pendingApprovalsQuery } from '../../approval-signals/definitions';
+import type { MemoPendingApproval } from '../../approval-signals/pending-approvals-memo';
 import { loadConfig } from '../../config/load';
 import { createSecretRedactor } from '../../environments/secret-redaction';
-import { connectTemporal, type TemporalConnection } from '../../temporal/connection';
+import { connectTemporalClient, type TemporalClientConnection } from '../../temporal/connection';
+import { bounded, CLI_CALL_TIMEOUT_MS, DeadlineError, noWorkerMessage, reachSession, type SessionReach } from '../session-reach';
 import { workflowIdFor } from '../../temporal/sessions';
 
-async function withConnection<T>(action: (connection: TemporalConnection) => Promise<T>): Promise<T> {
-  const connection = await connectTemporal(loadConfig(), { allowEmbedded: false });
+async function withConnection<T>(action: (connection: TemporalClientConnection) => Promise<T>): Promise<T> {
+  const connection = await connectTemporalClient(loadConfig(), { connectTimeoutMs: CLI_CALL_TIMEOUT_MS });
   try {
     return await action(connection);
   } finally {
@@ -21,35 +24,75 @@ async function withConnection<T>(action: (connection: TemporalConnection) => Pro
   }
 }
 
-async function pendingOf(connection: TemporalConnection, sessionId: string): Promise<PendingApproval[]> {
-  return connection.client.workflow.getHandle(workflowIdFor(sessionId)).query(pendingApprovalsQuery);
+/** Only the fields every approval shows, as the memo keeps them too. */
+type ShownApproval = MemoPendingApproval;
+
+interface PendingView {
+  approvals: ShownApproval[];
+  /** Set when no worker answered and the approvals come from the workflow's memo. */
+  note?: string;
+}
+
+/**
+ * The session's pending approvals: from its worker (a query) when one polls, else as the
+ * workflow recorded them in its memo, with a note saying so. Never waits longer than seconds.
+ */
+async function pendingOf(client: Client, reach: SessionReach): Promise<PendingView> {
+  if (reach.workerPolling) {
+    try {
+      return { approvals: await bounded(client, `read the pending approvals of session ${reach.sessionId}`, () => reach.handle.query(pendingApprovalsQuery)) };
+    } catch (error) {
+      if (!(error instanceof DeadlineError)) throw error;
+      return fromMemo(`${error.message}: no worker answered on task queue '${reach.taskQueue}'`);
+    }
+  }
+  return fromMemo(noWorkerMessage(reach));
+
+  function fromMemo(why: string): PendingView {
+    if (!reach.memoPending) throw new Error(`${why}. This session keeps no record of what it asks outside its worker, so a worker must run to read it.`);
+    return { approvals: reach.memoPending, note: `${why}; shown as the workflow recorded them` };
+  }
 }
 
 async function decide(sessionId: string, approvalId: string | undefined, choice: ApprovalChoice, flags: { reason?: string; json?: boolean }) {
   const config = loadConfig();
   const approver = loadApproverKey(config.home, { create: true });
   if (flags.reason && flags.reason.length > 1000) throw new Error('--reason must be at most 1000 characters');
-  await withConnection(async (connection) => {
-    // The signature binds this very pending approval (its id, requestedAt and command), so read it first.
-    const pending = await pendingOf(connection, sessionId);
-    const approval = approvalId ? pending.find((candidate) => candidate.approvalId === approvalId) : pending[0];
+  await withConnection(async ({ client }) => {
+    const reach = await reachSession(client, sessionId);
+    // The signature binds this very pending approval (its id, requestedAt and command), so read it
+    // first: from the worker, or from what the workflow itself recorded when no worker runs.
+    const pending = await pendingOf(client, reach);
+    const approval = approvalId ? pending.approvals.find((candidate) => candidate.approvalId === approvalId) : pending.approvals[0];
     if (!approval) {
-      const known = pending.map((candidate) => candidate.approvalId);
+      const known = pending.approvals.map((candidate) => candidate.approvalId);
       throw new Error(`Session ${sessionId} has no pending approval${approvalId ? ` '${approvalId}'` : ''}${known.length ? ` (pending: ${known.join(', ')})` : ''}`);
     }
-    const handle = connection.client.workflow.getHandle(workflowIdFor(sessionId));
     const decision = signDecision(approver, {
-      workflowId: handle.workflowId,
+      workflowId: reach.handle.workflowId,
       pending: approval,
       choice,
       ...(flags.reason ? { reason: flags.reason } : {}),
       via: `cli:${os.userInfo().username}`,
     });
-    const result = await handle.executeUpdate(decideApprovalUpdate, { args: [decision] });
+    if (pending.note) {
+      // A signal needs no worker: the server records it and the session applies it (checking the
+      // signature) as soon as a worker serves it. It cannot answer, so say what is known.
+      await bounded(client, `send the decision to session ${sessionId}`, () => reach.handle.signal(approvalDecisionSignal, decision));
+      if (flags.json) return console.log(JSON.stringify({ sessionId, approvalId: approval.approvalId, choice, recorded: 'signal', note: pending.note }));
+      console.log(`${sessionId} ${approval.approvalId}: ${choice === 'deny' ? 'denial' : `approval (${choice})`} recorded by the server for \`${redactedCommand(approval.command)}\``);
+      console.log(`  ${pending.note}. The session applies the decision when a worker serves it.`);
+      return;
+    }
+    const result = await bounded(client, `deliver the decision to session ${sessionId}`, () => reach.handle.executeUpdate(decideApprovalUpdate, { args: [decision] }), 15_000);
     if (flags.json) return console.log(JSON.stringify({ sessionId, ...result }));
     const applied = result.applied === 'deny' ? 'denied' : `approved (${result.applied})`;
     console.log(`${sessionId} ${result.approvalId}: ${applied} by ${result.decidedBy}${result.applied !== choice ? ` — asked for ${choice}` : ''}`);
   });
+}
+
+function redactedCommand(command: string): string {
+  return createSecretRedactor({ env: process.env, config: loadConfig() }).redact(command.split('\n')[0] ?? '');
 }
 
 export function registerApprovalCommands(program: Command): void {
@@ -59,15 +102,19 @@ export function registerApprovalCommands(program: Command): void {
     .argument('[sessionId]')
     .option('--json', 'print JSON')
     .action(async (sessionId: string | undefined, flags: { json?: boolean }) => {
-      await withConnection(async (connection) => {
-        const sessions = sessionId
-          ? [sessionId]
-          : await listAwaiting(connection);
-        const rows: (PendingApproval & { sessionId: string })[] = [];
-        for (const id of sessions) for (const approval of await pendingOf(connection, id)) rows.push({ sessionId: id, ...approval });
+      await withConnection(async ({ client }) => {
+        const sessions = sessionId ? [sessionId] : await listAwaiting(client);
+        const rows: (ShownApproval & { sessionId: string })[] = [];
+        const notes: string[] = [];
+        for (const id of sessions) {
+          const view = await pendingOf(client, await reachSession(client, id));
+          if (view.note) notes.push(view.note);
+          for (const approval of view.approvals) rows.push({ sessionId: id, ...approval });
+        }
         // Shown as the terminal prompt shows them: this user's secrets (variables, config keys) hidden.
         const redactor = createSecretRedactor({ env: process.env, config: loadConfig() });
         if (flags.json) return console.log(JSON.stringify(redactor.redactValue(rows), null, 2));
+        for (const note of notes) console.error(`note: ${note}`);
         if (!rows.length) return console.log('No pending approvals.');
         for (const row of rows) {
           console.log(`${row.sessionId} ${row.approvalId}  ${row.description}  (expires ${row.expiresAt})`);
@@ -113,19 +160,24 @@ export function registerApprovalCommands(program: Command): void {
       if (!secret) throw new Error('Set approvals.webhook.secret (HERMES__APPROVALS__WEBHOOK__SECRET): decisions must be signed');
       // The webhook's HMAC authenticates the caller; this server then signs as the approver key here.
       const approver = loadApproverKey(config.home, { create: true });
-      const connection = await connectTemporal(config, { allowEmbedded: false });
+      const connection = await connectTemporalClient(config, { connectTimeoutMs: CLI_CALL_TIMEOUT_MS });
       const server = await startApprovalServer({ client: connection.client, secret, approver, workflowIdFor, host: flags.host, port: Number(flags.port) });
       console.log(`Signing accepted decisions as approver ${approver.name} (${approver.fingerprint}).`);
-      console.log(`Accepting signed approval decisions at ${server.url} (POST {sessionId, approvalId, choice, reason?}). Ctrl+C stops.`);
-      await new Promise<void>((resolve) => process.once('SIGINT', resolve));
+      console.log(`Accepting signed approval decisions at ${server.url} (POST {sessionId, approvalId, choice, reason?}). Ctrl+C (or SIGTERM) stops.`);
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
       await server.close();
       await connection.close();
     });
 }
 
-async function listAwaiting(connection: TemporalConnection): Promise<string[]> {
-  const ids: string[] = [];
+async function listAwaiting(client: Client): Promise<string[]> {
   const query = "ExecutionStatus = 'Running' AND HermesPendingApprovals > 0";
-  for await (const workflow of connection.client.workflow.list({ query })) ids.push(workflow.workflowId.replace(/^hermes-session-/, ''));
-  return ids;
+  return bounded(client, 'list the sessions awaiting approval', async () => {
+    const ids: string[] = [];
+    for await (const workflow of client.workflow.list({ query })) ids.push(workflow.workflowId.replace(/^hermes-session-/, ''));
+    return ids;
+  });
 }

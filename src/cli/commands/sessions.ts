@@ -1,10 +1,11 @@
 // `hermes-temporal sessions` and `hermes-temporal show <sessionId>`: read from the session store,
 // with live status from Temporal when a server is configured.
 import type { Command } from 'commander';
-import { loadConfig } from '../../config/load';
-import type { SessionRecord, StoredMessage } from '../../store/session-store';
+import { loadConfig, type LoadedConfig } from '../../config/load';
+import type { SessionRecord, SessionStore, StoredMessage } from '../../store/session-store';
 import { createSessionStore, describeSessionStore } from '../../store/create-session-store';
-import { connectTemporal } from '../../temporal/connection';
+import { connectTemporalClient, type TemporalClientConnection } from '../../temporal/connection';
+import { syncSessionStatuses } from '../../temporal/session-status-sync';
 import { workflowIdFor } from '../../temporal/sessions';
 import { statusQuery } from '../../workflows/messages';
 
@@ -15,9 +16,10 @@ export function registerSessionCommands(program: Command): void {
     .option('--limit <n>', 'how many', '20')
     .option('--json', 'print JSON')
     .action(async (flags: { limit: string; json?: boolean }) => {
-      const store = createSessionStore(loadConfig());
+      const config = loadConfig();
+      const store = createSessionStore(config);
       try {
-        const sessions = await store.listSessions({ limit: Number(flags.limit) || 20 });
+        const sessions = await reconciled(config, store, await store.listSessions({ limit: Number(flags.limit) || 20 }));
         if (flags.json) return console.log(JSON.stringify(sessions, null, 2));
         if (!sessions.length) return console.log('No sessions yet. Start one with: hermes-temporal run "<task>"');
         for (const session of sessions) console.log(sessionLine(session));
@@ -35,9 +37,13 @@ export function registerSessionCommands(program: Command): void {
       const config = loadConfig();
       const store = createSessionStore(config);
       try {
-        const session = await store.getSession(sessionId);
+        const stored = await store.getSession(sessionId);
+        const session = stored && (await reconciled(config, store, [stored]))[0];
         if (!session) {
-          console.error(`No session '${sessionId}' in ${describeSessionStore(config)}`);
+          // A workflow without a record: the store was deleted, replaced or is another one.
+          const workflow = config.temporal.address ? await liveStatus(sessionId) : undefined;
+          const known = workflow && !workflow.startsWith('unavailable') ? `; Temporal has its workflow ${workflowIdFor(sessionId)} (${workflow}), so this store lost or never had its record` : '';
+          console.error(`No session '${sessionId}' in ${describeSessionStore(config)}${known}`);
           process.exitCode = 1;
           return;
         }
@@ -56,10 +62,28 @@ export function registerSessionCommands(program: Command): void {
 }
 
 const LIVE_STATUS_TIMEOUT_MS = 3000;
+const STATUS_SYNC_TIMEOUT_MS = 5000;
+
+/**
+ * Records still `running` whose workflow ended without writing its end (terminated, timed out,
+ * failed on a store fault) take the status Temporal knows. Without a server, they stay as stored.
+ */
+async function reconciled(config: LoadedConfig, store: SessionStore, sessions: SessionRecord[]): Promise<SessionRecord[]> {
+  if (!config.temporal.address || !sessions.some((session) => session.status === 'running' || session.status === 'awaiting_approval')) return sessions;
+  let connection: TemporalClientConnection | undefined;
+  try {
+    connection = await connectTemporalClient(config, { connectTimeoutMs: STATUS_SYNC_TIMEOUT_MS });
+    return await syncSessionStatuses(connection.client, store, sessions, { timeoutMs: STATUS_SYNC_TIMEOUT_MS });
+  } catch {
+    return sessions;
+  } finally {
+    await connection?.close();
+  }
+}
 
 async function liveStatus(sessionId: string): Promise<string | undefined> {
   try {
-    const connection = await connectTemporal(loadConfig(), { allowEmbedded: false });
+    const connection = await connectTemporalClient(loadConfig(), { connectTimeoutMs: LIVE_STATUS_TIMEOUT_MS });
     try {
       const handle = connection.client.workflow.getHandle(workflowIdFor(sessionId));
       // A query needs a worker polling the session's task queue; a closed workflow (or one no

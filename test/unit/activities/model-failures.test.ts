@@ -1,5 +1,6 @@
 // How model API errors become Temporal failures: which ones are retried, how long to wait, and
 // what the operator reads when a session fails on a model problem.
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import type { ApplicationFailure } from '@temporalio/common';
 import OpenAI from 'openai';
@@ -126,7 +127,33 @@ describe('anything else', () => {
   it('is a retryable network failure carrying the original message', () => {
     const failure = toModelFailure(new TypeError('socket hang up'), BASE_URL);
     expect(failure).toMatchObject({ type: MODEL_FAILURE.network, nonRetryable: false });
-    expect(failure.message).toBe('Model call failed: socket hang up');
-    expect(toModelFailure('a string', BASE_URL).message).toBe('Model call failed: a string');
+    expect(failure.message).toBe(`Calling the model at ${BASE_URL} failed: socket hang up`);
+    expect(toModelFailure('a string', BASE_URL).message).toBe(`Calling the model at ${BASE_URL} failed: a string`);
+  });
+});
+
+describe('a reply body that is not JSON', () => {
+  it('says the body was not JSON, once, without repeating a prefix', async () => {
+    // A real server cutting its JSON reply short, as a broken proxy does.
+    const server = createHttpServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('{"id":"x","choices":[{"message');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const baseURL = `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`;
+      const client = new OpenAI({ baseURL, apiKey: 'x', maxRetries: 0, timeout: 10_000 });
+      const error = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'go' }] }).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      const failure = toModelFailure(error, baseURL);
+      expect(failure.type).toBe(MODEL_FAILURE.malformedResponse);
+      expect(failure.nonRetryable).toBe(false);
+      expect(failure.message).toMatch(new RegExp(`^The model at ${baseURL.replace(/[.]/g, '\\.')} replied with a body that is not valid JSON \\(.*JSON.*\\)$`));
+      expect(failure.message).not.toMatch(/Model call failed/);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
