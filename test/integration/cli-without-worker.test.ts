@@ -63,7 +63,7 @@ test('with the worker gone, pending shows what is asked and approve records a si
     expect(ended.durationMs).toBeLessThan(4000);
 
     const approve = await cli(config.home, ['approve', sessionId, 'ap-1', '--json']).waitForExit(20_000);
-    expect(approve.code).toBe(0);
+    expect({ code: approve.code, stderr: approve.stderr }).toMatchObject({ code: 0 });
     expect(approve.durationMs).toBeLessThan(15_000);
     expect(JSON.parse(approve.stdout)).toMatchObject({ sessionId, approvalId: 'ap-1', choice: 'once', recorded: 'signal' });
     expect(existsSync(path.join(config.session.cwd, 'precious'))).toBe(true);

@@ -12,7 +12,7 @@ import type { MemoPendingApproval } from '../../approval-signals/pending-approva
 import { loadConfig } from '../../config/load';
 import { createSecretRedactor } from '../../environments/secret-redaction';
 import { connectTemporalClient, type TemporalClientConnection } from '../../temporal/connection';
-import { bounded, CLI_CALL_TIMEOUT_MS, DeadlineError, noWorkerMessage, reachSession, type SessionReach } from '../session-reach';
+import { bounded, CLI_CALL_TIMEOUT_MS, noWorkerMessage, reachSession, type SessionReach } from '../session-reach';
 import { workflowIdFor } from '../../temporal/sessions';
 
 async function withConnection<T>(action: (connection: TemporalClientConnection) => Promise<T>): Promise<T> {
@@ -42,8 +42,10 @@ async function pendingOf(client: Client, reach: SessionReach): Promise<PendingVi
     try {
       return { approvals: await bounded(client, `read the pending approvals of session ${reach.sessionId}`, () => reach.handle.query(pendingApprovalsQuery)) };
     } catch (error) {
-      if (!(error instanceof DeadlineError)) throw error;
-      return fromMemo(`${error.message}: no worker answered on task queue '${reach.taskQueue}'`);
+      // A worker seen recently may have gone since (the server remembers pollers for a while):
+      // a timed-out or failed query falls back to what the workflow recorded.
+      const why = error instanceof Error ? error.message : String(error);
+      return fromMemo(`${why}: no worker answered on task queue '${reach.taskQueue}'`);
     }
   }
   return fromMemo(noWorkerMessage(reach));
