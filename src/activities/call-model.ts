@@ -5,10 +5,11 @@ import { ApplicationFailure } from '@temporalio/common';
 import { cancellationSignal } from '@temporalio/activity';
 import type OpenAI from 'openai';
 import { definitionsForTools } from '../registry/definitions';
-import { parseToolArguments } from '../registry/handle-function-call';
+import { INVALID_ARGUMENTS_RESULT, parseToolArguments } from '../registry/handle-function-call';
+import { toolError } from '../registry/results';
 import type { SecretRedactor } from '../environments/secret-redaction';
 import type { ToolRegistry } from '../registry/registry';
-import type { CallConcurrency, ToolDefinition } from '../registry/tool-entry';
+import type { CallConcurrency, SchemaContext, ToolDefinition } from '../registry/tool-entry';
 import type { SessionStore, StoredMessage, StoredToolCall } from '../store/session-store';
 import type { ModelTurn, ToolCallPlan } from '../workflows/session-types';
 import { toChatMessages } from './chat-messages';
@@ -24,7 +25,12 @@ export interface CallModelInput {
   model: string;
   baseUrl?: string;
   temperature?: number;
+  /** What schema patching needs beyond the tool list (the session's delegation limits). */
+  schemaContext?: SchemaContext;
 }
+
+/** Arguments of workflow-handled calls travel through history: bounded. */
+const MAX_WORKFLOW_CALL_ARGUMENT_CHARS = 256_000;
 
 /** Final answers larger than this travel through history clipped; the store has them whole. */
 const MAX_ANSWER_CHARS = 32_000;
@@ -32,11 +38,11 @@ const MAX_ANSWER_CHARS = 32_000;
 export function createCallModelActivity(deps: { registry: ToolRegistry; store: SessionStore; models: ModelClients; redactor: SecretRedactor }) {
   const definitionCache = new Map<string, ToolDefinition[]>();
 
-  async function toolDefinitions(toolNames: string[]): Promise<ToolDefinition[]> {
-    const key = `${deps.registry.generation}:${toolNames.join(',')}`;
+  async function toolDefinitions(toolNames: string[], schemaContext: SchemaContext): Promise<ToolDefinition[]> {
+    const key = `${deps.registry.generation}:${toolNames.join(',')}:${JSON.stringify(schemaContext)}`;
     let definitions = definitionCache.get(key);
     if (!definitions) {
-      definitions = await definitionsForTools(toolNames, { registry: deps.registry });
+      definitions = await definitionsForTools(toolNames, { registry: deps.registry, schemaContext });
       definitionCache.set(key, definitions);
     }
     return definitions;
@@ -48,10 +54,10 @@ export function createCallModelActivity(deps: { registry: ToolRegistry; store: S
 
     // A retry after the reply was stored must not ask (and pay) the model again.
     const stored = await deps.store.getMessage(input.sessionId, input.seq);
-    if (stored) return planTurn(stored, session.cwd);
+    if (stored) return planTurn(stored, session.cwd, session.toolNames);
 
     const history = await deps.store.getMessages(input.sessionId, { limit: input.seq });
-    const tools = await toolDefinitions(session.toolNames);
+    const tools = await toolDefinitions(session.toolNames, input.schemaContext ?? {});
     // A reply that could not be kept would be asked for (and paid) again on every retry: a store
     // that cannot be written fails the turn here, before the model is called.
     await deps.store.assertWritable?.();
@@ -93,21 +99,27 @@ export function createCallModelActivity(deps: { registry: ToolRegistry; store: S
         ...(toolCalls.length ? { toolCalls } : {}),
       })
       .finally(() => heartbeat.stop());
-    return planTurn(message, session.cwd, choice.finish_reason);
+    const usage = response.usage ? { input: response.usage.prompt_tokens ?? 0, output: response.usage.completion_tokens ?? 0 } : undefined;
+    return { ...planTurn(message, session.cwd, session.toolNames, choice.finish_reason), ...(usage ? { usage } : {}) };
 
-    function planTurn(reply: StoredMessage, cwd: string, finishReason: string | null = null): ModelTurn {
+    function planTurn(reply: StoredMessage, cwd: string, toolNames: readonly string[], finishReason: string | null = null): ModelTurn {
       const calls = reply.toolCalls ?? [];
       return {
         seq: reply.seq,
-        toolCalls: calls.map((call) => planCall(call, cwd)),
+        toolCalls: calls.map((call) => planCall(call, cwd, toolNames)),
         content: calls.length ? null : clip(reply.content ?? '', MAX_ANSWER_CHARS),
         finishReason,
       };
     }
   };
 
-  function planCall(call: StoredToolCall, cwd: string): ToolCallPlan {
-    const needsAssessment = deps.registry.get(call.name)?.assess !== undefined;
+  function planCall(call: StoredToolCall, cwd: string, toolNames: readonly string[]): ToolCallPlan {
+    const entry = deps.registry.get(call.name);
+    // A tool the session does not have goes to executeTool, which answers "Unknown tool".
+    if (entry?.runsInWorkflow && toolNames.includes(call.name)) {
+      return { id: call.id, name: call.name, summary: deps.redactor.redact(summarizeToolCall(call.name, call.arguments)), concurrency: { mode: 'exclusive' }, workflowCall: workflowCallOf(call) };
+    }
+    const needsAssessment = entry?.assess !== undefined;
     // The summary names the call in history, the UI and `run --json` events: no secret in it.
     const summary = deps.redactor.redact(summarizeToolCall(call.name, call.arguments));
     return {
@@ -117,6 +129,14 @@ export function createCallModelActivity(deps: { registry: ToolRegistry; store: S
       concurrency: concurrencyOf(call, cwd),
       ...(needsAssessment ? { needsAssessment } : {}),
     };
+  }
+
+  function workflowCallOf(call: StoredToolCall): NonNullable<ToolCallPlan['workflowCall']> {
+    if (call.arguments.length > MAX_WORKFLOW_CALL_ARGUMENT_CHARS) {
+      return { errorResult: toolError(`${call.name} arguments are ${call.arguments.length} characters; at most ${MAX_WORKFLOW_CALL_ARGUMENT_CHARS} are accepted.`) };
+    }
+    const args = parseToolArguments(call.arguments);
+    return args ? { arguments: args } : { errorResult: INVALID_ARGUMENTS_RESULT };
   }
 
   /** Asks the tool how this call may share the turn; anything unclear runs alone. */

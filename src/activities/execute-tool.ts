@@ -7,7 +7,7 @@ import { CancelledFailure } from '@temporalio/common';
 import type { Logger } from '../logging';
 import type { EnvironmentFactory } from '../environments/factory';
 import type { SecretRedactor } from '../environments/secret-redaction';
-import { AGENT_LOOP_TOOLS, handleFunctionCall, parseToolArguments } from '../registry/handle-function-call';
+import { handleFunctionCall, parseToolArguments } from '../registry/handle-function-call';
 import type { ToolRegistry } from '../registry/registry';
 import { applyResultBudget } from '../registry/result-budget';
 import { toolError } from '../registry/results';
@@ -76,7 +76,7 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
     if (!session || !call) {
       return store(toolError(`Tool call ${input.toolCallId} was not found in the session transcript`));
     }
-    if (!session.toolNames.includes(input.name) && !AGENT_LOOP_TOOLS.has(input.name)) {
+    if (!session.toolNames.includes(input.name)) {
       return store(toolError(`Unknown tool: ${input.name}`, { available_tools: session.toolNames }));
     }
 

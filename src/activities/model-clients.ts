@@ -6,6 +6,8 @@ export interface ModelEndpointDefaults {
   apiKey?: string;
   baseUrl?: string;
   timeoutSeconds: number;
+  /** Keys of other endpoints sessions may name (e.g. delegation.base_url for sub-agents), by base URL. */
+  keysByBaseUrl?: Record<string, string>;
 }
 
 export class ModelClients {
@@ -19,7 +21,9 @@ export class ModelClients {
   }
 
   get(sessionBaseUrl: string | undefined): OpenAI {
-    return this.forEndpoint(this.baseUrlFor(sessionBaseUrl), this.defaults.apiKey);
+    const baseUrl = this.baseUrlFor(sessionBaseUrl);
+    const key = (baseUrl !== undefined ? this.defaults.keysByBaseUrl?.[baseUrl] : undefined) ?? this.defaults.apiKey;
+    return this.forEndpoint(baseUrl, key);
   }
 
   /** A client for an explicit endpoint and key (e.g. the auxiliary model of smart approval). */

@@ -6,6 +6,8 @@ import type { Backend } from '../environments/terminal-environment';
 import type { SessionStore } from '../store/session-store';
 import { selectToolNames } from '../registry/definitions';
 import type { ToolRegistry } from '../registry/registry';
+import { childToolNames } from '../workflows/delegation-types';
+import { subagentSystemPrompt, type SubagentBrief } from './subagent-prompt';
 
 export interface PrepareSessionInput {
   sessionId: string;
@@ -18,6 +20,8 @@ export interface PrepareSessionInput {
   toolsets?: string[];
   disabledToolsets?: string[];
   parentSessionId?: string;
+  /** Set for a sub-agent: its brief (the system prompt) and role (which of its parent's tools it keeps). */
+  subagent?: SubagentBrief;
 }
 
 export interface PreparedSession {
@@ -58,7 +62,13 @@ export function createSessionActivities(deps: {
       const available = await deps.registry.getDefinitions(selected, {
         terminalUnavailableReason: () => deps.environments.unavailableReason(input.backend),
       });
-      const toolNames = available.map((definition) => definition.function.name);
+      let toolNames = available.map((definition) => definition.function.name);
+      if (input.subagent) {
+        // A child's tools only ever narrow its parent's: never one the parent did not have.
+        const parent = input.parentSessionId ? await deps.store.getSession(input.parentSessionId) : undefined;
+        const allowed = new Set(childToolNames(parent?.toolNames ?? [], input.subagent.role));
+        toolNames = toolNames.filter((name) => allowed.has(name));
+      }
       await deps.store.createSession({
         sessionId: input.sessionId,
         workflowId: input.workflowId,
@@ -69,7 +79,8 @@ export function createSessionActivities(deps: {
         status: 'running',
         ...(input.parentSessionId ? { parentSessionId: input.parentSessionId } : {}),
       });
-      await deps.store.appendMessage(input.sessionId, { seq: 0, role: 'system', content: systemPrompt(input.cwd) });
+      const prompt = input.subagent ? subagentSystemPrompt(input.subagent, input.cwd) : systemPrompt(input.cwd);
+      await deps.store.appendMessage(input.sessionId, { seq: 0, role: 'system', content: prompt });
       await deps.store.appendMessage(input.sessionId, { seq: 1, role: 'user', content: input.task });
       return { nextSeq: 2, toolCount: toolNames.length, allowlist: await readCommandAllowlist(deps.allowlistFile) };
     },

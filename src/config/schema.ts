@@ -277,6 +277,37 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    /** Sub-agents (`delegate_task`): each child is a child workflow running its own session. */
+    delegation: z
+      .object({
+        /** Children of one session running at once; more wait their turn. Also the largest batch. */
+        max_concurrent_children: positiveInt.default(3),
+        /** How deep sub-agents may nest: 1 means children cannot delegate further. */
+        max_spawn_depth: positiveInt.default(1),
+        /** Turn budget of each child. */
+        max_iterations: positiveInt.default(50),
+        /** A child running longer is cancelled and reported as timed out; 0: no limit (else at least 30). */
+        child_timeout_seconds: z.number().int().min(0).default(0),
+        /** A child's final answer is cut (head and tail) to this many characters in its parent's conversation. */
+        max_summary_chars: positiveInt.default(24_000),
+        /** false: role 'orchestrator' is forced to 'leaf'. */
+        orchestrator_enabled: z.boolean().default(true),
+        /** Model for children; unset: the parent's. */
+        model: z.string().min(1).optional(),
+        /** Endpoint for children; unset: the parent's. */
+        base_url: z.url().optional(),
+        /** Key for `base_url`; read by workers only, never written into workflow history. */
+        api_key: z.string().optional(),
+        /** Children keep their parent's MCP toolsets (kept for parity; MCP servers are not built yet). */
+        inherit_mcp_toolsets: z.boolean().default(true),
+        /**
+         * Children's dangerous commands are approved without asking a human. Off by default: a child's
+         * command waits for approval like its parent's, answerable from the root session.
+         */
+        subagent_auto_approve: z.boolean().default(false),
+      })
+      .strict()
+      .prefault({}),
     /** Approval keys (or exact commands) approved forever; `always` answers add to it. */
     command_allowlist: z.array(z.string()).default([]),
     logging: z

@@ -23,6 +23,7 @@ const scriptedToolCall = z.object({
 
 export const scriptedTurnSchema = z
   .object({
+    /** May hold `{{last.<field>}}` placeholders, like tool call arguments. */
     content: z.string().nullable().optional(),
     tool_calls: z.array(scriptedToolCall).optional(),
     /** Served, in order, before this turn succeeds (one per request). */
@@ -33,14 +34,29 @@ export const scriptedTurnSchema = z
   })
   .strict();
 
+/** A script of its own for the sessions whose task (first user message) contains `match`: sub-agents. */
+const agentScriptSchema = z
+  .object({
+    match: z.string().min(1),
+    turns: z.array(scriptedTurnSchema).min(1),
+  })
+  .strict();
+
 export const modelScriptSchema = z.object({
   description: z.string().optional(),
   turns: z.array(scriptedTurnSchema).min(1),
+  /** Checked in order; a session no entry matches plays `turns`. */
+  agents: z.array(agentScriptSchema).optional(),
 });
 
 export type ScriptedTurn = z.infer<typeof scriptedTurnSchema>;
 export type ModelScript = z.infer<typeof modelScriptSchema>;
 export type ModelScriptInput = z.input<typeof modelScriptSchema>;
+
+/** The turns a session plays, chosen by its task (the first user message). */
+export function turnsForTask(script: ModelScript, task: string): ScriptedTurn[] {
+  return script.agents?.find((agent) => task.includes(agent.match))?.turns ?? script.turns;
+}
 
 export function parseModelScript(value: unknown): ModelScript {
   const parsed = modelScriptSchema.safeParse(value);

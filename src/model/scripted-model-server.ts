@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseModelScript, type ModelScript, type ModelScriptInput, type ScriptedTurn } from './model-script';
+import { parseModelScript, turnsForTask, type ModelScript, type ModelScriptInput, type ScriptedTurn } from './model-script';
 
 export interface RecordedRequest {
   model: string;
@@ -46,7 +46,8 @@ export async function startScriptedModelServer(options: {
     const body = JSON.parse(await readBody(request)) as Omit<RecordedRequest, 'turn' | 'receivedAt'>;
     const turnIndex = body.messages.filter((message) => message.role === 'assistant').length;
     requests.push({ ...body, turn: turnIndex, receivedAt: Date.now() });
-    const turn = script.turns[turnIndex];
+    const firstUser = body.messages.find((message) => message.role === 'user');
+    const turn = turnsForTask(script, typeof firstUser?.content === 'string' ? firstUser.content : '')[turnIndex];
     if (!turn) return sendJson(response, 200, completion(body.model, { content: '(scripted model: the script has no more turns)' }, turnIndex));
 
     const key = `${conversationKey(body.messages)}:${turnIndex}`;
@@ -95,12 +96,19 @@ function completion(model: string, turn: ScriptedTurn, turnIndex: number, messag
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: turn.content ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+        message: { role: 'assistant', content: turn.content == null ? null : fillFromResults(turn.content, messages), ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
         finish_reason: toolCalls.length ? 'tool_calls' : 'stop',
       },
     ],
-    usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    // Roughly four characters a token, so token accounting has something to count.
+    usage: usageOf(messages, turn),
   };
+}
+
+function usageOf(messages: RecordedRequest['messages'], turn: ScriptedTurn) {
+  const promptTokens = Math.ceil(JSON.stringify(messages).length / 4);
+  const completionTokens = Math.ceil(((turn.content ?? '').length + JSON.stringify(turn.tool_calls ?? []).length) / 4);
+  return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
 }
 
 /**

@@ -2,7 +2,7 @@
 // schemas that mention other tools so they only mention tools that survived.
 import { silentLogger, type Logger } from '../logging';
 import { registry as defaultRegistry, type ToolRegistry } from './registry';
-import type { ToolDefinition } from './tool-entry';
+import type { SchemaContext, ToolDefinition } from './tool-entry';
 import {
   bundleNonCoreTools,
   isLegacyToolset,
@@ -16,6 +16,8 @@ import {
 export interface DefinitionOptions {
   registry?: ToolRegistry;
   logger?: Logger;
+  /** What the session tells schema patching (its delegation limits). */
+  schemaContext?: SchemaContext;
 }
 
 /** Tool names selected by enabled/disabled toolsets, before availability checks. */
@@ -77,13 +79,13 @@ export async function getToolDefinitions(
 export async function definitionsForTools(names: Iterable<string>, options: DefinitionOptions = {}): Promise<ToolDefinition[]> {
   const registry = options.registry ?? defaultRegistry;
   const filtered = await registry.getDefinitions(names);
-  return patchDefinitions(filtered, registry);
+  return patchDefinitions(filtered, registry, options.schemaContext ?? {});
 }
 
-function patchDefinitions(definitions: ToolDefinition[], registry: ToolRegistry): ToolDefinition[] {
+function patchDefinitions(definitions: ToolDefinition[], registry: ToolRegistry, context: SchemaContext): ToolDefinition[] {
   const available = new Set(definitions.map((definition) => definition.function.name));
   return definitions.map((definition) => {
     const patch = registry.get(definition.function.name)?.patchSchema;
-    return patch ? { type: 'function', function: patch(definition.function, available) } : definition;
+    return patch ? { type: 'function', function: patch(definition.function, available, context) } : definition;
   });
 }

@@ -242,6 +242,7 @@ function createEntry<Schema extends z.ZodObject>(options: RegisterOptions<Schema
     retrySafe: options.retrySafe ?? false,
     retrySafeFor: options.retrySafeFor,
     patchSchema: options.patchSchema,
+    runsInWorkflow: options.runsInWorkflow ?? false,
     assess: options.assess,
   });
 }

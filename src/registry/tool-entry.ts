@@ -130,7 +130,12 @@ export interface RegisterOptions<Schema extends z.ZodObject = z.ZodObject> {
    * For tools whose schema mentions other tools: rebuild the schema for the set of tools that
    * survived filtering, so the model never hears of a tool it cannot call.
    */
-  patchSchema?: (schema: FunctionSchema, availableTools: ReadonlySet<string>) => FunctionSchema;
+  patchSchema?: (schema: FunctionSchema, availableTools: ReadonlySet<string>, context?: SchemaContext) => FunctionSchema;
+  /**
+   * The session workflow handles calls of this tool itself (they change session state: the plan,
+   * sub-agents); the registry entry gives the schema the model sees and is never dispatched.
+   */
+  runsInWorkflow?: boolean;
   /**
    * What the approval gate must see before this call runs. Every tool that runs commands, types
    * into processes, or reads or writes files declares it; a tool without it is never gated. Gets
@@ -154,8 +159,14 @@ export interface ToolEntry {
   readonly concurrency: (args: Record<string, unknown>) => CallConcurrency;
   readonly retrySafe: boolean;
   readonly retrySafeFor?: (args: Record<string, unknown>) => boolean;
-  readonly patchSchema?: (schema: FunctionSchema, availableTools: ReadonlySet<string>) => FunctionSchema;
+  readonly patchSchema?: (schema: FunctionSchema, availableTools: ReadonlySet<string>, context?: SchemaContext) => FunctionSchema;
+  readonly runsInWorkflow: boolean;
   readonly assess?: (args: Record<string, unknown>) => AssessmentRequest;
+}
+
+/** What a session tells schema patching beyond the tool list (e.g. its delegation limits). */
+export interface SchemaContext {
+  delegation?: { maxConcurrentChildren: number; maxSpawnDepth: number; orchestratorEnabled: boolean };
 }
 
 /** Whether re-running this call after its worker died cannot do harm. */

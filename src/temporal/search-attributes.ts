@@ -5,6 +5,8 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 export const HermesStatus = defineSearchAttributeKey('HermesStatus', SearchAttributeType.KEYWORD);
 export const HermesModel = defineSearchAttributeKey('HermesModel', SearchAttributeType.KEYWORD);
 export const HermesParentSession = defineSearchAttributeKey('HermesParentSession', SearchAttributeType.KEYWORD);
+/** The session at the top of a delegation tree (a root session names itself). */
+export const HermesRootSession = defineSearchAttributeKey('HermesRootSession', SearchAttributeType.KEYWORD);
 export const HermesToolCalls = defineSearchAttributeKey('HermesToolCalls', SearchAttributeType.INT);
 export const HermesPendingApprovals = defineSearchAttributeKey('HermesPendingApprovals', SearchAttributeType.INT);
 export const HermesStopReason = defineSearchAttributeKey('HermesStopReason', SearchAttributeType.KEYWORD);
@@ -13,6 +15,7 @@ export const SEARCH_ATTRIBUTE_KEYS = [
   HermesStatus,
   HermesModel,
   HermesParentSession,
+  HermesRootSession,
   HermesToolCalls,
   HermesPendingApprovals,
   HermesStopReason,

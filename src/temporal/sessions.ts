@@ -5,8 +5,9 @@ import type { ApprovalSurface } from '../approval-signals/approval-types';
 import { sessionApprovers } from '../approval-signals/approver-key';
 import type { LoadedConfig } from '../config/load';
 import type { agentSession } from '../workflows/agent-session';
+import type { DelegationSettings } from '../workflows/delegation-types';
 import type { SessionInput, SessionLimits } from '../workflows/session-types';
-import { HermesModel, HermesParentSession, HermesStatus, HermesToolCalls } from './search-attributes';
+import { HermesModel, HermesParentSession, HermesRootSession, HermesStatus, HermesToolCalls } from './search-attributes';
 
 export interface StartSessionOptions {
   task: string;
@@ -49,6 +50,7 @@ export function sessionInputFrom(options: StartSessionOptions, sessionId: string
       toolTimeoutSeconds: config.terminal.max_foreground_timeout_seconds + 60,
       ...options.limits,
     },
+    delegation: delegationSettingsFrom(config),
     approvals: {
       mode: config.approvals.mode,
       surface: options.surface ?? 'async',
@@ -59,6 +61,22 @@ export function sessionInputFrom(options: StartSessionOptions, sessionId: string
       approvers: sessionApprovers(config.home, config.approvals.approvers),
       acceptUnsigned: config.approvals.accept_unsigned,
     },
+  };
+}
+
+/** The `delegation:` block as sessions carry it; the key stays with the workers' config. */
+export function delegationSettingsFrom(config: LoadedConfig): DelegationSettings {
+  const delegation = config.delegation;
+  return {
+    maxConcurrentChildren: delegation.max_concurrent_children,
+    maxSpawnDepth: delegation.max_spawn_depth,
+    maxIterations: delegation.max_iterations,
+    childTimeoutSeconds: delegation.child_timeout_seconds,
+    maxSummaryChars: delegation.max_summary_chars,
+    orchestratorEnabled: delegation.orchestrator_enabled,
+    ...(delegation.model ? { model: delegation.model } : {}),
+    ...(delegation.base_url ? { baseUrl: delegation.base_url } : {}),
+    subagentAutoApprove: delegation.subagent_auto_approve,
   };
 }
 
@@ -87,6 +105,7 @@ export async function startSession(client: Client, options: StartSessionOptions)
       { key: HermesStatus, value: 'running' },
       { key: HermesModel, value: input.model },
       { key: HermesToolCalls, value: 0 },
+      { key: HermesRootSession, value: sessionId },
       ...(input.parentSessionId ? [{ key: HermesParentSession, value: input.parentSessionId }] : []),
     ],
   });

@@ -79,6 +79,7 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
       apiKey: config.model.api_key,
       baseUrl: config.model.base_url,
       timeoutSeconds: config.model.timeout_seconds,
+      ...(config.delegation.base_url && config.delegation.api_key ? { keysByBaseUrl: { [config.delegation.base_url]: config.delegation.api_key } } : {}),
     }),
     settings: toolSettingsFrom(config),
     logger,

@@ -2,6 +2,7 @@
 // until the model answers without tools or the turn limit is reached. Calls the approval gate
 // finds dangerous (commands, protected writes, secret reads) wait for a human decision first.
 // Transcripts stay in the session store; history holds seq numbers and short summaries only.
+// The plan (todo) and sub-agents (delegate_task, child workflows) are session state kept here.
 import {
   ActivityFailure,
   ApplicationFailure,
@@ -22,13 +23,19 @@ import type { ApprovalGateResult } from '../approval-signals/approval-types';
 import {
   HermesModel,
   HermesParentSession,
+  HermesRootSession,
   HermesStatus,
   HermesStopReason,
   HermesToolCalls,
   type SessionStatusValue,
 } from '../temporal/search-attributes';
 import { PENDING_APPROVALS_MEMO, pendingApprovalsMemo } from '../approval-signals/pending-approvals-memo';
-import { statusQuery, transcriptQuery } from './messages';
+import { startDeadline } from './deadline';
+import { DEFAULT_DELEGATION_SETTINGS } from './delegation-types';
+import { descendantApprovalsSignal, statusQuery, subagentFinishedSignal, transcriptQuery } from './messages';
+import { buildReport, reportToParent, tellRootAboutApprovals } from './subagent-reporting';
+import { Subagents } from './subagents';
+import { TodoList } from './todo-list';
 import { sessionActivities } from './session-activities';
 import { BackgroundWatches } from './background-watches';
 import { awaitingApprovalDetails, installApprovals } from './session-approvals';
@@ -49,11 +56,30 @@ export const SESSION_FAILED = 'Hermes.Session.Failed';
 const GATE_EVERY_TOOL_PATCH = 'gate-every-declaring-tool';
 /** Histories recorded before pending approvals were kept in the memo replay without it. */
 const PENDING_APPROVALS_MEMO_PATCH = 'pending-approvals-memo';
+/** Histories recorded before delegation trees replay without the root search attribute. */
+const DELEGATION_TREE_PATCH = 'delegation-tree';
 
 export async function agentSession(input: SessionInput): Promise<SessionResult> {
   const limits: SessionLimits = { ...DEFAULT_SESSION_LIMITS, ...input.limits };
   const activities = sessionActivities(limits, input.toolTaskQueue);
   const state = new SessionState(input);
+  const delegation = { ...DEFAULT_DELEGATION_SETTINGS, ...input.delegation };
+  const todos = new TodoList(input.resume?.todos);
+  // The UI's details line: what the session does now, plus what an operator should know about its tree.
+  let currentDetails = '';
+  const showDetails = (text: string) => {
+    currentDetails = text;
+    const waiting = subagents.descendantApprovals();
+    const descendants = waiting.length
+      ? ` — **A sub-agent awaits approval**: ${waiting.map((entry) => `${entry.sessionId} ${entry.first ?? ''}`.trim()).join('; ')}. Answer with \`hermes-temporal pending ${input.sessionId}\` and \`approve\`.`
+      : '';
+    const plan = todos.progressLine();
+    setCurrentDetails(`${text}${plan ? ` (${plan})` : ''}${descendants}`);
+  };
+  const subagents = new Subagents(input, delegation, input.resume?.subagents, (event) => {
+    state.childEvent(event);
+    if (event.type === 'child_finished') showDetails(currentDetails);
+  });
   const setStatus = (status: SessionStatusValue) => {
     state.status = status;
     upsertSearchAttributes([{ key: HermesStatus, value: status }]);
@@ -62,6 +88,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     setStatus(awaiting ? 'awaiting_approval' : 'running');
     // The UI's current-details line says what a human is being asked, and how to answer.
     const waiting = approvals.pending();
+    if (input.subagent) tellRootAboutApprovals(input, input.subagent, waiting);
     if (waiting.length) setCurrentDetails(awaitingApprovalDetails(waiting, { acceptUnsigned: input.approvals?.acceptUnsigned ?? false }));
     // What is asked is kept on the workflow too, so a decision can be signed and signalled while
     // no worker runs to answer queries (the CLI reads it with describe).
@@ -70,13 +97,25 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
   const watches = new BackgroundWatches(input.resume ?? {}, (processId) =>
     activities.watchBackgroundProcess({ environment: state.environment, processId, sessionId: input.sessionId }),
   );
-  setHandler(statusQuery, () => state.statusView(approvals.pending()));
+  setHandler(statusQuery, () => ({
+    ...state.statusView(approvals.pending()),
+    todos: todos.snapshot(),
+    children: subagents.views(),
+    descendantApprovals: subagents.descendantApprovals(),
+    ...(input.subagent ? { parentSessionId: input.parentSessionId, rootSessionId: input.subagent.rootSessionId, depth: input.subagent.depth } : {}),
+  }));
+  setHandler(subagentFinishedSignal, (report) => subagents.receive(report));
+  setHandler(descendantApprovalsSignal, (entry) => {
+    subagents.noteDescendantApprovals(entry);
+    showDetails(currentDetails);
+  });
   setHandler(transcriptQuery, () => state.transcriptView());
   upsertSearchAttributes([
     { key: HermesStatus, value: 'running' },
     { key: HermesModel, value: input.model },
     ...(input.parentSessionId ? [{ key: HermesParentSession, value: input.parentSessionId }] : []),
   ]);
+  if (patched(DELEGATION_TREE_PATCH)) upsertSearchAttributes([{ key: HermesRootSession, value: input.subagent?.rootSessionId ?? input.sessionId }]);
 
   // The session's environment goes when the session does, however it ends.
   const destroyEnvironment = () =>
@@ -85,9 +124,18 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
       await activities.destroyEnvironment({ handle: state.environment }).catch(() => undefined);
     });
 
+  /** A sub-agent tells its parent how it ended; a root has nobody to tell. */
+  const report = async (status: SessionResult['status'] | 'failed' | 'cancelled', answer: string, error?: string) => {
+    if (!input.subagent) return;
+    const facts = { status, answer, turns: state.turn, toolCalls: state.toolCallCount, tokens: state.tokens, durationSeconds: (Date.now() - state.startedAtMs) / 1000 };
+    await reportToParent(input.subagent, buildReport(input, input.subagent, { ...facts, ...(error ? { error } : {}) }));
+  };
+
   const finish = async (result: SessionResult): Promise<SessionResult> => {
     state.result = result;
     watches.cancelAll();
+    // Children still running when a session stops at its turn or time limit would be orphans.
+    if (subagents.outstanding) await subagents.cancelAll(`the parent session ended (${result.status})`);
     await destroyEnvironment();
     await activities.finishSession({ sessionId: input.sessionId, status: result.status, answer: result.answer });
     setStatus('completed');
@@ -96,11 +144,28 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
       { key: HermesToolCalls, value: state.toolCallCount },
     ]);
     setCurrentDetails(`**${result.status}** after ${result.turns} turns and ${result.toolCalls} tool calls`);
+    await report(result.status, result.answer, result.reason);
     await condition(allHandlersFinished);
     return result;
   };
 
+  /** todo and delegate_task change session state: the workflow runs them itself and stores their result. */
+  const runInWorkflow = async (call: ToolCallPlan, seq: number, workflowCall: NonNullable<ToolCallPlan['workflowCall']>) => {
+    state.toolStarted(call, Date.now());
+    const content =
+      'errorResult' in workflowCall
+        ? workflowCall.errorResult
+        : call.name === 'todo'
+          ? todos.apply(workflowCall.arguments)
+          : call.name === 'delegate_task'
+            ? subagents.dispatch(workflowCall.arguments, state.environment)
+            : JSON.stringify({ error: `Unknown tool: ${call.name}` });
+    await activities.appendToolResult({ sessionId: input.sessionId, seq, toolCallId: call.id, name: call.name, content });
+    state.toolFinished(call, { seq, ok: !content.startsWith('{"error"'), preview: content.slice(0, 200), resultChars: content.length }, Date.now());
+  };
+
   const runCall = async (call: ToolCallPlan, seq: number, assistantSeq: number, pendingGate: Promise<ApprovalGateResult> | undefined, assessedCwd: string) => {
+    if (call.workflowCall) return runInWorkflow(call, seq, call.workflowCall);
     let gate = pendingGate && (await pendingGate);
     // An earlier call of the turn changed directory: relative paths now lead elsewhere, so judge again.
     if (gate?.approved && state.environment.cwd !== assessedCwd && patched(GATE_EVERY_TOOL_PATCH)) {
@@ -128,11 +193,14 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     if (outcome.backgroundStarted?.notifyOnComplete) watches.start(outcome.backgroundStarted.processId);
   };
 
-  /** Tells the model, as a user message, about background processes that ended. */
+  /** Tells the model, as a user message, about background processes that ended and sub-agents that reported. */
   const deliverNotifications = async () => {
     const notifications = watches.take();
-    if (!notifications.length) return;
-    await activities.appendSessionMessage({ sessionId: input.sessionId, seq: state.reserveSeqs(1), role: 'user', content: notifications.join('\n\n') });
+    // Each sub-agent's result is a message of its own, as in the original.
+    const messages = [...(notifications.length ? [notifications.join('\n\n')] : []), ...subagents.takeReports()];
+    for (const content of messages) {
+      await activities.appendSessionMessage({ sessionId: input.sessionId, seq: state.reserveSeqs(1), role: 'user', content });
+    }
   };
 
   const runTools = async (turn: ModelTurn) => {
@@ -151,7 +219,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     upsertSearchAttributes([{ key: HermesToolCalls, value: state.toolCallCount }]);
   };
 
-  try {
+  const runLoop = async (): Promise<SessionResult> => {
     if (!input.resume) {
       const prepared = await activities.prepareSession({
         sessionId: input.sessionId,
@@ -163,12 +231,13 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
         toolsets: input.toolsets,
         disabledToolsets: input.disabledToolsets,
         parentSessionId: input.parentSessionId,
+        ...(input.subagent ? { subagent: { goal: input.subagent.goal, context: input.subagent.context, role: input.subagent.role } } : {}),
       });
       state.nextSeq = prepared.nextSeq;
       approvals.extendAllowlist(prepared.allowlist);
     }
     if (input.environment.backend !== 'local' && !state.environment.id) {
-      setCurrentDetails(`Starting the ${input.environment.backend} environment`);
+      showDetails(`Starting the ${input.environment.backend} environment`);
       state.environment = await activities.startEnvironment({ handle: { ...state.environment, sessionId: input.sessionId } });
     }
 
@@ -177,28 +246,35 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
       state.turn += 1;
       turnsThisRun += 1;
       await deliverNotifications();
-      setCurrentDetails(`Turn ${state.turn}/${input.maxTurns}: waiting for the model (${input.model})`);
+      showDetails(`Turn ${state.turn}/${input.maxTurns}: waiting for the model (${input.model})`);
       const turn = await activities.callModel.executeWithOptions({ ...activities.modelOptions, summary: `${input.model}, turn ${state.turn}` }, [
-        { sessionId: input.sessionId, seq: state.reserveSeqs(1), model: input.model, baseUrl: input.baseUrl },
+        { sessionId: input.sessionId, seq: state.reserveSeqs(1), model: input.model, baseUrl: input.baseUrl, ...(input.delegation ? { schemaContext: { delegation } } : {}) },
       ]);
+      state.addTokens(turn.usage);
       state.recordAssistant(turn.seq, turn.content ?? turn.toolCalls.map((call) => call.summary).join('; '));
       if (!turn.toolCalls.length) {
+        if ((subagents.outstanding || subagents.hasReports) && state.turn < input.maxTurns) {
+          // Sub-agents still work (or reported while the model spoke): let the model read every result.
+          if (!subagents.hasReports) showDetails(`Waiting for ${subagents.outstanding} sub-agent(s) to report`);
+          await subagents.waitForNews();
+          if (subagents.hasReports) continue;
+        }
         if (watches.outstanding && state.turn < input.maxTurns) {
           // The model asked to hear when these end: wait for one, then let it react.
-          setCurrentDetails(`Waiting for ${watches.outstanding} background process(es) the model asked to be told about`);
+          showDetails(`Waiting for ${watches.outstanding} background process(es) the model asked to be told about`);
           await watches.waitForNews();
           if (watches.hasNotifications) continue;
         }
         return await finish({ status: 'completed', answer: turn.content ?? '', turns: state.turn, toolCalls: state.toolCallCount });
       }
-      setCurrentDetails(`Turn ${state.turn}/${input.maxTurns}: running ${turn.toolCalls.map((call) => call.name).join(', ')}`);
+      showDetails(`Turn ${state.turn}/${input.maxTurns}: running ${turn.toolCalls.map((call) => call.name).join(', ')}`);
       await runTools(turn);
 
       if (state.turn < input.maxTurns && (workflowInfo().continueAsNewSuggested || turnsThisRun >= limits.turnsPerRun)) {
         await condition(allHandlersFinished);
         return await continueAsNew<typeof agentSession>({
           ...input,
-          resume: { ...state.carryOver(), ...watches.carryOver(), approvals: approvals.carryOver() },
+          resume: { ...state.carryOver(), ...watches.carryOver(), approvals: approvals.carryOver(), todos: todos.snapshot(), subagents: subagents.carryOver() },
         });
       }
     }
@@ -209,13 +285,28 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
       toolCalls: state.toolCallCount,
       reason: `Stopped after reaching the maximum of ${input.maxTurns} turns without a final answer`,
     });
+  };
+
+  // A sub-agent with a time limit runs its loop in a scope the deadline cancels (commands are killed).
+  const deadline = input.subagent?.timeoutSeconds ? startDeadline(input.subagent.timeoutSeconds) : undefined;
+  try {
+    return await (deadline ? deadline.scope.run(runLoop) : runLoop());
   } catch (error) {
     if (error instanceof ContinueAsNew) throw error;
     watches.cancelAll();
+    if (isCancellation(error) && deadline?.expired) {
+      const limit = input.subagent?.timeoutSeconds ?? 0;
+      return await CancellationScope.nonCancellable(() =>
+        finish({ status: 'timed_out', answer: '', turns: state.turn, toolCalls: state.toolCallCount, reason: `Stopped at the sub-agent time limit of ${limit} s (delegation.child_timeout_seconds)` }),
+      );
+    }
     if (isCancellation(error)) {
       await CancellationScope.nonCancellable(async () => {
+        // Cancelling a session cancels its sub-agents (and so their commands) too.
+        if (subagents.outstanding) await subagents.cancelAll('the parent session was cancelled');
         setStatus('cancelled');
         await activities.finishSession({ sessionId: input.sessionId, status: 'cancelled' });
+        await report('cancelled', '', 'The sub-agent was cancelled');
       });
       await destroyEnvironment();
       throw error;
@@ -224,9 +315,13 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     state.lastError = message;
     setStatus('failed');
     setCurrentDetails(`**failed**: ${message}`);
+    if (subagents.outstanding) await subagents.cancelAll('the parent session failed');
     await activities.finishSession({ sessionId: input.sessionId, status: 'failed', error: message }).catch(() => undefined);
+    await report('failed', '', message);
     await destroyEnvironment();
     throw ApplicationFailure.create({ message, type: SESSION_FAILED, nonRetryable: true, cause: error as Error });
+  } finally {
+    deadline?.stop();
   }
 }
 

@@ -3,6 +3,7 @@
 import type { PendingApproval } from '../approval-signals/approval-types';
 import type { EnvironmentHandle } from '../environments/terminal-environment';
 import type { SessionStatusValue } from '../temporal/search-attributes';
+import type { ChildEvent } from './subagents';
 import type {
   RunningTool,
   SessionCarryOver,
@@ -12,6 +13,7 @@ import type {
   ToolCallPlan,
   ToolEvent,
   ToolOutcome,
+  TokenUsage,
   TranscriptEntry,
   TranscriptView,
 } from './session-types';
@@ -28,6 +30,9 @@ export class SessionState {
   environment: EnvironmentHandle;
   lastError: string | null = null;
   result: SessionResult | null = null;
+  tokens: TokenUsage;
+  /** When the session's first run started (workflow time). */
+  readonly startedAtMs: number;
   private readonly running = new Map<string, RunningTool & { startedMs: number }>();
   private readonly events: ToolEvent[] = [];
   private eventIndex: number;
@@ -39,6 +44,8 @@ export class SessionState {
     this.toolCallCount = input.resume?.toolCallCount ?? 0;
     this.environment = input.resume?.environment ?? input.environment;
     this.eventIndex = input.resume?.eventIndex ?? 0;
+    this.tokens = { ...(input.resume?.tokens ?? { input: 0, output: 0 }) };
+    this.startedAtMs = input.resume?.startedAtMs ?? Date.now();
     this.events.push(...(input.resume?.recentEvents ?? []));
   }
 
@@ -76,8 +83,36 @@ export class SessionState {
     });
   }
 
+  addTokens(usage: TokenUsage | undefined): void {
+    if (!usage) return;
+    this.tokens.input += usage.input;
+    this.tokens.output += usage.output;
+  }
+
+  /** A sub-agent started or reported: shown in the event stream like a tool. */
+  childEvent(event: ChildEvent): void {
+    const { child } = event;
+    if (event.type === 'child_started') {
+      this.pushEvent({ type: 'child_started', turn: this.turn, callId: child.sessionId, name: 'delegate_task', summary: child.goal });
+      return;
+    }
+    const { report } = event;
+    this.pushEvent({
+      type: 'child_finished',
+      turn: this.turn,
+      callId: child.sessionId,
+      name: 'delegate_task',
+      summary: child.goal,
+      ok: report.status === 'completed',
+      preview: `${report.status}: ${(report.error ?? report.summary).replace(/\s+/g, ' ').slice(0, 200)}`,
+      durationMs: Math.round(report.durationSeconds * 1000),
+    });
+  }
+
   carryOver(): Omit<SessionCarryOver, 'approvals'> {
     return {
+      tokens: { ...this.tokens },
+      startedAtMs: this.startedAtMs,
       turn: this.turn,
       nextSeq: this.nextSeq,
       toolCallCount: this.toolCallCount,
@@ -99,6 +134,7 @@ export class SessionState {
       events: [...this.events],
       pendingApprovals,
       result: this.result,
+      tokens: { ...this.tokens },
     };
   }
 

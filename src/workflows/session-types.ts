@@ -4,6 +4,8 @@ import type { ApprovalGateResult, PendingApproval, SessionApprovalSettings } fro
 import type { EnvironmentHandle } from '../environments/terminal-environment';
 import type { CallConcurrency } from '../registry/tool-entry';
 import type { SessionStatusValue } from '../temporal/search-attributes';
+import type { ChildView, DelegationSettings, DescendantApprovals, SubagentInfo, SubagentReport } from './delegation-types';
+import type { TodoItem } from './todo-list';
 
 export interface SessionInput {
   sessionId: string;
@@ -25,6 +27,10 @@ export interface SessionInput {
   toolTaskQueue?: string;
   /** How dangerous commands are approved (defaults: manual mode, async surface). */
   approvals?: Partial<SessionApprovalSettings>;
+  /** Sub-agent limits (the `delegation:` config block); children inherit them. */
+  delegation?: DelegationSettings;
+  /** Set on a sub-agent: its goal, role and place in the delegation tree. */
+  subagent?: SubagentInfo;
   /** Present when this run continues an earlier one (continue-as-new). */
   resume?: SessionCarryOver;
 }
@@ -66,9 +72,31 @@ export interface SessionCarryOver {
   pendingNotifications?: string[];
   /** Session approvals and the permanent allowlist as read at session start. */
   approvals: { sessionApprovals: string[]; allowlist: string[]; approvalCounter: number };
+  /** The plan the model keeps with the todo tool. */
+  todos?: TodoItem[];
+  subagents?: SubagentsCarryOver;
+  tokens?: TokenUsage;
+  /** When the session started (ms since the epoch), for a sub-agent's reported duration. */
+  startedAtMs?: number;
 }
 
-export type SessionOutcome = 'completed' | 'max_turns';
+/** Sub-agents a session carries into its next run. */
+export interface SubagentsCarryOver {
+  nextChild: number;
+  children: ChildView[];
+  /** Children not started yet (waiting for a free slot), with their whole input. */
+  queued: SessionInput[];
+  /** Reports not yet shown to the model. */
+  undelivered: SubagentReport[];
+  descendantApprovals: DescendantApprovals[];
+}
+
+export interface TokenUsage {
+  input: number;
+  output: number;
+}
+
+export type SessionOutcome = 'completed' | 'max_turns' | 'timed_out';
 
 export interface SessionResult {
   status: SessionOutcome;
@@ -88,6 +116,8 @@ export interface ToolCallPlan {
   concurrency: CallConcurrency;
   /** The tool declares what the approval gate must see (`assess`): the call is assessed before it runs. */
   needsAssessment?: boolean;
+  /** For tools the workflow handles itself (todo, delegate_task): the parsed arguments, or the error result when they are unusable. */
+  workflowCall?: { arguments: Record<string, unknown> } | { errorResult: string };
 }
 
 /** What `callModel` returns: the assistant message itself is in the store at `seq`. */
@@ -97,6 +127,8 @@ export interface ModelTurn {
   /** The reply text when the model called no tools (the final answer), bounded. */
   content: string | null;
   finishReason: string | null;
+  /** Tokens the call used, when the endpoint reports them. */
+  usage?: TokenUsage;
 }
 
 export interface ExecuteToolInput {
@@ -124,9 +156,10 @@ export interface ToolOutcome {
   backgroundStarted?: { processId: string; notifyOnComplete: boolean };
 }
 
+/** A tool's start or end; `child_started`/`child_finished` are a sub-agent's (callId: its session id). */
 export interface ToolEvent {
   index: number;
-  type: 'tool_started' | 'tool_finished';
+  type: 'tool_started' | 'tool_finished' | 'child_started' | 'child_finished';
   turn: number;
   callId: string;
   name: string;
@@ -156,6 +189,17 @@ export interface SessionStatus {
   /** Approvals waiting for a human decision, oldest first. */
   pendingApprovals: PendingApproval[];
   result: SessionResult | null;
+  /** The plan the model keeps with the todo tool. */
+  todos?: TodoItem[];
+  /** This session's sub-agents (running, queued and recently finished). */
+  children?: ChildView[];
+  /** On a root: its descendants' pending approvals (answer with `hermes-temporal approve <root> <id>`). */
+  descendantApprovals?: DescendantApprovals[];
+  /** Set on a sub-agent. */
+  parentSessionId?: string;
+  rootSessionId?: string;
+  depth?: number;
+  tokens?: TokenUsage;
 }
 
 export interface TranscriptEntry {

@@ -526,7 +526,7 @@ describe('dynamic schema patching', () => {
     const definitions = await definitionsForTools(['orchestrator', 'alpha', 'beta'], { registry });
     expect(namesOf(definitions)).toEqual(['alpha', 'orchestrator']);
     expect(definitions[1]!.function.description).toBe('Can call: alpha');
-    expect(patch).toHaveBeenCalledWith(expect.objectContaining({ name: 'orchestrator' }), new Set(['alpha', 'orchestrator']));
+    expect(patch).toHaveBeenCalledWith(expect.objectContaining({ name: 'orchestrator' }), new Set(['alpha', 'orchestrator']), {});
   });
 
   it('is applied through getToolDefinitions for the resolved toolsets', async () => {

@@ -1,0 +1,294 @@
+// A session's sub-agents: each delegated task is a child workflow running agentSession. Children
+// start at once up to delegation.max_concurrent_children, the rest queue (the bound lives here, in
+// workflow state, never in the worker process). A child reports by signal to its parent's
+// workflow id, so the report reaches the parent's latest run after continue-as-new.
+import {
+  CancellationScope,
+  ParentClosePolicy,
+  condition,
+  getExternalWorkflowHandle,
+  log,
+  startChild,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { HermesParentSession, HermesRootSession, HermesStatus, HermesModel, HermesToolCalls } from '../temporal/search-attributes';
+import { parseDelegateRequest, dispatchedResult } from './delegate-request';
+import type { ChildView, DelegationSettings, DescendantApprovals, SubagentInfo, SubagentReport } from './delegation-types';
+import type { SessionInput, SubagentsCarryOver } from './session-types';
+
+export type ChildEvent =
+  | { type: 'child_started'; child: ChildView }
+  | { type: 'child_finished'; child: ChildView; report: SubagentReport };
+
+/** Finished children kept in the status view (the running ones are always kept). */
+const FINISHED_CHILDREN_SHOWN = 100;
+
+export class Subagents {
+  private nextChild: number;
+  private readonly children: ChildView[];
+  private readonly queued: SessionInput[];
+  private readonly undelivered: SubagentReport[];
+  private readonly approvals = new Map<string, DescendantApprovals>();
+  private starting = 0;
+
+  constructor(
+    private readonly input: SessionInput,
+    private readonly settings: DelegationSettings,
+    carry: SubagentsCarryOver | undefined,
+    private readonly onEvent: (event: ChildEvent) => void,
+  ) {
+    this.nextChild = carry?.nextChild ?? 0;
+    this.children = carry?.children ?? [];
+    this.queued = carry?.queued ?? [];
+    this.undelivered = carry?.undelivered ?? [];
+    for (const entry of carry?.descendantApprovals ?? []) this.approvals.set(entry.sessionId, entry);
+  }
+
+  get depth(): number {
+    return this.input.subagent?.depth ?? 0;
+  }
+
+  /** Children still queued or running: the session waits for them before it ends. */
+  get outstanding(): number {
+    return this.children.filter((child) => child.status === 'queued' || child.status === 'running').length;
+  }
+
+  get hasReports(): boolean {
+    return this.undelivered.length > 0;
+  }
+
+  /** Handles one delegate_task call: starts (or queues) its children and returns the tool result. */
+  dispatch(args: Record<string, unknown>, environment: SessionInput['environment']): string {
+    const request = parseDelegateRequest(args, this.settings, this.depth);
+    if (!request.ok) return JSON.stringify({ error: request.error });
+    const first = this.nextChild;
+    const delegationId = `${this.input.sessionId}-d${first}`;
+    const sessionIds: string[] = [];
+    request.tasks.forEach((task, index) => {
+      const sessionId = `${this.input.sessionId}-sa${this.nextChild++}`;
+      sessionIds.push(sessionId);
+      const subagent: SubagentInfo = {
+        goal: task.goal,
+        ...(task.context ? { context: task.context } : {}),
+        role: task.role,
+        depth: this.depth + 1,
+        taskIndex: index,
+        taskCount: request.tasks.length,
+        parentWorkflowId: workflowInfo().workflowId,
+        rootSessionId: this.input.subagent?.rootSessionId ?? this.input.sessionId,
+        rootWorkflowId: this.input.subagent?.rootWorkflowId ?? workflowInfo().workflowId,
+        ...(this.settings.childTimeoutSeconds > 0 ? { timeoutSeconds: Math.max(30, this.settings.childTimeoutSeconds) } : {}),
+      };
+      this.queued.push(this.childInput(sessionId, subagent, environment));
+      this.children.push({ sessionId, workflowId: childWorkflowId(sessionId), goal: task.goal.slice(0, 200), role: task.role, depth: subagent.depth, status: 'queued' });
+    });
+    this.pump();
+    const stillQueued = sessionIds.filter((sessionId) => this.queued.some((queued) => queued.sessionId === sessionId)).length;
+    return dispatchedResult(delegationId, request.tasks, sessionIds, stillQueued);
+  }
+
+  /** A child's report arrived (by signal, or from its closing when it could not send one). */
+  receive(report: SubagentReport): void {
+    const child = this.children.find((candidate) => candidate.sessionId === report.sessionId);
+    // Only children of this session that are still running can report, and only once.
+    if (!child || (child.status !== 'running' && child.status !== 'queued')) return;
+    child.status = report.status;
+    this.approvals.delete(report.sessionId);
+    this.undelivered.push(report);
+    this.onEvent({ type: 'child_finished', child: { ...child }, report });
+    this.trimFinished();
+    this.pump();
+  }
+
+  /** The messages that tell the model what its children reported, oldest first. */
+  takeReports(): string[] {
+    return this.undelivered.splice(0).map(reportMessage);
+  }
+
+  /** Waits until a child reports (or none is outstanding). */
+  async waitForNews(): Promise<void> {
+    await condition(() => this.undelivered.length > 0 || this.outstanding === 0);
+  }
+
+  noteDescendantApprovals(entry: DescendantApprovals): void {
+    if (entry.count > 0) this.approvals.set(entry.sessionId, entry);
+    else this.approvals.delete(entry.sessionId);
+  }
+
+  descendantApprovals(): DescendantApprovals[] {
+    return [...this.approvals.values()];
+  }
+
+  views(): ChildView[] {
+    return this.children.map((child) => ({ ...child, ...(this.approvals.has(child.sessionId) ? { pendingApprovals: this.approvals.get(child.sessionId)?.count } : {}) }));
+  }
+
+  /** Cancels every running child (their commands are killed) and drops the queued ones. */
+  async cancelAll(reason: string): Promise<void> {
+    await CancellationScope.nonCancellable(async () => {
+      for (const child of this.children) {
+        if (child.status === 'queued') child.status = 'cancelled';
+      }
+      this.queued.splice(0);
+      const running = this.children.filter((child) => child.status === 'running');
+      await Promise.all(
+        running.map((child) =>
+          getExternalWorkflowHandle(child.workflowId)
+            .cancel()
+            .catch((error: unknown) => log.warn('Could not cancel a sub-agent', { child: child.sessionId, reason, error: String(error) })),
+        ),
+      );
+      for (const child of running) child.status = 'cancelled';
+    });
+  }
+
+  carryOver(): SubagentsCarryOver {
+    return {
+      nextChild: this.nextChild,
+      children: this.children.map((child) => ({ ...child })),
+      queued: [...this.queued],
+      undelivered: [...this.undelivered],
+      descendantApprovals: this.descendantApprovals(),
+    };
+  }
+
+  /** Starts queued children while fewer than max_concurrent_children run. */
+  private pump(): void {
+    const running = () => this.children.filter((child) => child.status === 'running').length + this.starting;
+    while (this.queued.length && running() < this.settings.maxConcurrentChildren) {
+      const childInput = this.queued.shift() as SessionInput;
+      this.starting += 1;
+      void this.start(childInput).finally(() => {
+        this.starting -= 1;
+      });
+    }
+  }
+
+  private async start(childInput: SessionInput): Promise<void> {
+    const child = this.children.find((candidate) => candidate.sessionId === childInput.sessionId);
+    if (!child) return;
+    const subagent = childInput.subagent as SubagentInfo;
+    try {
+      // Not cancellable from here: cancelling a parent cancels its children explicitly (cancelAll),
+      // and ABANDON keeps them running when the parent continues as new.
+      const handle = await CancellationScope.nonCancellable(() =>
+        startChild('agentSession', {
+          workflowId: child.workflowId,
+          args: [childInput],
+          parentClosePolicy: ParentClosePolicy.ABANDON,
+          staticSummary: `Sub-agent ${subagent.taskIndex + 1}/${subagent.taskCount} (${subagent.role}): ${subagent.goal.slice(0, 180)}`,
+          memo: { task: subagent.goal.slice(0, 2000) },
+          typedSearchAttributes: [
+            { key: HermesStatus, value: 'running' },
+            { key: HermesModel, value: childInput.model },
+            { key: HermesToolCalls, value: 0 },
+            { key: HermesParentSession, value: this.input.sessionId },
+            { key: HermesRootSession, value: subagent.rootSessionId },
+          ],
+        }),
+      );
+      if (child.status === 'queued') child.status = 'running';
+      this.onEvent({ type: 'child_started', child: { ...child } });
+      // A child that closes without reporting (terminated, or failed before it could) still ends here.
+      handle.result().then(
+        () => this.receive(closedWithoutReport(childInput, 'completed', 'The sub-agent ended without sending its report')),
+        (error: unknown) => this.receive(closedWithoutReport(childInput, isCancelled(error) ? 'cancelled' : 'failed', describe(error))),
+      );
+    } catch (error) {
+      this.receive(closedWithoutReport(childInput, 'failed', `The sub-agent could not be started: ${describe(error)}`));
+    }
+  }
+
+  private childInput(sessionId: string, subagent: SubagentInfo, environment: SessionInput['environment']): SessionInput {
+    const parent = this.input;
+    const { resume: _resume, ...inherited } = parent;
+    return {
+      ...inherited,
+      sessionId,
+      task: subagent.goal,
+      model: this.settings.model ?? parent.model,
+      ...(this.settings.baseUrl ?? parent.baseUrl ? { baseUrl: this.settings.baseUrl ?? parent.baseUrl } : {}),
+      // Its own terminal session, starting where the parent is now; a container backend gets its own container.
+      environment: { backend: environment.backend, cwd: environment.backend === 'local' ? environment.cwd : parent.environment.cwd, sessionId },
+      maxTurns: this.settings.maxIterations,
+      parentSessionId: parent.sessionId,
+      approvals: childApprovals(parent, this.settings),
+      delegation: this.settings,
+      subagent,
+    };
+  }
+
+  private trimFinished(): void {
+    const finished = this.children.filter((child) => child.status !== 'running' && child.status !== 'queued');
+    for (const old of finished.slice(0, Math.max(0, finished.length - FINISHED_CHILDREN_SHOWN))) {
+      this.children.splice(this.children.indexOf(old), 1);
+    }
+  }
+}
+
+export function childWorkflowId(sessionId: string): string {
+  return `hermes-session-${sessionId}`;
+}
+
+/**
+ * A child asks the same humans as its parent, under the same rules. subagent_auto_approve (an
+ * operator's setting) answers the child's questions with "approve" instead of a human; the
+ * hardline floor, deny rules and protected paths still block, and a parent whose own questions
+ * are denied unattended passes that on: a child never gets more authority than its parent.
+ */
+function childApprovals(parent: SessionInput, settings: DelegationSettings): SessionInput['approvals'] {
+  const approvals = { ...parent.approvals };
+  const parentDeniesUnattended = approvals.surface === 'unattended' && approvals.unattendedPolicy !== 'approve';
+  if (settings.subagentAutoApprove && !parentDeniesUnattended) return { ...approvals, surface: 'unattended', unattendedPolicy: 'approve' };
+  // A terminal prompt answers only the root: children wait for decisions from the CLI, webhook or UI.
+  if (approvals.surface === 'interactive') return { ...approvals, surface: 'async' };
+  return approvals;
+}
+
+function closedWithoutReport(childInput: SessionInput, status: SubagentReport['status'], error: string): SubagentReport {
+  const subagent = childInput.subagent as SubagentInfo;
+  return {
+    sessionId: childInput.sessionId,
+    taskIndex: subagent.taskIndex,
+    taskCount: subagent.taskCount,
+    goal: subagent.goal,
+    status,
+    summary: '',
+    summaryTruncated: false,
+    turns: 0,
+    toolCalls: 0,
+    tokens: { input: 0, output: 0 },
+    durationSeconds: 0,
+    model: childInput.model,
+    error,
+  };
+}
+
+/** The message that brings a child's result into its parent's conversation (the original's per-task entry). */
+export function reportMessage(report: SubagentReport): string {
+  const entry = {
+    task_index: report.taskIndex,
+    status: report.status,
+    summary: report.summary || null,
+    ...(report.summaryTruncated ? { summary_truncated: true, summary_full_session: report.sessionId } : {}),
+    api_calls: report.turns,
+    tool_calls: report.toolCalls,
+    duration_seconds: report.durationSeconds,
+    model: report.model,
+    exit_reason: report.status,
+    tokens: report.tokens,
+    session_id: report.sessionId,
+    ...(report.error ? { error: report.error } : {}),
+  };
+  return `[SUBAGENT RESULT — task ${report.taskIndex + 1}/${report.taskCount}: ${report.goal.slice(0, 120)}]\n${JSON.stringify(entry)}`;
+}
+
+function isCancelled(error: unknown): boolean {
+  const cause = (error as { cause?: { name?: string } } | undefined)?.cause;
+  return cause?.name === 'CancelledFailure' || (error as { name?: string } | undefined)?.name === 'CancelledFailure';
+}
+
+function describe(error: unknown): string {
+  const cause = (error as { cause?: { message?: string } } | undefined)?.cause;
+  return cause?.message ?? (error instanceof Error ? error.message : String(error));
+}
