@@ -7,7 +7,9 @@ import type { SessionStore } from '../store/session-store';
 import { selectToolNames } from '../registry/definitions';
 import type { ToolRegistry } from '../registry/registry';
 import { childToolNames } from '../workflows/delegation-types';
+import type { SubagentReport } from '../workflows/delegation-types';
 import { subagentSystemPrompt, type SubagentBrief } from './subagent-prompt';
+import { reportMessage } from './subagent-report-message';
 
 export interface PrepareSessionInput {
   sessionId: string;
@@ -88,6 +90,13 @@ export function createSessionActivities(deps: {
     /** Adds a message the session itself produced (e.g. a background-process notification). */
     async appendSessionMessage(input: { sessionId: string; seq: number; role: 'user'; content: string }): Promise<void> {
       await deps.store.appendMessage(input.sessionId, { seq: input.seq, role: input.role, content: input.content });
+    },
+
+    /** Brings a sub-agent's result into its parent's conversation, its answer read from the child's record. */
+    async appendSubagentReport(input: { sessionId: string; seq: number; report: SubagentReport; maxSummaryChars: number }): Promise<void> {
+      const child = await deps.store.getSession(input.report.sessionId);
+      const content = deps.redactor.redactResult(reportMessage(input.report, child?.answer ?? '', input.maxSummaryChars));
+      await deps.store.appendMessage(input.sessionId, { seq: input.seq, role: 'user', content });
     },
 
     /** Stores a tool result the workflow itself produced (when the tool's activity gave up). */

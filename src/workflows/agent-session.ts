@@ -58,6 +58,8 @@ const GATE_EVERY_TOOL_PATCH = 'gate-every-declaring-tool';
 const PENDING_APPROVALS_MEMO_PATCH = 'pending-approvals-memo';
 /** Histories recorded before delegation trees replay without the root search attribute. */
 const DELEGATION_TREE_PATCH = 'delegation-tree';
+/** How much of a sub-agent's answer its workflow result (kept in the parent's history too) holds. */
+const SUBAGENT_RESULT_ANSWER_CHARS = 1000;
 
 export async function agentSession(input: SessionInput): Promise<SessionResult> {
   const limits: SessionLimits = { ...DEFAULT_SESSION_LIMITS, ...input.limits };
@@ -146,7 +148,10 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     setCurrentDetails(`**${result.status}** after ${result.turns} turns and ${result.toolCalls} tool calls`);
     await report(result.status, result.answer, result.reason);
     await condition(allHandlersFinished);
-    return result;
+    // A sub-agent's result is copied into its parent's history: its answer went by the store instead.
+    return input.subagent && result.answer.length > SUBAGENT_RESULT_ANSWER_CHARS
+      ? { ...result, answer: `${result.answer.slice(0, SUBAGENT_RESULT_ANSWER_CHARS)} [... the whole answer is in the session store]` }
+      : result;
   };
 
   /** todo and delegate_task change session state: the workflow runs them itself and stores their result. */
@@ -196,10 +201,12 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
   /** Tells the model, as a user message, about background processes that ended and sub-agents that reported. */
   const deliverNotifications = async () => {
     const notifications = watches.take();
+    if (notifications.length) {
+      await activities.appendSessionMessage({ sessionId: input.sessionId, seq: state.reserveSeqs(1), role: 'user', content: notifications.join('\n\n') });
+    }
     // Each sub-agent's result is a message of its own, as in the original.
-    const messages = [...(notifications.length ? [notifications.join('\n\n')] : []), ...subagents.takeReports()];
-    for (const content of messages) {
-      await activities.appendSessionMessage({ sessionId: input.sessionId, seq: state.reserveSeqs(1), role: 'user', content });
+    for (const report of subagents.takeReports()) {
+      await activities.appendSubagentReport({ sessionId: input.sessionId, seq: state.reserveSeqs(1), report, maxSummaryChars: delegation.maxSummaryChars });
     }
   };
 

@@ -66,9 +66,12 @@ export interface SubagentReport {
   taskCount: number;
   goal: string;
   status: SubagentStatus;
-  /** The final answer, cut to the parent's max_summary_chars. */
-  summary: string;
-  summaryTruncated: boolean;
+  /**
+   * The start of the final answer, for progress displays. The answer itself stays in the child's
+   * session record: the parent's activity reads it from the store, so it never enters history.
+   */
+  preview: string;
+  answerChars: number;
   turns: number;
   toolCalls: number;
   tokens: { input: number; output: number };

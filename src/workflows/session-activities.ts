@@ -56,6 +56,7 @@ export function sessionActivities(limits: SessionLimits, toolTaskQueue?: string)
     addToAllowlist: bookkeeping.addToAllowlist,
     appendSessionMessage: bookkeeping.appendSessionMessage,
     appendToolResult: bookkeeping.appendToolResult,
+    appendSubagentReport: bookkeeping.appendSubagentReport,
     watchBackgroundProcess,
     assessCommand,
     reviewCommand,

@@ -104,7 +104,7 @@ export class SessionState {
       name: 'delegate_task',
       summary: child.goal,
       ok: report.status === 'completed',
-      preview: `${report.status}: ${(report.error ?? report.summary).replace(/\s+/g, ' ').slice(0, 200)}`,
+      preview: `${report.status}: ${(report.error ?? report.preview).replace(/\s+/g, ' ').slice(0, 200)}`,
       durationMs: Math.round(report.durationSeconds * 1000),
     });
   }

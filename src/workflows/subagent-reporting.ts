@@ -18,19 +18,17 @@ export interface ReportFacts {
 }
 
 export function buildReport(input: SessionInput, subagent: SubagentInfo, facts: ReportFacts): SubagentReport {
-  const maxChars = input.delegation?.maxSummaryChars ?? 24_000;
   const answer = facts.answer.trim();
   // A child that "completed" without a word has nothing to report: the original calls that failed.
   const status = facts.status === 'completed' && !answer ? 'failed' : facts.status;
-  const summary = capSummary(answer, maxChars, input.sessionId);
   return {
     sessionId: input.sessionId,
     taskIndex: subagent.taskIndex,
     taskCount: subagent.taskCount,
     goal: subagent.goal,
     status,
-    summary: summary.text,
-    summaryTruncated: summary.truncated,
+    preview: answer.replace(/\s+/g, ' ').slice(0, 200),
+    answerChars: answer.length,
     turns: facts.turns,
     toolCalls: facts.toolCalls,
     tokens: facts.tokens,
@@ -38,15 +36,6 @@ export function buildReport(input: SessionInput, subagent: SubagentInfo, facts: 
     model: input.model,
     ...(facts.error ? { error: facts.error } : status === 'failed' && !answer ? { error: 'The sub-agent ended without a final answer' } : {}),
   };
-}
-
-/** Head and tail of an overlong answer; the whole of it stays in the child's transcript. */
-export function capSummary(text: string, maxChars: number, sessionId: string): { text: string; truncated: boolean } {
-  if (text.length <= maxChars) return { text, truncated: false };
-  const marker = `\n\n[... ${text.length - maxChars} characters cut; the whole answer is in session ${sessionId}] ...\n\n`;
-  const keep = Math.max(0, maxChars - marker.length);
-  const head = Math.ceil(keep * 0.6);
-  return { text: text.slice(0, head) + marker + text.slice(text.length - (keep - head)), truncated: true };
 }
 
 /** Sends the report to the parent; a parent that is gone (terminated) is logged, not fatal. */

@@ -100,9 +100,9 @@ export class Subagents {
     this.pump();
   }
 
-  /** The messages that tell the model what its children reported, oldest first. */
-  takeReports(): string[] {
-    return this.undelivered.splice(0).map(reportMessage);
+  /** Reports not yet shown to the model, oldest first. */
+  takeReports(): SubagentReport[] {
+    return this.undelivered.splice(0);
   }
 
   /** Waits until a child reports (or none is outstanding). */
@@ -253,8 +253,8 @@ function closedWithoutReport(childInput: SessionInput, status: SubagentReport['s
     taskCount: subagent.taskCount,
     goal: subagent.goal,
     status,
-    summary: '',
-    summaryTruncated: false,
+    preview: '',
+    answerChars: 0,
     turns: 0,
     toolCalls: 0,
     tokens: { input: 0, output: 0 },
@@ -262,25 +262,6 @@ function closedWithoutReport(childInput: SessionInput, status: SubagentReport['s
     model: childInput.model,
     error,
   };
-}
-
-/** The message that brings a child's result into its parent's conversation (the original's per-task entry). */
-export function reportMessage(report: SubagentReport): string {
-  const entry = {
-    task_index: report.taskIndex,
-    status: report.status,
-    summary: report.summary || null,
-    ...(report.summaryTruncated ? { summary_truncated: true, summary_full_session: report.sessionId } : {}),
-    api_calls: report.turns,
-    tool_calls: report.toolCalls,
-    duration_seconds: report.durationSeconds,
-    model: report.model,
-    exit_reason: report.status,
-    tokens: report.tokens,
-    session_id: report.sessionId,
-    ...(report.error ? { error: report.error } : {}),
-  };
-  return `[SUBAGENT RESULT — task ${report.taskIndex + 1}/${report.taskCount}: ${report.goal.slice(0, 120)}]\n${JSON.stringify(entry)}`;
 }
 
 function isCancelled(error: unknown): boolean {

@@ -61,15 +61,10 @@ async function decide(sessionId: string, approvalId: string | undefined, choice:
   const approver = loadApproverKey(config.home, { create: true });
   if (flags.reason && flags.reason.length > 1000) throw new Error('--reason must be at most 1000 characters');
   await withConnection(async ({ client }) => {
-    const reach = await reachSession(client, sessionId);
     // The signature binds this very pending approval (its id, requestedAt and command), so read it
     // first: from the worker, or from what the workflow itself recorded when no worker runs.
-    const pending = await pendingOf(client, reach);
-    const approval = approvalId ? pending.approvals.find((candidate) => candidate.approvalId === approvalId) : pending.approvals[0];
-    if (!approval) {
-      const known = pending.approvals.map((candidate) => candidate.approvalId);
-      throw new Error(`Session ${sessionId} has no pending approval${approvalId ? ` '${approvalId}'` : ''}${known.length ? ` (pending: ${known.join(', ')})` : ''}`);
-    }
+    const { reach, pending, approval } = await locateApproval(client, sessionId, approvalId);
+    sessionId = reach.sessionId;
     const decision = signDecision(approver, {
       workflowId: reach.handle.workflowId,
       pending: approval,
@@ -93,6 +88,32 @@ async function decide(sessionId: string, approvalId: string | undefined, choice:
   });
 }
 
+/**
+ * The pending approval a decision is for: in the named session, or, when that session is the root
+ * of a delegation tree and does not have it, in the one sub-agent below it that does.
+ */
+async function locateApproval(client: Client, sessionId: string, approvalId: string | undefined) {
+  const reach = await reachSession(client, sessionId);
+  const pending = await pendingOf(client, reach);
+  const own = approvalId ? pending.approvals.find((candidate) => candidate.approvalId === approvalId) : pending.approvals[0];
+  if (own) return { reach, pending, approval: own };
+  const found: { reach: SessionReach; pending: PendingView; approval: ShownApproval }[] = [];
+  for (const descendant of await descendantsAwaiting(client, sessionId)) {
+    const descendantReach = await reachSession(client, descendant).catch(() => undefined);
+    if (!descendantReach) continue;
+    const view = await pendingOf(client, descendantReach).catch(() => undefined);
+    const match = view && (approvalId ? view.approvals.find((candidate) => candidate.approvalId === approvalId) : view.approvals[0]);
+    if (view && match) found.push({ reach: descendantReach, pending: view, approval: match });
+  }
+  if (found.length === 1 && found[0]) return found[0];
+  if (found.length > 1) {
+    const choices = found.map((entry) => `${entry.reach.sessionId} ${entry.approval.approvalId}`).join(', ');
+    throw new Error(`Several sub-agents of session ${sessionId} wait for approval${approvalId ? ` '${approvalId}'` : ''} (${choices}): name the sub-agent's session, e.g. \`hermes-temporal approve ${found[0]?.reach.sessionId} ${found[0]?.approval.approvalId}\``);
+  }
+  const known = pending.approvals.map((candidate) => candidate.approvalId);
+  throw new Error(`Session ${sessionId} has no pending approval${approvalId ? ` '${approvalId}'` : ''}${known.length ? ` (pending: ${known.join(', ')})` : ''}`);
+}
+
 function redactedCommand(command: string): string {
   return createSecretRedactor({ env: process.env, config: loadConfig() }).redact(command.split('\n')[0] ?? '');
 }
@@ -105,7 +126,8 @@ export function registerApprovalCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (sessionId: string | undefined, flags: { json?: boolean }) => {
       await withConnection(async ({ client }) => {
-        const sessions = sessionId ? [sessionId] : await listAwaiting(client);
+        // A root's pending approvals include those of every sub-agent below it.
+        const sessions = sessionId ? [sessionId, ...(await descendantsAwaiting(client, sessionId))] : await listAwaiting(client);
         const rows: (ShownApproval & { sessionId: string })[] = [];
         const notes: string[] = [];
         for (const id of sessions) {
@@ -175,8 +197,15 @@ export function registerApprovalCommands(program: Command): void {
     });
 }
 
-async function listAwaiting(client: Client): Promise<string[]> {
-  const query = "ExecutionStatus = 'Running' AND HermesPendingApprovals > 0";
+/** Running sub-agents below a root session that wait for approval. */
+async function descendantsAwaiting(client: Client, rootSessionId: string): Promise<string[]> {
+  if (!/^[A-Za-z0-9_.-]{1,200}$/.test(rootSessionId)) return [];
+  const awaiting = await listAwaiting(client, `HermesRootSession = '${rootSessionId}'`);
+  return awaiting.filter((id) => id !== rootSessionId);
+}
+
+async function listAwaiting(client: Client, extraCondition?: string): Promise<string[]> {
+  const query = `ExecutionStatus = 'Running' AND HermesPendingApprovals > 0${extraCondition ? ` AND ${extraCondition}` : ''}`;
   return bounded(client, 'list the sessions awaiting approval', async () => {
     const ids: string[] = [];
     for await (const workflow of client.workflow.list({ query })) ids.push(workflow.workflowId.replace(/^hermes-session-/, ''));
