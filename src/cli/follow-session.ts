@@ -4,6 +4,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import type { SessionHandle } from '../temporal/sessions';
 import { statusQuery } from '../workflows/messages';
 import type { SessionResult, SessionStatus, ToolEvent } from '../workflows/session-types';
+import { ChildFollower, type DescendantEvent } from './follow-children';
 
 export interface FinalEvent {
   type: 'final';
@@ -14,14 +15,15 @@ export interface FinalEvent {
   toolCalls?: number;
 }
 
-export type FollowEvent = ToolEvent | FinalEvent;
+export type FollowEvent = ToolEvent | DescendantEvent | FinalEvent;
 
 export async function followSession(
   handle: SessionHandle,
   onEvent: (event: FollowEvent) => void,
-  options: { pollMs?: number; onStatus?: (status: SessionStatus) => void } = {},
+  options: { pollMs?: number; onStatus?: (status: SessionStatus) => void; followChildren?: boolean } = {},
 ): Promise<FinalEvent> {
   let lastIndex = -1;
+  const children = options.followChildren === false ? undefined : new ChildFollower(handle.client, onEvent);
   let done = false;
   const poll = async () => {
     try {
@@ -33,6 +35,7 @@ export async function followSession(
         }
       }
       options.onStatus?.(status);
+      await children?.poll(status);
     } catch {
       // The query can fail between runs or while no worker is polling; try again next tick.
     }
