@@ -4,6 +4,8 @@ import type { EnvironmentFactory } from '../environments/factory';
 import type { SecretRedactor } from '../environments/secret-redaction';
 import type { Backend } from '../environments/terminal-environment';
 import type { SessionStore } from '../store/session-store';
+import type { MemoryStore } from '../memory/memory-store';
+import { withMemorySnapshot } from '../memory/memory-snapshot';
 import { selectToolNames } from '../registry/definitions';
 import type { ToolRegistry } from '../registry/registry';
 
@@ -50,6 +52,7 @@ export function createSessionActivities(deps: {
   environments: EnvironmentFactory;
   allowlistFile: string;
   redactor: SecretRedactor;
+  memory?: MemoryStore;
 }) {
   return {
     /** Records the session, resolves its tools once, and writes the system and user messages. */
@@ -69,7 +72,9 @@ export function createSessionActivities(deps: {
         status: 'running',
         ...(input.parentSessionId ? { parentSessionId: input.parentSessionId } : {}),
       });
-      await deps.store.appendMessage(input.sessionId, { seq: 0, role: 'system', content: systemPrompt(input.cwd) });
+      // Written once (a retry keeps the first): the memory snapshot stays frozen for the session.
+      const system = await withMemorySnapshot(systemPrompt(input.cwd), deps.memory, input);
+      await deps.store.appendMessage(input.sessionId, { seq: 0, role: 'system', content: system });
       await deps.store.appendMessage(input.sessionId, { seq: 1, role: 'user', content: input.task });
       return { nextSeq: 2, toolCount: toolNames.length, allowlist: await readCommandAllowlist(deps.allowlistFile) };
     },

@@ -6,7 +6,7 @@ import { isCancellation, toolError } from './results';
 import type { ToolContext } from './tool-entry';
 
 /** Tools that need session state; the session workflow handles them before the registry. */
-export const AGENT_LOOP_TOOLS: ReadonlySet<string> = new Set(['todo', 'memory', 'session_search', 'delegate_task']);
+export const AGENT_LOOP_TOOLS: ReadonlySet<string> = new Set(['todo', 'delegate_task']);
 
 export const INVALID_ARGUMENTS_RESULT = JSON.stringify({
   error: 'Invalid tool arguments',

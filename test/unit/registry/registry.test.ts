@@ -446,8 +446,8 @@ describe('handleFunctionCall', () => {
     expect(reached).not.toHaveBeenCalled();
   });
 
-  it('the agent-loop tools are exactly todo, memory, session_search and delegate_task', () => {
-    expect([...AGENT_LOOP_TOOLS].sort()).toEqual(['delegate_task', 'memory', 'session_search', 'todo']);
+  it('the agent-loop tools are exactly todo and delegate_task (memory and session_search run in the registry)', () => {
+    expect([...AGENT_LOOP_TOOLS].sort()).toEqual(['delegate_task', 'todo']);
   });
 
   it('names an unknown tool in the error', async () => {
