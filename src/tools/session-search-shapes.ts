@@ -26,7 +26,9 @@ export async function discover(
   try {
     hits = await store.searchMessages({ query, roles: request.roles, limit: DISCOVER_SCAN_LIMIT, ...(request.sort ? { sort: request.sort } : {}) });
   } catch (error) {
-    return failure(`Search failed: ${error instanceof Error ? error.message : String(error)}`);
+    // Not `instanceof Error`: a native driver's error may come from another realm.
+    const reason = (error as { message?: unknown } | null)?.message;
+    return failure(`Search failed: ${typeof reason === 'string' ? reason : String(error)}`);
   }
   const lineage = new LineageResolver(store);
   const currentRoot = await lineage.rootOf(request.currentSessionId);
