@@ -2,6 +2,7 @@
 // all-or-nothing batches on two bounded documents, each change made on the text as it is now on
 // disk (or in the database), so sessions and workers writing at once never lose each other's notes.
 import type { MemoryDocuments, MemoryTarget } from '../store/memory-documents';
+import { driftError, type MemoryResponse, previewOf, Rewrite } from './memory-answers';
 import { applyOperations, type MemoryOperation } from './memory-batch';
 import { charCount, cleanEntry, FILE_LABELS, grouped, hasDrifted, joinEntries, parseEntries, percentOf, renderBlock, sanitizedEntries } from './memory-entries';
 import { threatRefusal } from './memory-threats';
@@ -15,8 +16,7 @@ export interface MemorySettings {
 
 export const DEFAULT_MEMORY_SETTINGS: MemorySettings = { memoryEnabled: true, userProfileEnabled: true, memoryCharLimit: 2200, userCharLimit: 1375 };
 
-/** What the tool answers, as the original's result dict (serialised by the tool). */
-export type MemoryResponse = Record<string, unknown>;
+export type { MemoryResponse };
 
 const failure = (error: string, extra: Record<string, unknown> = {}): MemoryResponse => ({ success: false, error, ...extra });
 
@@ -191,32 +191,4 @@ export class MemoryStore {
       note: 'Write saved. This update is complete — do not repeat it.',
     };
   }
-}
-
-
-/** A decision to rewrite the document with these entries. */
-class Rewrite {
-  constructor(
-    readonly next: string[],
-    readonly message: string,
-  ) {}
-}
-
-function previewOf(entry: string, width = 80): string {
-  return entry.length > width ? `${entry.slice(0, width)}...` : entry;
-}
-
-function driftError(file: string, backupLocation: string): MemoryResponse {
-  return {
-    success: false,
-    error:
-      `Refusing to write ${file}: file on disk has content that wouldn't round-trip through the memory tool (likely added by the patch tool, ` +
-      `a shell append, a manual edit, or a concurrent session). A snapshot was saved to ${backupLocation}. Resolve the drift first — either ` +
-      'rewrite the file as a clean §-delimited list of entries, or move the extra content out — then retry. This guard exists to prevent ' +
-      'silent data loss (issue #26045).',
-    drift_backup: backupLocation,
-    remediation:
-      'Open the .bak file, integrate the missing entries into the memory tool one at a time via memory(action=add, content=...), ' +
-      'then remove or rewrite the original file to a clean state.',
-  };
 }
