@@ -75,6 +75,15 @@ export function describeRecallContract(name: string, makeStorage: () => Promise<
         expect(await ids({ query: 'rollout OR alpha', limit: 'lots' })).toHaveLength(3);
       });
 
+      it("orders by the sessions' start when asked: newest first, or oldest first", async () => {
+        const store = open();
+        for (const id of ['early', 'middle', 'late']) await pastSession(store, id, [`release checklist for ${id}`]);
+        const worker = recallWorker(store, storage.home);
+        const order = async (sort: string) => ((await worker.call('session_search', { query: 'checklist', sort, limit: 3 })).results as { session_id: string }[]).map((r) => r.session_id);
+        expect(await order('newest')).toEqual(['late', 'middle', 'early']);
+        expect(await order('oldest')).toEqual(['early', 'middle', 'late']);
+      });
+
       it('never finds the current session or its lineage; a sub-agent hit counts for its root', async () => {
         const store = open();
         await pastSession(store, 'current-session', ['talk about zebras']);
