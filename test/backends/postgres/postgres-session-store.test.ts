@@ -133,6 +133,7 @@ describeWithService('postgres', ['HERMES_TEST_POSTGRES_URL'], 'PostgreSQL sessio
       [schema],
     );
     expect(columns.rows.map((row) => `${row.table_name}.${row.column_name}: ${row.data_type}`)).toEqual([
+      'hermes_memories.updated_at: timestamp with time zone',
       'hermes_messages.created_at: timestamp with time zone',
       'hermes_messages.tool_calls: jsonb',
       'hermes_sessions.created_at: timestamp with time zone',
