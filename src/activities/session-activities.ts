@@ -73,7 +73,7 @@ export function createSessionActivities(deps: {
         ...(input.parentSessionId ? { parentSessionId: input.parentSessionId } : {}),
       });
       // Written once (a retry keeps the first): the memory snapshot stays frozen for the session.
-      const system = await withMemorySnapshot(systemPrompt(input.cwd), deps.memory, input);
+      const system = await withMemorySnapshot(systemPrompt(input.cwd), deps.memory, input, (text) => deps.redactor.redact(text));
       await deps.store.appendMessage(input.sessionId, { seq: 0, role: 'system', content: system });
       await deps.store.appendMessage(input.sessionId, { seq: 1, role: 'user', content: input.task });
       return { nextSeq: 2, toolCount: toolNames.length, allowlist: await readCommandAllowlist(deps.allowlistFile) };

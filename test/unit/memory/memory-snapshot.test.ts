@@ -33,7 +33,7 @@ function sessionActivities(options: { memoryDisabled?: boolean } = {}) {
     store,
     environments: new EnvironmentFactory([]),
     allowlistFile: path.join(home, 'config.yaml'),
-    redactor: createSecretRedactor({ env: {} }),
+    redactor: createSecretRedactor({ env: { DEPLOY_TOKEN: 'tok-1234567890-secret' } }),
     ...(memory ? { memory } : {}),
   });
 }
@@ -93,4 +93,11 @@ it('bounds a memory file grown by hand far past its limit', async () => {
 it('gives sub-agent sessions no memory snapshot', async () => {
   await recallWorker(store, home).call('memory', { action: 'add', target: 'memory', content: 'a note' });
   expect(await startSession('child', { parentSessionId: 'parent' })).toBe(systemPrompt('/work'));
+});
+
+it("hides the worker's secrets that a model saved into memory", async () => {
+  await recallWorker(store, home).call('memory', { action: 'add', target: 'memory', content: 'Deploy with tok-1234567890-secret' });
+  const prompt = await startSession('s1');
+  expect(prompt).not.toContain('tok-1234567890-secret');
+  expect(prompt).toMatch(/Deploy with \[REDACTED/);
 });
