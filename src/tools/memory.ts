@@ -1,11 +1,12 @@
 // The memory tool: durable notes (MEMORY.md) and a user profile (USER.md) that every later session
 // sees in its system prompt. Runs in the executeTool activity against the worker's MemoryStore.
 import { z } from 'zod';
-import type { MemoryStore } from '../memory/memory-store';
+import type { MemoryResponse, MemoryStore } from '../memory/memory-store';
 import { register } from '../registry/registry';
 import { toolError, toolResult } from '../registry/results';
 import type { ToolContext } from '../registry/tool-entry';
 import { MEMORY_DESCRIPTION } from './memory-description';
+import { capConsolidationFailures, consolidationFailureStreak, isConsolidationFailure } from './memory-failure-streak';
 
 const ACTIONS = ['add', 'replace', 'remove'] as const;
 const UNAVAILABLE = 'Memory is not available. It may be disabled in config or this environment.';
@@ -60,7 +61,7 @@ register({
     if (target !== 'memory' && target !== 'user') return failure(`Invalid target '${target}'. Use 'memory' or 'user'.`);
     if (!memory.isEnabled(target)) return unavailable();
 
-    if (operations?.length) return toolResult(await memory.applyBatch(target, operations));
+    if (operations?.length) return answer(await memory.applyBatch(target, operations), context);
 
     if (action === 'add' && !content) return failure("Content is required for 'add' action.");
     if (action === 'replace' && !oldText) return toolResult(await memory.missingOldText(target, 'replace'));
@@ -68,16 +69,23 @@ register({
     if (action === 'remove' && !oldText) return toolResult(await memory.missingOldText(target, 'remove'));
     switch (action) {
       case 'add':
-        return toolResult(await memory.add(target, content!));
+        return answer(await memory.add(target, content!), context);
       case 'replace':
-        return toolResult(await memory.replace(target, oldText!, content!));
+        return answer(await memory.replace(target, oldText!, content!), context);
       case 'remove':
-        return toolResult(await memory.remove(target, oldText!));
+        return answer(await memory.remove(target, oldText!), context);
       default:
         return failure(`Unknown action '${action}'. Use: add, replace, remove`);
     }
   },
 });
+
+/** A write's answer; past three failed consolidations in a row, the instruction to stop trying. */
+async function answer(result: MemoryResponse, context: ToolContext): Promise<string> {
+  const sessions = context.services?.sessions;
+  if (!isConsolidationFailure(result) || !sessions) return toolResult(result);
+  return toolResult(capConsolidationFailures(result, await consolidationFailureStreak(sessions, context.sessionId)));
+}
 
 /** Sub-agents work on a delegated task: like the original's skip_memory, they leave memory alone. */
 async function memoryFor(context: ToolContext): Promise<MemoryStore | undefined> {

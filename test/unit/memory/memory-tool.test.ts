@@ -185,6 +185,37 @@ describe('batches', () => {
   });
 });
 
+describe('a model that keeps failing to make room', () => {
+  /** The session's transcript: the task, then memory results as the model received them. */
+  async function transcriptWith(results: Record<string, unknown>[]): Promise<void> {
+    await store.appendMessage('current-session', { seq: 1, role: 'user', content: 'task' });
+    for (const [index, result] of results.entries()) {
+      await store.appendMessage('current-session', { seq: 2 + index, role: 'tool', content: JSON.stringify(result), toolCallId: `c${index}`, name: 'memory' });
+    }
+  }
+  const overflow = { success: false, error: 'Memory at 20/30 chars. ...', current_entries: ['x'], usage: '20/30' };
+
+  beforeEach(async () => {
+    worker = recallWorker(store, home, { memoryCharLimit: 30 });
+    await add('twenty characters ok');
+  });
+
+  it('is told to stop and answer the user after three failed consolidations in a row', async () => {
+    await transcriptWith([overflow, overflow, overflow]);
+    expect(await add('this one is too long')).toEqual({
+      success: false,
+      done: true,
+      error:
+        'Memory consolidation failed 4 times this turn. Stop retrying memory calls — leave memory unchanged for now and continue with your reply to the user. The fact can be saved in a later turn.',
+    });
+  });
+
+  it('gets the usual answer again once a write succeeded in between', async () => {
+    await transcriptWith([overflow, overflow, overflow, { success: true, message: 'Entry removed.' }, overflow]);
+    expect((await add('this one is too long')).current_entries).toEqual(['twenty characters ok']);
+  });
+});
+
 describe('targets and availability', () => {
   it('treats a null target as memory and refuses an unknown one', async () => {
     expect(await worker.call('memory', { action: 'add', target: null, content: 'fact' })).toMatchObject({ success: true, target: 'memory' });
