@@ -6,6 +6,7 @@ import type { SecretRedactor } from '../environments/secret-redaction';
 import type { Logger } from '../logging';
 import type { ToolRegistry } from '../registry/registry';
 import type { ToolSettings } from '../registry/tool-entry';
+import type { MemoryStore } from '../memory/memory-store';
 import type { SessionStore } from '../store/session-store';
 import { createApprovalActivities, userConfigFile } from './approval-activities';
 import { createBackgroundActivities } from './background-activities';
@@ -26,6 +27,8 @@ export interface ActivityDeps {
   logger: Logger;
   /** Built once per worker from its environment and config; every activity that hands output on uses it. */
   redactor: SecretRedactor;
+  /** The durable memory; absent when memory is disabled (the tool then says it is not available). */
+  memory?: MemoryStore;
 }
 
 export function createActivities(unguarded: ActivityDeps) {
@@ -35,7 +38,8 @@ export function createActivities(unguarded: ActivityDeps) {
     ...createSessionActivities({ ...deps, allowlistFile: userConfigFile(deps.config) }),
     ...createApprovalActivities(deps),
     callModel: createCallModelActivity(deps),
-    executeTool: createExecuteToolActivity(deps),
+    // Tools read past sessions through the guarded store, like every other activity.
+    executeTool: createExecuteToolActivity({ ...deps, services: { sessions: deps.store, ...(deps.memory ? { memory: deps.memory } : {}) } }),
     ...createEnvironmentActivities(deps),
     ...createBackgroundActivities(deps),
   };

@@ -13,6 +13,7 @@ import type { Logger } from '../logging';
 import { discoverBuiltinTools } from '../registry/discovery';
 import { registry as defaultRegistry, type ToolRegistry } from '../registry/registry';
 import type { ToolSettings } from '../registry/tool-entry';
+import { createMemoryStore } from '../memory/create-memory-store';
 import type { SessionStore } from '../store/session-store';
 
 export const WORKFLOWS_PATH = path.join(__dirname, '..', 'workflows');
@@ -85,6 +86,7 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
     logger,
     // The worker's own secrets (its variables, the config's keys) are what tool output must not show.
     redactor: createSecretRedactor({ env: process.env, config }),
+    memory: createMemoryStore(config, options.store),
   });
   const worker = await Worker.create({
     connection: options.connection,

@@ -64,6 +64,7 @@ describe('defaults', () => {
     });
     expect(config.approvals).toMatchObject({ mode: 'manual', timeout_seconds: 1800, unattended_policy: 'deny', deny: [] });
     expect(config.command_allowlist).toEqual([]);
+    expect(config.memory).toEqual({ memory_enabled: true, user_profile_enabled: true, memory_char_limit: 2200, user_char_limit: 1375 });
     expect(config.store).toMatchObject({ path: path.join(home, 'sessions.db') });
     expect(config.logging).toEqual({ level: 'warn' });
   });
