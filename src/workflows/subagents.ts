@@ -13,7 +13,7 @@ import {
 } from '@temporalio/workflow';
 import { HermesParentSession, HermesRootSession, HermesStatus, HermesModel, HermesToolCalls } from '../temporal/search-attributes';
 import { parseDelegateRequest, dispatchedResult } from './delegate-request';
-import type { ChildView, DelegationSettings, DescendantApprovals, SubagentInfo, SubagentReport } from './delegation-types';
+import { childApprovals, type ChildView, type DelegationSettings, type DescendantApprovals, type SubagentInfo, type SubagentReport } from './delegation-types';
 import type { SessionInput, SubagentsCarryOver } from './session-types';
 
 export type ChildEvent =
@@ -228,21 +228,6 @@ export class Subagents {
 
 export function childWorkflowId(sessionId: string): string {
   return `hermes-session-${sessionId}`;
-}
-
-/**
- * A child asks the same humans as its parent, under the same rules. subagent_auto_approve (an
- * operator's setting) answers the child's questions with "approve" instead of a human; the
- * hardline floor, deny rules and protected paths still block, and a parent whose own questions
- * are denied unattended passes that on: a child never gets more authority than its parent.
- */
-function childApprovals(parent: SessionInput, settings: DelegationSettings): SessionInput['approvals'] {
-  const approvals = { ...parent.approvals };
-  const parentDeniesUnattended = approvals.surface === 'unattended' && approvals.unattendedPolicy !== 'approve';
-  if (settings.subagentAutoApprove && !parentDeniesUnattended) return { ...approvals, surface: 'unattended', unattendedPolicy: 'approve' };
-  // A terminal prompt answers only the root: children wait for decisions from the CLI, webhook or UI.
-  if (approvals.surface === 'interactive') return { ...approvals, surface: 'async' };
-  return approvals;
 }
 
 function closedWithoutReport(childInput: SessionInput, status: SubagentReport['status'], error: string): SubagentReport {

@@ -191,3 +191,21 @@ test('32 children of 3 turns each grow the parent history by a few events per ch
     expect(bytes).toBeLessThan(200_000);
   });
 }, 180_000);
+
+test('a sub-agent past delegation.child_timeout_seconds is cancelled, its command killed, and reported as timed out', async () => {
+  const sleep = markedSleep(300);
+  const script = {
+    turns: [{ tool_calls: [{ name: 'delegate_task', arguments: { goal: 'stuck: wait forever' } }] }, ...repeat('the child timed out', 3)],
+    agents: [{ match: 'stuck', turns: [{ tool_calls: [{ name: 'terminal', arguments: { command: sleep, timeout: 600 } }] }, { content: 'never' }] }],
+  };
+  // 30 s is the smallest limit the original accepts (smaller positive values are raised to it).
+  await withScriptedSession(harness, { script, task: 'root: one child with a time limit', config: { delegation: { child_timeout_seconds: 5 } } }, async ({ handle, store }) => {
+    await waitFor(() => pidsRunning(sleep).length === 1, { timeoutMs: 30_000, what: 'the child command running' });
+    expect(await handle.result()).toMatchObject({ status: 'completed' });
+    expect(pidsRunning(sleep)).toEqual([]);
+    const [report] = await reportsIn(store, sessionIdOf(handle));
+    expect(report).toMatchObject({ status: 'timed_out', error: expect.stringMatching(/time limit of 30 s/) });
+    expect(Number(report?.duration_seconds)).toBeGreaterThanOrEqual(30);
+    expect((await store.getSession(`${sessionIdOf(handle)}-sa0`))?.status).toBe('timed_out');
+  });
+}, 120_000);
