@@ -28,14 +28,13 @@ export async function followSession(
   const poll = async () => {
     try {
       const status = await handle.query(statusQuery);
-      for (const event of status.events) {
-        if (event.index > lastIndex) {
-          lastIndex = event.index;
-          onEvent(event);
-        }
-      }
-      options.onStatus?.(status);
+      const fresh = status.events.filter((event) => event.index > lastIndex);
+      lastIndex = Math.max(lastIndex, ...fresh.map((event) => event.index));
+      // A sub-agent's last tool lines come before the line that says it finished.
+      for (const event of fresh) if (event.type !== 'child_finished') onEvent(event);
       await children?.poll(status);
+      for (const event of fresh) if (event.type === 'child_finished') onEvent(event);
+      options.onStatus?.(status);
     } catch {
       // The query can fail between runs or while no worker is polling; try again next tick.
     }
