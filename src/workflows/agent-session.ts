@@ -282,6 +282,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
       await runTools(turn);
 
       if (state.turn < input.maxTurns && (workflowInfo().continueAsNewSuggested || turnsThisRun >= limits.turnsPerRun)) {
+        await subagents.settled();
         await condition(allHandlersFinished);
         return await continueAsNew<typeof agentSession>({
           ...input,

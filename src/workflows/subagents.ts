@@ -110,6 +110,11 @@ export class Subagents {
     await condition(() => this.undelivered.length > 0 || this.outstanding === 0);
   }
 
+  /** Waits until no child is between "dequeued" and "started", so a carry-over misses none. */
+  async settled(): Promise<void> {
+    await condition(() => this.starting === 0);
+  }
+
   noteDescendantApprovals(entry: DescendantApprovals): void {
     if (entry.count > 0) this.approvals.set(entry.sessionId, entry);
     else this.approvals.delete(entry.sessionId);
