@@ -52,6 +52,9 @@ test("a sub-agent's dangerous command waits, shows on the root, and is approved 
     const [waiting] = (await handle.query(statusQuery)).descendantApprovals ?? [];
     expect(waiting?.sessionId).toBe(`${root}-sa0`);
     expect(waiting?.first).toContain('rm -rf scratch');
+    // ... and in the UI's current-details line.
+    const metadata = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+    expect(metadata.currentDetails).toContain(`A sub-agent awaits approval**: ${root}-sa0 ap-1`);
     expect(existsSync(path.join(config.session.cwd, 'scratch'))).toBe(true);
 
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, HERMES_TEMPORAL_HOME: config.home, TEMPORAL_ADDRESS: harness.address };
@@ -209,3 +212,28 @@ test('a sub-agent past delegation.child_timeout_seconds is cancelled, its comman
     expect((await store.getSession(`${sessionIdOf(handle)}-sa0`))?.status).toBe('timed_out');
   });
 }, 120_000);
+
+test('with delegation.subagent_auto_approve a sub-agent\'s dangerous command runs without a human; the hardline floor still blocks', async () => {
+  const script = {
+    turns: [{ tool_calls: [{ name: 'delegate_task', arguments: { goal: 'janitor: clean up' } }] }, ...repeat('cleaned', 3)],
+    agents: [
+      {
+        match: 'janitor',
+        turns: [
+          { tool_calls: [{ name: 'terminal', arguments: { command: 'rm -rf scratch' } }] },
+          { tool_calls: [{ name: 'terminal', arguments: { command: 'rm -rf /' } }] },
+          { content: 'janitor done' },
+        ],
+      },
+    ],
+  };
+  await withScriptedSession(harness, { script, task: 'root: auto-approved child', config: { delegation: { subagent_auto_approve: true } } }, async ({ handle, config, store }) => {
+    mkdirSync(path.join(config.session.cwd, 'scratch'), { recursive: true });
+    expect(await handle.result()).toMatchObject({ status: 'completed' });
+    expect(existsSync(path.join(config.session.cwd, 'scratch'))).toBe(false);
+    const childResults = (await store.getMessages(`${sessionIdOf(handle)}-sa0`)).filter((message) => message.role === 'tool').map((message) => JSON.parse(message.content ?? '{}') as Record<string, unknown>);
+    expect(childResults[0]).toMatchObject({ exit_code: 0 });
+    expect(childResults[1]).toMatchObject({ status: 'blocked' });
+    expect(await reportsIn(store, sessionIdOf(handle))).toEqual([expect.objectContaining({ status: 'completed', summary: 'janitor done' })]);
+  });
+});
