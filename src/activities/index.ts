@@ -1,5 +1,6 @@
 // Builds every activity from its dependencies; the worker registers the result and workflows
 // proxy its type (`import type`).
+import type { Client } from '@temporalio/client';
 import type { LoadedConfig } from '../config/load';
 import type { EnvironmentFactory } from '../environments/factory';
 import type { SecretRedactor } from '../environments/secret-redaction';
@@ -16,6 +17,7 @@ import { createExecuteToolActivity } from './execute-tool';
 import { guardStore } from './guarded-store';
 import type { ModelClients } from './model-clients';
 import { createSessionActivities } from './session-activities';
+import { createWorkflowStatusActivities } from './workflow-status-activities';
 
 export interface ActivityDeps {
   config: LoadedConfig;
@@ -29,6 +31,8 @@ export interface ActivityDeps {
   redactor: SecretRedactor;
   /** The durable memory; absent when memory is disabled (the tool then says it is not available). */
   memory?: MemoryStore;
+  /** A client of the worker's own server: how sessions learn how other workflows ended. */
+  client?: Client;
 }
 
 export function createActivities(unguarded: ActivityDeps) {
@@ -42,6 +46,7 @@ export function createActivities(unguarded: ActivityDeps) {
     executeTool: createExecuteToolActivity({ ...deps, services: { sessions: deps.store, ...(deps.memory ? { memory: deps.memory } : {}) } }),
     ...createEnvironmentActivities(deps),
     ...createBackgroundActivities(deps),
+    ...createWorkflowStatusActivities(deps),
   };
 }
 

@@ -1,6 +1,7 @@
 // Builds a worker that serves session workflows and tool activities, wired from configuration.
 import path from 'node:path';
 import { type NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleOption } from '@temporalio/worker';
+import { Client } from '@temporalio/client';
 import { createActivities } from '../activities';
 import { loadCommandClassifier } from '../approval-signals/classify-command';
 import { ModelClients } from '../activities/model-clients';
@@ -73,6 +74,8 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
   if (config.approvals.mode === 'off') logger.warn('approvals.mode is off: dangerous commands run without asking');
   const activities = createActivities({
     config,
+    // The worker's own connection serves as a client too (a NativeConnection is a ConnectionLike).
+    client: new Client({ connection: options.connection, namespace: config.temporal.namespace }),
     registry,
     store: options.store,
     environments,

@@ -265,7 +265,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
         if ((subagents.outstanding || subagents.hasReports) && state.turn < input.maxTurns) {
           // Sub-agents still work (or reported while the model spoke): let the model read every result.
           if (!subagents.hasReports) showDetails(`Waiting for ${subagents.outstanding} sub-agent(s) to report`);
-          await subagents.waitForNews();
+          await subagents.waitForNews((workflowIds) => activities.closedWorkflows({ workflowIds }), limits.subagentCheckSeconds);
           // Reports of one batch come close together: gather those of the next moment into the same turn.
           if (subagents.hasReports && subagents.outstanding) await condition(() => subagents.outstanding === 0, REPORT_SETTLE);
           if (subagents.hasReports) continue;

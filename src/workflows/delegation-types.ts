@@ -88,6 +88,8 @@ export interface ChildView {
   goal: string;
   role: SubagentRole;
   depth: number;
+  taskIndex: number;
+  taskCount: number;
   status: 'queued' | 'running' | SubagentStatus;
   /** Approvals the child (or its own descendants) waits for. */
   pendingApprovals?: number;

@@ -80,7 +80,16 @@ export class Subagents {
         ...(this.settings.childTimeoutSeconds > 0 ? { timeoutSeconds: Math.max(30, this.settings.childTimeoutSeconds) } : {}),
       };
       this.queued.push(this.childInput(sessionId, subagent, environment));
-      this.children.push({ sessionId, workflowId: childWorkflowId(sessionId), goal: task.goal.slice(0, 200), role: task.role, depth: subagent.depth, status: 'queued' });
+      this.children.push({
+        sessionId,
+        workflowId: childWorkflowId(sessionId),
+        goal: task.goal.slice(0, 200),
+        role: task.role,
+        depth: subagent.depth,
+        taskIndex: index,
+        taskCount: request.tasks.length,
+        status: 'queued',
+      });
     });
     this.pump();
     const stillQueued = sessionIds.filter((sessionId) => this.queued.some((queued) => queued.sessionId === sessionId)).length;
@@ -105,9 +114,20 @@ export class Subagents {
     return this.undelivered.splice(0);
   }
 
-  /** Waits until a child reports (or none is outstanding). */
-  async waitForNews(): Promise<void> {
-    await condition(() => this.undelivered.length > 0 || this.outstanding === 0);
+  /**
+   * Waits until a child reports (or none is outstanding). Now and then it asks the server whether a
+   * running child closed without reporting: terminated by an operator after this session continued
+   * as new, when no child handle is left to say so.
+   */
+  async waitForNews(closedWorkflows: (workflowIds: string[]) => Promise<{ workflowId: string; status: string }[]>, checkEverySeconds: number): Promise<void> {
+    while (!(await condition(() => this.undelivered.length > 0 || this.outstanding === 0, checkEverySeconds * 1000))) {
+      const running = this.children.filter((child) => child.status === 'running');
+      if (!running.length) continue;
+      for (const closed of await closedWorkflows(running.map((child) => child.workflowId))) {
+        const child = running.find((candidate) => candidate.workflowId === closed.workflowId);
+        if (child) this.receive(silentEnd(child, closed.status, this.settings.model ?? this.input.model));
+      }
+    }
   }
 
   /** Waits until no child is between "dequeued" and "started", so a carry-over misses none. */
@@ -251,6 +271,25 @@ function closedWithoutReport(childInput: SessionInput, status: SubagentReport['s
     durationSeconds: 0,
     model: childInput.model,
     error,
+  };
+}
+
+/** The report for a child whose workflow closed without reporting. */
+function silentEnd(child: ChildView, status: string, model: string): SubagentReport {
+  return {
+    sessionId: child.sessionId,
+    taskIndex: child.taskIndex,
+    taskCount: child.taskCount,
+    goal: child.goal,
+    status: status === 'canceled' ? 'cancelled' : status === 'timed_out' ? 'timed_out' : 'failed',
+    preview: '',
+    answerChars: 0,
+    turns: 0,
+    toolCalls: 0,
+    tokens: { input: 0, output: 0 },
+    durationSeconds: 0,
+    model,
+    error: `The sub-agent's workflow ended (${status}) without reporting`,
   };
 }
 
