@@ -72,6 +72,9 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
   // Settings that give up a guarantee of the approval layer are said aloud too.
   if (config.approvals.accept_unsigned) logger.warn('approvals.accept_unsigned is on: anyone who reaches the Temporal server can answer approvals');
   if (config.approvals.mode === 'off') logger.warn('approvals.mode is off: dangerous commands run without asking');
+  if (config.delegation.max_concurrent_children > 10) {
+    logger.warn(`delegation.max_concurrent_children is ${config.delegation.max_concurrent_children}: each sub-agent is a session of its own, so model cost grows with every one running at once`);
+  }
   const activities = createActivities({
     config,
     // The worker's own connection serves as a client too (a NativeConnection is a ConnectionLike).
