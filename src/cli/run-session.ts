@@ -4,7 +4,9 @@ import type { LoadedConfig } from '../config/load';
 import { createSecretRedactor } from '../environments/secret-redaction';
 import { createLogger } from '../logging';
 import { registry } from '../registry/registry';
+import { killRunningCommands } from '../environments/running-commands';
 import { createSessionStore } from '../store/create-session-store';
+import type { SessionStore } from '../store/session-store';
 import { connectTemporal, workflowUiUrl, type TemporalConnection } from '../temporal/connection';
 import { installTemporalRuntime } from '../temporal/runtime';
 import { startSession, type SessionHandle } from '../temporal/sessions';
@@ -15,6 +17,7 @@ import type { SessionStatus } from '../workflows/session-types';
 import { ApprovalPrompter } from './approval-prompt';
 import { followSession, type FinalEvent } from './follow-session';
 import { createEventPrinter, type EventPrinter } from './output';
+import { watchForStop, type StopCause } from './run-stop';
 
 export interface RunOptions {
   task: string;
@@ -38,6 +41,8 @@ export interface RunOutcome {
   sessionId: string;
   workflowId: string;
   final?: FinalEvent;
+  /** Set when a signal or the parent's death stopped the run: the exit code it asks for. */
+  stopExitCode?: number;
 }
 
 export async function runSession(options: RunOptions): Promise<RunOutcome> {
@@ -50,7 +55,8 @@ export async function runSession(options: RunOptions): Promise<RunOutcome> {
     throw new Error('--detach needs a server that outlives this command: set TEMPORAL_ADDRESS (or run `hermes-temporal dev`)');
   }
   const logger = createLogger({ level: config.logging.level });
-  installTemporalRuntime(logger);
+  // This command decides what a signal means (run-stop.ts): the worker must outlive the first one.
+  installTemporalRuntime(logger, { handleSignals: false });
   loadBuiltinTools(logger);
   // What this command prints (events, approval prompts) hides the same secrets the worker's output does.
   const redactor = createSecretRedactor({ env: process.env, config });
@@ -62,7 +68,6 @@ export async function runSession(options: RunOptions): Promise<RunOutcome> {
     ? await createHermesWorker({ connection: connection.nativeConnection, config, store, logger })
     : undefined;
   const workerDone = worker?.run();
-  let interrupted = 0;
   try {
     const surface = options.surface ?? (!options.json && !options.detach && process.stdin.isTTY && process.stdout.isTTY ? 'interactive' : 'async');
     const handle = await startSession(connection.client, { task: options.task, config, sessionId: options.sessionId, surface });
@@ -76,14 +81,11 @@ export async function runSession(options: RunOptions): Promise<RunOutcome> {
     options.onStarted?.(connection, printer);
     if (options.detach) return { sessionId, workflowId: handle.workflowId };
 
-    // First Ctrl+C cancels the session (its tools are killed); a second one leaves at once.
-    const onInterrupt = () => {
-      interrupted += 1;
-      if (interrupted > 1) process.exit(130);
-      printer.note('Cancelling the session (Ctrl+C again to quit now) ...');
-      handle.cancel().catch(() => undefined);
-    };
-    process.on('SIGINT', onInterrupt);
+    const stopWatch = watchForStop({
+      cancel: () => handle.cancel().then(() => undefined),
+      note: (message) => printer.note(message),
+      cleanUp: (cause) => abandonRun({ sessionId, cause, connection, store, note: (message) => printer.note(message) }),
+    });
     // The person at this terminal answers with this machine's approver key (the session lists it).
     const approver = surface === 'interactive' ? loadApproverKey(config.home, { create: true }) : undefined;
     const prompter = approver
@@ -114,11 +116,13 @@ export async function runSession(options: RunOptions): Promise<RunOutcome> {
     };
     try {
       const final = await followSession(handle, (event) => printer.print(event), { onStatus });
-      if (connection.embedded && options.keepServerUntil) await options.keepServerUntil(connection, printer);
-      return { sessionId, workflowId: handle.workflowId, final };
+      if (connection.embedded && options.keepServerUntil && stopWatch.exitCode === undefined) {
+        await options.keepServerUntil(connection, printer);
+      }
+      return { sessionId, workflowId: handle.workflowId, final, stopExitCode: stopWatch.exitCode };
     } finally {
       prompter?.close();
-      process.off('SIGINT', onInterrupt);
+      stopWatch.dispose();
     }
   } finally {
     worker?.shutdown();
@@ -126,6 +130,34 @@ export async function runSession(options: RunOptions): Promise<RunOutcome> {
     if (worker) await releaseWorkerEnvironments(worker);
     await store.close();
     await connection.close();
+  }
+}
+
+/**
+ * Quitting before the session ended: kill the commands still running here; a session whose
+ * embedded server goes down with this process is recorded as abandoned, saying why. (On a shared
+ * server the session lives on, cancellation requested, for other workers to finish.)
+ */
+async function abandonRun(run: {
+  sessionId: string;
+  cause: StopCause;
+  connection: TemporalConnection;
+  store: SessionStore;
+  note: (message: string) => void;
+}): Promise<void> {
+  killRunningCommands();
+  if (!run.connection.embedded) {
+    run.note(`Quit. Session ${run.sessionId} stays on ${run.connection.address} with its cancellation requested, for another worker to finish.`);
+    return;
+  }
+  run.note(`Quit. Session ${run.sessionId} is abandoned: the Temporal server this command started stops with it.`);
+  try {
+    await run.store.updateSession(run.sessionId, {
+      status: 'abandoned',
+      error: `Abandoned: hermes-temporal run was stopped (${run.cause}) before the session ended, and the Temporal server it had started stopped with it`,
+    });
+  } finally {
+    run.connection.abandon();
   }
 }
 

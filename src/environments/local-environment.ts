@@ -20,6 +20,7 @@ import { shellExitCode, spawnInPty } from './local-pty';
 import type { BackgroundProcesses, EnvironmentHandle, ExecRequest, ExecResult, TerminalEnvironment } from './terminal-environment';
 import { ExecDeadline } from './exec-deadline';
 import { LocalSandbox, type SandboxCommand } from './local-sandbox';
+import { trackCommandGroup } from './running-commands';
 
 export interface LocalEnvironmentOptions {
   /** Secret-looking variables that commands may still see. */
@@ -213,13 +214,16 @@ function startWithPipes(argv: SandboxCommand, env: Record<string, string>, onTex
     if (rest) onText(rest);
     return exitCode;
   });
+  trackCommandGroup(child.pid, exited);
   return { pid: child.pid, exited };
 }
 
 /** Under a pseudo-terminal (node-pty): output arrives with `\n` line ends like the pipe path. */
 function startInPty(argv: SandboxCommand, env: Record<string, string>, onText: (text: string) => void): StartedCommand {
   const child = spawnInPty(argv, env, onText);
-  return { pid: child.pid, exited: child.exited.then(shellExitCode) };
+  const exited = child.exited.then(shellExitCode);
+  trackCommandGroup(child.pid, exited);
+  return { pid: child.pid, exited };
 }
 
 function waitForExit(child: ReturnType<typeof spawn>): Promise<number> {

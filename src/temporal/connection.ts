@@ -1,5 +1,6 @@
 // Connects to Temporal the way the configuration says: an existing server (TEMPORAL_ADDRESS),
 // whose search attributes are checked and registered if missing, or an embedded dev server.
+import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import type { LoadedConfig } from '../config/load';
@@ -17,6 +18,8 @@ export interface TemporalConnection {
   /** True when this process started the server (it dies with the process). */
   embedded: boolean;
   close(): Promise<void>;
+  /** Kills an embedded server at once (for a process about to exit); nothing for a remote one. */
+  abandon(): void;
 }
 
 export interface ConnectOptions {
@@ -25,6 +28,8 @@ export interface ConnectOptions {
   /** Dev-server settings when embedding; defaults: in-memory, free ports, Web UI on. */
   devServer?: { port?: number; uiPort?: number; dbFile?: string; headless?: boolean };
   log?: (message: string) => void;
+  /** Recorded in the embedded server's pid file: `dev` when other commands may use it. */
+  devServerKind?: 'dev' | 'embedded';
   /** How long to wait for an existing server to answer (the SDK's default is 10 s). */
   connectTimeoutMs?: number;
 }
@@ -44,6 +49,8 @@ export async function connectTemporal(config: LoadedConfig, options: ConnectOpti
       namespace,
       ...options.devServer,
       log: options.log,
+      pidDir: serverPidDir(config.home),
+      kind: options.devServerKind ?? 'embedded',
     });
     address = server.address;
     uiUrl = server.uiUrl;
@@ -65,12 +72,18 @@ export async function connectTemporal(config: LoadedConfig, options: ConnectOpti
         await connection.close();
         await server?.stop();
       },
+      abandon: () => server?.stopNow(),
     };
   } catch (error) {
     await connection.close();
     await server?.stop();
     throw error;
   }
+}
+
+/** Where embedded and `dev` servers leave a pid file while they run. */
+export function serverPidDir(home: string): string {
+  return path.join(home, 'servers');
 }
 
 export interface TemporalClientConnection {

@@ -72,7 +72,7 @@ export function registerDemoCommand(program: Command): void {
               }
             : undefined,
         });
-        process.exitCode = exitCodeFor(outcome.final);
+        process.exitCode = outcome.stopExitCode ?? exitCodeFor(outcome.final);
       } finally {
         await model?.close();
       }

@@ -24,6 +24,7 @@ export function registerDevCommand(program: Command): void {
           dbFile: devServer.db_file,
         },
         log: (message) => console.log(message),
+        devServerKind: 'dev',
       });
       console.log(`Temporal dev server: ${connection.address} (data in ${devServer.db_file})`);
       console.log(`Web UI:              ${connection.uiUrl ?? '(headless)'}`);
