@@ -1,12 +1,12 @@
 // Connects to Temporal the way the configuration says: an existing server (TEMPORAL_ADDRESS),
 // whose search attributes are checked and registered if missing, or an embedded dev server.
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
+// The SDK modules load inside the functions: a command that only parses its arguments (or fails
+// on them) should not pay the half second @temporalio/client and the worker take to load.
+import type { Client } from '@temporalio/client';
+import type { NativeConnection } from '@temporalio/worker';
 import type { LoadedConfig } from '../config/load';
-import { resolveTemporalCli } from './cli-binary';
-import { startDevServer, type DevServer } from './dev-server';
-import { ensureSearchAttributes } from './search-attribute-registration';
+import type { DevServer } from './dev-server';
 
 export interface TemporalConnection {
   address: string;
@@ -43,6 +43,7 @@ export async function connectTemporal(config: LoadedConfig, options: ConnectOpti
     if (options.allowEmbedded === false) {
       throw new Error('No Temporal server configured: set TEMPORAL_ADDRESS (or temporal.address), or run `hermes-temporal dev`');
     }
+    const [{ startDevServer }, { resolveTemporalCli }] = await Promise.all([import('./dev-server'), import('./cli-binary')]);
     server = await startDevServer({
       cli: resolveTemporalCli({ configuredPath: config.temporal.cli_path, log: options.log }),
       ip: config.temporal.dev_server.ip,
@@ -56,6 +57,11 @@ export async function connectTemporal(config: LoadedConfig, options: ConnectOpti
     uiUrl = server.uiUrl;
   }
 
+  const [{ Client, Connection }, { NativeConnection }, { ensureSearchAttributes }] = await Promise.all([
+    import('@temporalio/client'),
+    import('@temporalio/worker'),
+    import('./search-attribute-registration'),
+  ]);
   const connection = await Connection.connect({ address, ...(options.connectTimeoutMs ? { connectTimeout: options.connectTimeoutMs } : {}) });
   try {
     if (!server) await ensureSearchAttributes(connection, namespace);
@@ -101,6 +107,7 @@ export async function connectTemporalClient(config: LoadedConfig, options: { con
   const address = config.temporal.address;
   if (!address) throw new Error('No Temporal server configured: set TEMPORAL_ADDRESS (or temporal.address), or run `hermes-temporal dev`');
   const timeoutMs = options.connectTimeoutMs ?? 10_000;
+  const { Client, Connection } = await import('@temporalio/client');
   const connection = await Connection.connect({ address, connectTimeout: timeoutMs }).catch((error: unknown) => {
     throw new Error(`Cannot reach the Temporal server at ${address} within ${Math.round(timeoutMs / 1000)} s: ${(error as Error).message.split('\n')[0]}`);
   });
