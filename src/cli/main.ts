@@ -15,7 +15,13 @@ export async function buildProgram(argv?: readonly string[]): Promise<Command> {
   const program = new Command('hermes-temporal')
     .description('Durable LLM-agent sessions on Temporal: every tool call an activity, visible in the Web UI')
     .version(packageVersion(), '-V, --version', 'print the version')
+    .option('--log-format <format>', 'how logs reach stderr: pretty (short lines, the default) or json (HERMES_LOG_FORMAT)')
     .showHelpAfterError();
+  // Before any command loads its configuration, which reads the variable like every other setting.
+  program.hook('preAction', () => {
+    const { logFormat } = program.opts<{ logFormat?: string }>();
+    if (logFormat) process.env.HERMES_LOG_FORMAT = logFormat;
+  });
   const wanted = argv ? moduleOf(requestedCommand(argv)) : undefined;
   const placeholderTerms = new Map<Command, string>();
   for (const module of COMMAND_MODULES) {

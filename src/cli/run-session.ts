@@ -2,7 +2,7 @@
 // with an in-process worker unless told otherwise, and show progress until it ends.
 import type { LoadedConfig } from '../config/load';
 import { createSecretRedactor } from '../environments/secret-redaction';
-import { createLogger } from '../logging';
+import { createConfiguredLogger } from '../logging';
 import { registry } from '../registry/registry';
 import { killRunningCommands } from '../environments/running-commands';
 import { createSessionStore } from '../store/create-session-store';
@@ -54,7 +54,7 @@ export async function runSession(options: RunOptions): Promise<RunOutcome> {
   if (!config.temporal.address && options.detach) {
     throw new Error('--detach needs a server that outlives this command: set TEMPORAL_ADDRESS (or run `hermes-temporal dev`)');
   }
-  const logger = createLogger({ level: config.logging.level });
+  const logger = createConfiguredLogger(config);
   // This command decides what a signal means (run-stop.ts): the worker must outlive the first one.
   installTemporalRuntime(logger, { handleSignals: false });
   loadBuiltinTools(logger);

@@ -143,6 +143,8 @@ const ENVIRONMENT_KEYS: Record<string, [key: string, parse: EnvParser]> = {
   HERMES_STORE_PATH: ['store.path', asString],
   HERMES_STORE_POSTGRES_URL: ['store.postgres_url', asString],
   HERMES_LOG_LEVEL: ['logging.level', asString],
+  HERMES_LOG_FORMAT: ['logging.format', asString],
+  HERMES_LOG_FILE: ['logging.file', asString],
 };
 
 /**

@@ -280,7 +280,13 @@ export const configSchema = z
     /** Approval keys (or exact commands) approved forever; `always` answers add to it. */
     command_allowlist: z.array(z.string()).default([]),
     logging: z
-      .object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn') })
+      .object({
+        level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
+        /** `pretty`: short lines for people on stderr; `json`: pino's JSON lines on stderr. */
+        format: z.enum(['pretty', 'json']).default('pretty'),
+        /** Also write every log record, as JSON, to this file. */
+        file: z.string().optional(),
+      })
       .strict()
       .prefault({}),
   })

@@ -65,7 +65,7 @@ describe('defaults', () => {
     expect(config.approvals).toMatchObject({ mode: 'manual', timeout_seconds: 1800, unattended_policy: 'deny', deny: [] });
     expect(config.command_allowlist).toEqual([]);
     expect(config.store).toMatchObject({ path: path.join(home, 'sessions.db') });
-    expect(config.logging).toEqual({ level: 'warn' });
+    expect(config.logging).toEqual({ level: 'warn', format: 'pretty' });
   });
 
   it('treats an empty config file as no settings', () => {
