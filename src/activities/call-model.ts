@@ -29,7 +29,14 @@ export interface CallModelInput {
 /** Final answers larger than this travel through history clipped; the store has them whole. */
 const MAX_ANSWER_CHARS = 32_000;
 
-export function createCallModelActivity(deps: { registry: ToolRegistry; store: SessionStore; models: ModelClients; redactor: SecretRedactor }) {
+export function createCallModelActivity(deps: {
+  registry: ToolRegistry;
+  store: SessionStore;
+  models: ModelClients;
+  redactor: SecretRedactor;
+  /** model.retry_unreachable: back off on an endpoint that has never answered. */
+  retryUnreachable?: boolean;
+}) {
   const definitionCache = new Map<string, ToolDefinition[]>();
 
   async function toolDefinitions(toolNames: string[]): Promise<ToolDefinition[]> {
@@ -69,8 +76,12 @@ export function createCallModelActivity(deps: { registry: ToolRegistry; store: S
       );
     } catch (error) {
       heartbeat.stop();
-      throw toModelFailure(error, deps.models.baseUrlFor(input.baseUrl));
+      if ((error as { status?: unknown }).status !== undefined) deps.models.markAnswered(input.baseUrl);
+      // The session's first call to an endpoint no call has ever reached: fail fast on a wrong URL.
+      const firstContact = !deps.models.hasAnswered(input.baseUrl) && !history.some((message) => message.role === 'assistant');
+      throw toModelFailure(error, deps.models.baseUrlFor(input.baseUrl), { unreachableIsFinal: firstContact && !deps.retryUnreachable });
     }
+    deps.models.markAnswered(input.baseUrl);
 
     const choice = response.choices?.[0];
     if (!choice) {

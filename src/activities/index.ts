@@ -34,7 +34,7 @@ export function createActivities(unguarded: ActivityDeps) {
   return {
     ...createSessionActivities({ ...deps, allowlistFile: userConfigFile(deps.config) }),
     ...createApprovalActivities(deps),
-    callModel: createCallModelActivity(deps),
+    callModel: createCallModelActivity({ ...deps, retryUnreachable: deps.config.model.retry_unreachable }),
     executeTool: createExecuteToolActivity(deps),
     ...createEnvironmentActivities(deps),
     ...createBackgroundActivities(deps),

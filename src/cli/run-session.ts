@@ -7,7 +7,7 @@ import { registry } from '../registry/registry';
 import { killRunningCommands } from '../environments/running-commands';
 import { createSessionStore } from '../store/create-session-store';
 import type { SessionStore } from '../store/session-store';
-import { connectTemporal, workflowUiUrl, type TemporalConnection } from '../temporal/connection';
+import { connectTemporal, findRunningDevServer, workflowUiUrl, type TemporalConnection } from '../temporal/connection';
 import { installTemporalRuntime } from '../temporal/runtime';
 import { startSession, type SessionHandle } from '../temporal/sessions';
 import { createHermesWorker, loadBuiltinTools, releaseWorkerEnvironments } from '../temporal/worker';
@@ -46,17 +46,25 @@ export interface RunOutcome {
 }
 
 export async function runSession(options: RunOptions): Promise<RunOutcome> {
-  const { config } = options;
   const serveLocally = options.worker ?? true;
+  const config = withSharedServer(options.config, !serveLocally || Boolean(options.detach));
   if (!config.temporal.address && !serveLocally) {
-    throw new Error('--no-worker needs a server that other workers poll: set TEMPORAL_ADDRESS (or run `hermes-temporal dev`)');
+    throw new Error('--no-worker needs a server that other workers poll: set TEMPORAL_ADDRESS, or start `hermes-temporal dev` in another terminal');
   }
   if (!config.temporal.address && options.detach) {
-    throw new Error('--detach needs a server that outlives this command: set TEMPORAL_ADDRESS (or run `hermes-temporal dev`)');
+    throw new Error('--detach needs a server that outlives this command: set TEMPORAL_ADDRESS, or start `hermes-temporal dev` in another terminal');
+  }
+  // Said before a server starts, not after minutes of retries: the worker here has no model.
+  if (serveLocally && !config.model.api_key && !config.model.base_url) {
+    throw new Error(
+      'No model configured: set OPENAI_API_KEY (for api.openai.com) or OPENAI_BASE_URL (any OpenAI-compatible endpoint, or --base-url). ' +
+        '`hermes-temporal demo` needs neither.',
+    );
   }
   const logger = createConfiguredLogger(config);
   // This command decides what a signal means (run-stop.ts): the worker must outlive the first one.
-  installTemporalRuntime(logger, { handleSignals: false });
+  // The SDK warns of every failed activity attempt; this command shows failures in its own words.
+  installTemporalRuntime(logger, { handleSignals: false, level: 'ERROR' });
   loadBuiltinTools(logger);
   // What this command prints (events, approval prompts) hides the same secrets the worker's output does.
   const redactor = createSecretRedactor({ env: process.env, config });
@@ -159,6 +167,13 @@ async function abandonRun(run: {
   } finally {
     run.connection.abandon();
   }
+}
+
+/** With no TEMPORAL_ADDRESS, a command that needs a lasting server uses a running `dev` one. */
+function withSharedServer(config: LoadedConfig, needsSharedServer: boolean): LoadedConfig {
+  if (config.temporal.address || !needsSharedServer) return config;
+  const dev = findRunningDevServer(config.home);
+  return dev ? { ...config, temporal: { ...config.temporal, address: dev.address, ...(dev.uiUrl ? { ui_url: dev.uiUrl } : {}) } } : config;
 }
 
 /** Process exit code for how a session ended. */

@@ -140,6 +140,12 @@ export const configSchema = z
         /** Attempts for retryable model failures (429, 5xx, network). */
         max_attempts: positiveInt.default(8),
         retry_initial_interval_ms: positiveInt.default(1000),
+        /**
+         * Retry an endpoint that refuses connections or whose host does not resolve although it
+         * has never answered (a local model server still starting). Off: such a first call fails
+         * the session at once, saying which URL could not be reached.
+         */
+        retry_unreachable: z.boolean().default(false),
         temperature: z.number().min(0).max(2).optional(),
       })
       .strict()

@@ -76,6 +76,33 @@ describe('run --json', () => {
   });
 });
 
+test('a model URL where nothing listens fails the run within seconds, naming the URL', async () => {
+  const sandbox = await testbed.sandbox({ env: { OPENAI_BASE_URL: 'http://127.0.0.1:59998/v1' } });
+  const result = await testbed.runCli(sandbox, ['run', 'anything'], 30_000);
+
+  expect(result.code).toBe(1);
+  expect(result.stdout).toContain('Could not reach the model at http://127.0.0.1:59998/v1 (connection refused)');
+  expect(result.durationMs).toBeLessThan(15_000);
+  expect(result.stderr).not.toMatch(/"level":/);
+});
+
+test('with no API key and no base URL, run says so before starting anything', async () => {
+  const sandbox = await testbed.sandbox({ env: { OPENAI_BASE_URL: undefined, OPENAI_API_KEY: undefined } });
+  const result = await testbed.runCli(sandbox, ['run', 'anything']);
+
+  expect(result.code).toBe(1);
+  expect(result.stderr).toMatch(/No model configured: set OPENAI_API_KEY .* or OPENAI_BASE_URL/);
+  expect(result.stdout).toBe('');
+});
+
+test('a TEMPORAL_ADDRESS where no server answers is named in the error', async () => {
+  const sandbox = await testbed.sandbox({ env: { TEMPORAL_ADDRESS: '127.0.0.1:59997' } });
+  const result = await testbed.runCli(sandbox, ['run', 'anything']);
+
+  expect(result.code).toBe(1);
+  expect(result.stderr).toContain('Cannot reach the Temporal server at 127.0.0.1:59997 (TEMPORAL_ADDRESS)');
+});
+
 test('a bad --max-turns fails before anything starts, naming the key and where the value came from', async () => {
   const sandbox = await testbed.sandbox();
   const result = await testbed.runCli(sandbox, ['run', '--max-turns', 'abc', 'anything']);

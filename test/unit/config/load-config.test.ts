@@ -44,7 +44,7 @@ describe('defaults', () => {
   it('gives every section its defaults when there is no config file and no variable', () => {
     const config = load();
     expect(config.home).toBe(home);
-    expect(config.model).toEqual({ name: 'gpt-4o-mini', timeout_seconds: 600, max_attempts: 8, retry_initial_interval_ms: 1000 });
+    expect(config.model).toEqual({ name: 'gpt-4o-mini', timeout_seconds: 600, max_attempts: 8, retry_initial_interval_ms: 1000, retry_unreachable: false });
     expect(config.temporal).toEqual({
       namespace: 'default',
       task_queue: 'hermes-temporal',
