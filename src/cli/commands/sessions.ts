@@ -8,6 +8,7 @@ import { connectTemporalClient, type TemporalClientConnection } from '../../temp
 import { syncSessionStatuses } from '../../temporal/session-status-sync';
 import { workflowIdFor } from '../../temporal/sessions';
 import { statusQuery } from '../../workflows/messages';
+import { plural } from '../plural';
 
 export function registerSessionCommands(program: Command): void {
   program
@@ -22,7 +23,9 @@ export function registerSessionCommands(program: Command): void {
         const sessions = await reconciled(config, store, await store.listSessions({ limit: Number(flags.limit) || 20 }));
         if (flags.json) return console.log(JSON.stringify(sessions, null, 2));
         if (!sessions.length) return console.log('No sessions yet. Start one with: hermes-temporal run "<task>"');
-        for (const session of sessions) console.log(sessionLine(session));
+        const modelWidth = Math.max('MODEL'.length, ...sessions.map((session) => session.model.length));
+        console.log(`${'SESSION'.padEnd(16)}  ${'STATUS'.padEnd(10)} ${'CREATED'.padEnd(24)}  ${'MODEL'.padEnd(modelWidth)}  TASK`);
+        for (const session of sessions) console.log(sessionLine(session, modelWidth));
       } finally {
         await store.close();
       }
@@ -51,7 +54,8 @@ export function registerSessionCommands(program: Command): void {
         const live = config.temporal.address ? await liveStatus(sessionId) : undefined;
         if (flags.json) return console.log(JSON.stringify({ session, live, messages }, null, 2));
         console.log(sessionLine(session));
-        console.log(`  workflow ${session.workflowId}, cwd ${session.cwd}, ${session.toolNames.length} tools`);
+        const callsMade = messages.reduce((count, message) => count + (message.toolCalls?.length ?? 0), 0);
+        console.log(`  workflow ${session.workflowId}, cwd ${session.cwd}, ${plural(session.toolNames.length, 'tool')} available, ${plural(callsMade, 'tool call')} made`);
         if (live) console.log(`  live: ${live}`);
         if (session.error) console.log(`  error: ${session.error}`);
         for (const message of messages) console.log(formatMessage(message));
@@ -101,9 +105,9 @@ async function liveStatus(sessionId: string): Promise<string | undefined> {
   }
 }
 
-function sessionLine(session: SessionRecord): string {
+function sessionLine(session: SessionRecord, modelWidth = session.model.length): string {
   const task = session.task.replace(/\s+/g, ' ');
-  return `${session.sessionId}  ${session.status.padEnd(10)} ${session.createdAt}  ${session.model}  ${task.length > 70 ? `${task.slice(0, 69)}…` : task}`;
+  return `${session.sessionId}  ${session.status.padEnd(10)} ${session.createdAt}  ${session.model.padEnd(modelWidth)}  ${task.length > 70 ? `${task.slice(0, 69)}…` : task}`;
 }
 
 function formatMessage(message: StoredMessage): string {
