@@ -26,7 +26,8 @@ try {
   prettyInstalled = false;
 }
 
-(prettyInstalled ? test : test.skip)('by default a warning is one short line for people, not a JSON record', () => {
+const prettyTitle = 'by default a warning is one short line for people, not a JSON record';
+(prettyInstalled ? test : test.skip)(prettyInstalled ? prettyTitle : `${prettyTitle} (skipped: pino-pretty is not installed: run npm install)`, () => {
   const output = runAndCaptureStderr({ level: 'warn' });
   expect(output.trim()).toBe('WARN: the sandbox is off {"detail":1}');
 });
