@@ -8,7 +8,7 @@ import { definitionsForTools } from '../registry/definitions';
 import { parseToolArguments } from '../registry/handle-function-call';
 import type { SecretRedactor } from '../environments/secret-redaction';
 import type { ToolRegistry } from '../registry/registry';
-import type { CallConcurrency, ToolDefinition } from '../registry/tool-entry';
+import type { CallConcurrency, ToolDefinition, ToolSettings } from '../registry/tool-entry';
 import type { SessionStore, StoredMessage, StoredToolCall } from '../store/session-store';
 import type { ModelTurn, ToolCallPlan } from '../workflows/session-types';
 import { toChatMessages } from './chat-messages';
@@ -36,6 +36,8 @@ export function createCallModelActivity(deps: {
   redactor: SecretRedactor;
   /** model.retry_unreachable: back off on an endpoint that has never answered. */
   retryUnreachable?: boolean;
+  /** The worker's tool settings (a tool's concurrency may depend on them). */
+  settings?: ToolSettings;
 }) {
   const definitionCache = new Map<string, ToolDefinition[]>();
 
@@ -136,7 +138,7 @@ export function createCallModelActivity(deps: {
     const args = parseToolArguments(call.arguments);
     if (!entry || !args) return { mode: 'exclusive' };
     try {
-      const concurrency = entry.concurrency(args);
+      const concurrency = entry.concurrency(args, deps.settings);
       if (concurrency.mode !== 'path') return concurrency;
       if (typeof concurrency.path !== 'string' || !concurrency.path.trim()) return { mode: 'exclusive' };
       return { ...concurrency, path: path.resolve(cwd, concurrency.path) };

@@ -191,6 +191,12 @@ export const configSchema = z
         disabled_toolsets: z.array(z.string()).default([]),
         /** Working directory for sessions; defaults to the directory `run` is started in. */
         cwd: z.string().optional(),
+        /**
+         * Which terminal calls of one model turn may run side by side (read by the worker):
+         * `read_only` those the detector parses as only reading, `always` every foreground one,
+         * `never` none. Calls that write a file still wait for reads of it either way.
+         */
+        parallel_terminal: z.enum(['read_only', 'always', 'never']).default('read_only'),
       })
       .strict()
       .prefault({}),

@@ -47,6 +47,7 @@ export function toolSettingsFrom(config: LoadedConfig): ToolSettings {
       defaultTimeoutSeconds: config.terminal.timeout_seconds,
       maxForegroundTimeoutSeconds: config.terminal.max_foreground_timeout_seconds,
       maxOutputChars: config.terminal.max_output_chars,
+      parallel: config.session.parallel_terminal,
     },
   };
 }
