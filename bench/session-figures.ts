@@ -51,7 +51,12 @@ async function main(): Promise<void> {
   const connection = await Connection.connect({ address: server.address });
   const nativeConnection = await NativeConnection.connect({ address: server.address });
   const client = new Client({ connection });
-  const baseConfig = loadConfig({ env: { HERMES_TEMPORAL_HOME: home, PATH: process.env.PATH }, projectDir: cwd, flags: { session: { max_turns: TURNS + 5 } } });
+  // SANDBOX=off shows what the sandbox adds to a call (bubblewrap's namespaces and mounts).
+  const baseConfig = loadConfig({
+    env: { HERMES_TEMPORAL_HOME: home, PATH: process.env.PATH },
+    projectDir: cwd,
+    flags: { session: { max_turns: TURNS + 5 }, ...(process.env.SANDBOX === 'off' ? { terminal: { local: { sandbox: 'off' } } } : {}) },
+  });
   const store = new SqliteSessionStore(baseConfig.store.path);
 
   /** A config whose model replays `script`. */
