@@ -1,7 +1,9 @@
 // Temporal's own floor for the session benchmarks: the same shapes as a session with nothing of
 // ours in them (trivial activities), on the same server, measured in the same run.
-import { proxyActivities } from '@temporalio/workflow';
+import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { FloorActivities } from './floor-activities';
+
+const wakeSignal = defineSignal('wake');
 
 const { noop, sleepOneSecond } = proxyActivities<FloorActivities>({ startToCloseTimeout: '1 minute' });
 
@@ -16,4 +18,13 @@ export async function floorTurns(turns: number): Promise<void> {
 /** `calls` one-second activities at once. */
 export async function floorParallel(calls: number): Promise<void> {
   await Promise.all(Array.from({ length: calls }, () => sleepOneSecond()));
+}
+
+/** Waits for a `wake` signal: what a parked session costs at least. */
+export async function floorParked(): Promise<void> {
+  let woken = false;
+  setHandler(wakeSignal, () => {
+    woken = true;
+  });
+  await condition(() => woken);
 }

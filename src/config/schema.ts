@@ -181,6 +181,12 @@ export const configSchema = z
         shutdown_grace_seconds: z.number().int().min(0).default(30),
         /** A worker started while its server is down retries this long (0: for ever) before exiting. */
         connect_timeout_seconds: z.number().int().min(0).default(600),
+        /**
+         * Sessions kept in memory between their workflow tasks. Beyond it the least recently used
+         * (sessions parked on an approval, say) are evicted and replayed from their short history
+         * when they wake. Unset: the Temporal SDK's default, which grows with the heap.
+         */
+        max_cached_workflows: positiveInt.optional(),
       })
       .strict()
       .prefault({}),

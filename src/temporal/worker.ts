@@ -94,6 +94,7 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
     activities,
     maxConcurrentActivityTaskExecutions: config.worker.max_concurrent_activities,
     maxConcurrentWorkflowTaskExecutions: config.worker.max_concurrent_workflow_tasks,
+    ...(config.worker.max_cached_workflows ? { maxCachedWorkflows: config.worker.max_cached_workflows } : {}),
     shutdownGraceTime: `${config.worker.shutdown_grace_seconds} seconds`,
     // A cancellation or termination reaches a running tool only in a heartbeat's response: the
     // SDK's default throttle (0.8 × the heartbeat timeout, up to 60 s) would hold it back for
