@@ -225,3 +225,23 @@ test('a run killed outright (SIGKILL) still takes its embedded server down with 
   await exitOf(run, 10_000);
   await waitFor(() => processesInGroup(server.pid).length === 0, { timeoutMs: 15_000, what: 'the embedded server to stop' });
 });
+
+test('when the process that started run dies, run cancels the session and leaves nothing running', async () => {
+  const here = await world();
+  // A parent shell in its own process group, with run as its child; the shell is then killed.
+  const parent = spawn('bash', ['-c', `"$0" "$@" & wait`, process.execPath, CLI_ENTRY, 'run', 'sleep a while'], {
+    env: here.env,
+    cwd: here.home,
+    detached: true,
+    stdio: 'ignore',
+  });
+  const group = parent.pid!;
+  runs.push({ pid: group, output: () => '', exited: Promise.resolve(null), interrupt: () => undefined, signal: () => undefined });
+  const server = await runUntilCommandRuns({ pid: group, output: () => '(a pipe nobody reads)', exited: Promise.resolve(null), interrupt: () => undefined, signal: () => undefined }, here);
+  process.kill(group, 'SIGKILL');
+  await waitFor(async () => (await storedStatus(here.home)).status === 'cancelled', { timeoutMs: 30_000, what: 'the session to be stored cancelled' });
+  await waitFor(() => processesInGroup(group).length === 0 && processesInGroup(server.pid).length === 0 && pidsRunning(here.sleep).length === 0, {
+    timeoutMs: 20_000,
+    what: 'every process of the run to be gone',
+  });
+});
