@@ -13,6 +13,8 @@ const roots = ['<rootDir>/src', '<rootDir>/test'];
 /** @type {import('jest').Config} */
 module.exports = {
   testTimeout: 120_000,
+  // The default summary, then which suites were skipped and why (test/helpers/skipped-reporter.js).
+  reporters: ['default', '<rootDir>/test/helpers/skipped-reporter.js'],
   projects: [
     { displayName: 'unit', testEnvironment: 'node', transform, transformIgnorePatterns, roots, testTimeout: 30_000, testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     {

@@ -9,7 +9,7 @@ import { INVALID_ARGUMENTS_RESULT, parseToolArguments } from '../registry/handle
 import { toolError } from '../registry/results';
 import type { SecretRedactor } from '../environments/secret-redaction';
 import type { ToolRegistry } from '../registry/registry';
-import type { CallConcurrency, SchemaContext, ToolDefinition } from '../registry/tool-entry';
+import type { CallConcurrency, SchemaContext, ToolDefinition, ToolSettings } from '../registry/tool-entry';
 import type { SessionStore, StoredMessage, StoredToolCall } from '../store/session-store';
 import type { ModelTurn, ToolCallPlan } from '../workflows/session-types';
 import { toChatMessages } from './chat-messages';
@@ -35,7 +35,16 @@ const MAX_WORKFLOW_CALL_ARGUMENT_CHARS = 256_000;
 /** Final answers larger than this travel through history clipped; the store has them whole. */
 const MAX_ANSWER_CHARS = 32_000;
 
-export function createCallModelActivity(deps: { registry: ToolRegistry; store: SessionStore; models: ModelClients; redactor: SecretRedactor }) {
+export function createCallModelActivity(deps: {
+  registry: ToolRegistry;
+  store: SessionStore;
+  models: ModelClients;
+  redactor: SecretRedactor;
+  /** model.retry_unreachable: back off on an endpoint that has never answered. */
+  retryUnreachable?: boolean;
+  /** The worker's tool settings (a tool's concurrency may depend on them). */
+  settings?: ToolSettings;
+}) {
   const definitionCache = new Map<string, ToolDefinition[]>();
 
   async function toolDefinitions(toolNames: string[], schemaContext: SchemaContext): Promise<ToolDefinition[]> {
@@ -75,8 +84,12 @@ export function createCallModelActivity(deps: { registry: ToolRegistry; store: S
       );
     } catch (error) {
       heartbeat.stop();
-      throw toModelFailure(error, deps.models.baseUrlFor(input.baseUrl));
+      if ((error as { status?: unknown }).status !== undefined) deps.models.markAnswered(input.baseUrl);
+      // The session's first call to an endpoint no call has ever reached: fail fast on a wrong URL.
+      const firstContact = !deps.models.hasAnswered(input.baseUrl) && !history.some((message) => message.role === 'assistant');
+      throw toModelFailure(error, deps.models.baseUrlFor(input.baseUrl), { unreachableIsFinal: firstContact && !deps.retryUnreachable });
     }
+    deps.models.markAnswered(input.baseUrl);
 
     const choice = response.choices?.[0];
     if (!choice) {
@@ -145,7 +158,7 @@ export function createCallModelActivity(deps: { registry: ToolRegistry; store: S
     const args = parseToolArguments(call.arguments);
     if (!entry || !args) return { mode: 'exclusive' };
     try {
-      const concurrency = entry.concurrency(args);
+      const concurrency = entry.concurrency(args, deps.settings);
       if (concurrency.mode !== 'path') return concurrency;
       if (typeof concurrency.path !== 'string' || !concurrency.path.trim()) return { mode: 'exclusive' };
       return { ...concurrency, path: path.resolve(cwd, concurrency.path) };

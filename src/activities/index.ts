@@ -41,7 +41,7 @@ export function createActivities(unguarded: ActivityDeps) {
   return {
     ...createSessionActivities({ ...deps, allowlistFile: userConfigFile(deps.config) }),
     ...createApprovalActivities(deps),
-    callModel: createCallModelActivity(deps),
+    callModel: createCallModelActivity({ ...deps, retryUnreachable: deps.config.model.retry_unreachable }),
     // Tools read past sessions through the guarded store, like every other activity.
     executeTool: createExecuteToolActivity({ ...deps, services: { sessions: deps.store, ...(deps.memory ? { memory: deps.memory } : {}) } }),
     ...createEnvironmentActivities(deps),

@@ -12,6 +12,8 @@ export interface ModelEndpointDefaults {
 
 export class ModelClients {
   private readonly clients = new Map<string, OpenAI>();
+  /** Endpoints that have answered this worker at least once (any HTTP reply counts). */
+  private readonly answered = new Set<string>();
 
   constructor(private readonly defaults: ModelEndpointDefaults) {}
 
@@ -24,6 +26,14 @@ export class ModelClients {
     const baseUrl = this.baseUrlFor(sessionBaseUrl);
     const key = (baseUrl !== undefined ? this.defaults.keysByBaseUrl?.[baseUrl] : undefined) ?? this.defaults.apiKey;
     return this.forEndpoint(baseUrl, key);
+  }
+
+  markAnswered(sessionBaseUrl: string | undefined): void {
+    this.answered.add(this.baseUrlFor(sessionBaseUrl) ?? '');
+  }
+
+  hasAnswered(sessionBaseUrl: string | undefined): boolean {
+    return this.answered.has(this.baseUrlFor(sessionBaseUrl) ?? '');
   }
 
   /** A client for an explicit endpoint and key (e.g. the auxiliary model of smart approval). */

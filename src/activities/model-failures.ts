@@ -7,6 +7,7 @@ export const MODEL_FAILURE = {
   rateLimit: 'Hermes.Model.RateLimit',
   server: 'Hermes.Model.ServerError',
   network: 'Hermes.Model.Network',
+  unreachable: 'Hermes.Model.Unreachable',
   authentication: 'Hermes.Model.Authentication',
   badRequest: 'Hermes.Model.BadRequest',
   emptyResponse: 'Hermes.Model.EmptyResponse',
@@ -15,8 +16,31 @@ export const MODEL_FAILURE = {
 
 const RETRYABLE_STATUS = new Set([408, 409, 429]);
 
-export function toModelFailure(error: unknown, baseUrl: string | undefined): ApplicationFailure {
+export interface ModelFailureContext {
+  /**
+   * Nothing has ever answered at this endpoint and retrying it was not asked for: a refused
+   * connection or a host that does not resolve is then a wrong URL or a server not running,
+   * which backing off for minutes would only hide.
+   */
+  unreachableIsFinal?: boolean;
+}
+
+/** Socket errors that mean nothing listens there, or no such host. */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+export function toModelFailure(error: unknown, baseUrl: string | undefined, context: ModelFailureContext = {}): ApplicationFailure {
   const where = baseUrl ?? 'api.openai.com';
+  const unreachable = error instanceof OpenAI.APIConnectionError ? unreachableCode(error) : undefined;
+  if (unreachable && context.unreachableIsFinal) {
+    return ApplicationFailure.create({
+      message:
+        `Could not reach the model at ${where} (${describeUnreachable(unreachable)}). ` +
+        'Check OPENAI_BASE_URL (model.base_url) and that the server runs; model.retry_unreachable keeps retrying instead.',
+      type: MODEL_FAILURE.unreachable,
+      nonRetryable: true,
+      cause: error as Error,
+    });
+  }
   if (error instanceof OpenAI.APIConnectionError) {
     return ApplicationFailure.create({
       message: `Could not reach the model at ${where}: ${error.message}`,
@@ -55,6 +79,29 @@ export function toModelFailure(error: unknown, baseUrl: string | undefined): App
   }
   // The workflow prefixes "Model call failed: ", so the message names only what went wrong.
   return ApplicationFailure.create({ message: `Calling the model at ${where} failed: ${err.message}`, type: MODEL_FAILURE.network, cause: err });
+}
+
+function describeUnreachable(code: string): string {
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'bad port') return 'a port that fetch refuses to use';
+  return `${code}: host not found or not reachable`;
+}
+
+/** The socket error code somewhere in the error's cause chain, if it is one of UNREACHABLE_CODES. */
+function unreachableCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && depth < 6; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) return code;
+    // fetch refuses a few well-known ports (9, 25, 6000, ...) before connecting.
+    if ((current as { message?: unknown }).message === 'bad port') return 'bad port';
+    const errors = (current as { errors?: unknown }).errors;
+    if (Array.isArray(errors)) {
+      const found = errors.map(unreachableCode).find(Boolean);
+      if (found) return found;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 /** The server's requested delay, if it gave a positive one (otherwise the retry policy decides). */

@@ -38,10 +38,16 @@ export function unattendedBlocked(description: string): string {
   );
 }
 
-export function approvedNote(description: string, by: 'user' | 'smart' | 'policy'): string {
+export function approvedNote(description: string, by: 'user' | 'smart' | 'policy' | 'demo'): string {
+  if (by === 'demo') return `Command required approval (${description}) and was approved by the demo itself, standing in for a user.`;
   if (by === 'smart') return `Command was flagged (${description}) and auto-approved by smart approval.`;
   if (by === 'policy') return `Command was flagged (${description}) and approved by the unattended policy.`;
   return `Command required approval (${description}) and was approved by the user.`;
+}
+
+/** Who a human-channel decision came from: the demo signs its own answers `via demo`. */
+export function approverKind(decidedBy: string | undefined): 'user' | 'demo' {
+  return decidedBy?.endsWith(' via demo') ? 'demo' : 'user';
 }
 
 export function boundFileChanged(file: string): string {

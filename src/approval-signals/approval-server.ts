@@ -4,7 +4,8 @@
 // (or why it was refused).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import { isTemporalError } from '../temporal/error-names';
 import type { ApprovalDecision } from './approval-types';
 import { signDecision, type ApproverKey } from './approver-key';
 import { decideApprovalUpdate, parseApprovalDecision, pendingApprovalsQuery } from './definitions';
@@ -71,8 +72,8 @@ export async function startApprovalServer(options: {
       const result = await handle.executeUpdate(decideApprovalUpdate, { args: [decision] });
       return reply(response, 200, { ok: true, sessionId, ...result });
     } catch (error) {
-      if (error instanceof WorkflowNotFoundError) return reply(response, 404, { error: `No running session '${sessionId}'` });
-      if (error instanceof WorkflowUpdateFailedError) return reply(response, 409, { error: error.cause?.message ?? error.message });
+      if (isTemporalError(error, 'WorkflowNotFoundError')) return reply(response, 404, { error: `No running session '${sessionId}'` });
+      if (isTemporalError(error, 'WorkflowUpdateFailedError')) return reply(response, 409, { error: error.cause?.message ?? error.message });
       return reply(response, 409, { error: (error as Error).message });
     }
   }

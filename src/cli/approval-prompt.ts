@@ -69,7 +69,11 @@ export class ApprovalPrompter {
   }
 
   private async ask(approval: PendingApproval): Promise<void> {
-    this.readline ??= createInterface({ input: process.stdin, output: process.stdout, terminal: true });
+    if (!this.readline) {
+      this.readline = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
+      // In raw mode Ctrl+C reaches readline, not the process: pass it on to whoever handles SIGINT.
+      this.readline.on('SIGINT', () => process.kill(process.pid, 'SIGINT'));
+    }
     const abort = new AbortController();
     this.current = { approvalId: approval.approvalId, abort };
     let answer: string;

@@ -1,43 +1,77 @@
 #!/usr/bin/env node
-// The `hermes-temporal` command.
+// The `hermes-temporal` command. Only the module of the command being run is loaded; the
+// top-level help is built from the command table (command-table.ts).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { Command } from 'commander';
-import { ConfigError } from '../config/load';
-import { registerApprovalCommands } from './commands/approvals';
-import { registerApproverCommands } from './commands/approver';
-import { registerCheckCommand } from './commands/check-command';
-import { registerDemoCommand } from './commands/demo';
-import { registerDevCommand } from './commands/dev';
-import { registerRunCommand } from './commands/run';
-import { registerScriptedModelCommand } from './commands/scripted-model';
-import { registerSessionCommands } from './commands/sessions';
-import { registerTemporalCliCommand } from './commands/temporal-cli';
-import { registerToolsCommand } from './commands/tools';
-import { registerWorkerCommand } from './commands/worker';
+import { COMMAND_MODULES, commandName, moduleOf } from './command-table';
 
-export function buildProgram(): Command {
+/**
+ * The program for `argv` (user arguments, without node and the script): the one command named
+ * there fully defined, the others as help entries; with no `argv`, every command fully defined.
+ */
+export async function buildProgram(argv?: readonly string[]): Promise<Command> {
   const program = new Command('hermes-temporal')
     .description('Durable LLM-agent sessions on Temporal: every tool call an activity, visible in the Web UI')
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .option('--log-format <format>', 'how logs reach stderr: pretty (short lines, the default) or json (HERMES_LOG_FORMAT)')
     .showHelpAfterError();
-  registerRunCommand(program);
-  registerDemoCommand(program);
-  registerDevCommand(program);
-  registerWorkerCommand(program);
-  registerSessionCommands(program);
-  registerApprovalCommands(program);
-  registerApproverCommands(program);
-  registerCheckCommand(program);
-  registerToolsCommand(program);
-  registerScriptedModelCommand(program);
-  registerTemporalCliCommand(program);
+  // Before any command loads its configuration, which reads the variable like every other setting.
+  program.hook('preAction', () => {
+    const { logFormat } = program.opts<{ logFormat?: string }>();
+    if (logFormat) process.env.HERMES_LOG_FORMAT = logFormat;
+  });
+  const wanted = argv ? moduleOf(requestedCommand(argv)) : undefined;
+  const placeholderTerms = new Map<Command, string>();
+  for (const module of COMMAND_MODULES) {
+    if (!argv || module === wanted) {
+      (await module.load())(program);
+      continue;
+    }
+    for (const { term, description } of module.commands) {
+      placeholderTerms.set(program.command(commandName(term)).description(description), term);
+    }
+  }
+  const help = program.createHelp();
+  program.configureHelp({ subcommandTerm: (command) => placeholderTerms.get(command) ?? help.subcommandTerm(command) });
+  if (process.env.HERMES_STARTUP_TRACE) {
+    // For bench/cli-startup.ts: when the command's own code begins, in ms since the process started.
+    program.hook('preAction', () => {
+      process.stderr.write(`hermes-temporal: command started at ${performance.now().toFixed(1)} ms\n`);
+    });
+  }
   return program;
 }
 
+/** The command the arguments name (`help <command>` names that command), or '' for none. */
+function requestedCommand(argv: readonly string[]): string {
+  const [first, second] = argv.filter((argument) => !argument.startsWith('-'));
+  return first === 'help' ? (second ?? '') : (first ?? '');
+}
+
+function packageVersion(): string {
+  // dist/src/cli or src/cli: the package file is two or three folders up.
+  for (const up of ['../..', '../../..']) {
+    try {
+      const manifest = JSON.parse(readFileSync(path.join(__dirname, up, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (manifest.name === 'hermes-temporal' && manifest.version) return manifest.version;
+    } catch {
+      // Not here.
+    }
+  }
+  return 'unknown';
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const program = await buildProgram(argv);
+  await program.parseAsync(process.argv);
+}
+
 if (require.main === module) {
-  buildProgram()
-    .parseAsync(process.argv)
-    .catch((error: unknown) => {
-      const message = error instanceof ConfigError ? error.message : error instanceof Error ? error.message : String(error);
-      console.error(`hermes-temporal: ${message}`);
-      process.exit(1);
-    });
+  main().catch((error: unknown) => {
+    console.error(`hermes-temporal: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
 }

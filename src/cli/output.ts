@@ -3,6 +3,7 @@
 import { createSecretRedactor, type SecretRedactor } from '../environments/secret-redaction';
 import type { ToolEvent } from '../workflows/session-types';
 import type { FollowEvent } from './follow-session';
+import { plural } from './plural';
 
 export interface SessionStartedEvent {
   type: 'session_started';
@@ -87,7 +88,7 @@ export function createEventPrinter(options: {
         }
         case 'final': {
           const ok = event.status === 'completed';
-          const counts = event.turns !== undefined ? ` after ${event.turns} turns and ${event.toolCalls ?? 0} tool calls` : '';
+          const counts = event.turns !== undefined ? ` after ${plural(event.turns, 'turn')} and ${plural(event.toolCalls ?? 0, 'tool call')}` : '';
           write(style(ok ? '32;1' : '31;1', `${ok ? '✔' : '✘'} ${event.status}${counts}`, color));
           if (event.reason) write(`  ${event.reason}`);
           if (event.answer) write(`\n${event.answer}`);

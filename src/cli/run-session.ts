@@ -2,10 +2,12 @@
 // with an in-process worker unless told otherwise, and show progress until it ends.
 import type { LoadedConfig } from '../config/load';
 import { createSecretRedactor } from '../environments/secret-redaction';
-import { createLogger } from '../logging';
+import { createConfiguredLogger } from '../logging';
 import { registry } from '../registry/registry';
+import { killRunningCommands } from '../environments/running-commands';
 import { createSessionStore } from '../store/create-session-store';
-import { connectTemporal, workflowUiUrl, type TemporalConnection } from '../temporal/connection';
+import type { SessionStore } from '../store/session-store';
+import { connectTemporal, findRunningDevServer, workflowUiUrl, type TemporalConnection } from '../temporal/connection';
 import { installTemporalRuntime } from '../temporal/runtime';
 import { startSession, type SessionHandle } from '../temporal/sessions';
 import { createHermesWorker, loadBuiltinTools, releaseWorkerEnvironments } from '../temporal/worker';
@@ -15,6 +17,7 @@ import type { SessionStatus } from '../workflows/session-types';
 import { ApprovalPrompter } from './approval-prompt';
 import { followSession, type FinalEvent } from './follow-session';
 import { createEventPrinter, type EventPrinter } from './output';
+import { watchForStop, type StopCause } from './run-stop';
 
 export interface RunOptions {
   task: string;
@@ -38,19 +41,30 @@ export interface RunOutcome {
   sessionId: string;
   workflowId: string;
   final?: FinalEvent;
+  /** Set when a signal or the parent's death stopped the run: the exit code it asks for. */
+  stopExitCode?: number;
 }
 
 export async function runSession(options: RunOptions): Promise<RunOutcome> {
-  const { config } = options;
   const serveLocally = options.worker ?? true;
+  const config = withSharedServer(options.config, !serveLocally || Boolean(options.detach));
   if (!config.temporal.address && !serveLocally) {
-    throw new Error('--no-worker needs a server that other workers poll: set TEMPORAL_ADDRESS (or run `hermes-temporal dev`)');
+    throw new Error('--no-worker needs a server that other workers poll: set TEMPORAL_ADDRESS, or start `hermes-temporal dev` in another terminal');
   }
   if (!config.temporal.address && options.detach) {
-    throw new Error('--detach needs a server that outlives this command: set TEMPORAL_ADDRESS (or run `hermes-temporal dev`)');
+    throw new Error('--detach needs a server that outlives this command: set TEMPORAL_ADDRESS, or start `hermes-temporal dev` in another terminal');
   }
-  const logger = createLogger({ level: config.logging.level });
-  installTemporalRuntime(logger);
+  // Said before a server starts, not after minutes of retries: the worker here has no model.
+  if (serveLocally && !config.model.api_key && !config.model.base_url) {
+    throw new Error(
+      'No model configured: set OPENAI_API_KEY (for api.openai.com) or OPENAI_BASE_URL (any OpenAI-compatible endpoint, or --base-url). ' +
+        '`hermes-temporal demo` needs neither.',
+    );
+  }
+  const logger = createConfiguredLogger(config);
+  // This command decides what a signal means (run-stop.ts): the worker must outlive the first one.
+  // The SDK warns of every failed activity attempt; this command shows failures in its own words.
+  installTemporalRuntime(logger, { handleSignals: false, level: 'ERROR' });
   loadBuiltinTools(logger);
   // What this command prints (events, approval prompts) hides the same secrets the worker's output does.
   const redactor = createSecretRedactor({ env: process.env, config });
@@ -62,7 +76,6 @@ export async function runSession(options: RunOptions): Promise<RunOutcome> {
     ? await createHermesWorker({ connection: connection.nativeConnection, config, store, logger })
     : undefined;
   const workerDone = worker?.run();
-  let interrupted = 0;
   try {
     const surface = options.surface ?? (!options.json && !options.detach && process.stdin.isTTY && process.stdout.isTTY ? 'interactive' : 'async');
     const handle = await startSession(connection.client, { task: options.task, config, sessionId: options.sessionId, surface });
@@ -76,14 +89,11 @@ export async function runSession(options: RunOptions): Promise<RunOutcome> {
     options.onStarted?.(connection, printer);
     if (options.detach) return { sessionId, workflowId: handle.workflowId };
 
-    // First Ctrl+C cancels the session (its tools are killed); a second one leaves at once.
-    const onInterrupt = () => {
-      interrupted += 1;
-      if (interrupted > 1) process.exit(130);
-      printer.note('Cancelling the session (Ctrl+C again to quit now) ...');
-      handle.cancel().catch(() => undefined);
-    };
-    process.on('SIGINT', onInterrupt);
+    const stopWatch = watchForStop({
+      cancel: () => handle.cancel().then(() => undefined),
+      note: (message) => printer.note(message),
+      cleanUp: (cause) => abandonRun({ sessionId, cause, connection, store, note: (message) => printer.note(message) }),
+    });
     // The person at this terminal answers with this machine's approver key (the session lists it).
     const approver = surface === 'interactive' ? loadApproverKey(config.home, { create: true }) : undefined;
     const prompter = approver
@@ -114,11 +124,13 @@ export async function runSession(options: RunOptions): Promise<RunOutcome> {
     };
     try {
       const final = await followSession(handle, (event) => printer.print(event), { onStatus });
-      if (connection.embedded && options.keepServerUntil) await options.keepServerUntil(connection, printer);
-      return { sessionId, workflowId: handle.workflowId, final };
+      if (connection.embedded && options.keepServerUntil && stopWatch.exitCode === undefined) {
+        await options.keepServerUntil(connection, printer);
+      }
+      return { sessionId, workflowId: handle.workflowId, final, stopExitCode: stopWatch.exitCode };
     } finally {
       prompter?.close();
-      process.off('SIGINT', onInterrupt);
+      stopWatch.dispose();
     }
   } finally {
     worker?.shutdown();
@@ -127,6 +139,41 @@ export async function runSession(options: RunOptions): Promise<RunOutcome> {
     await store.close();
     await connection.close();
   }
+}
+
+/**
+ * Quitting before the session ended: kill the commands still running here; a session whose
+ * embedded server goes down with this process is recorded as abandoned, saying why. (On a shared
+ * server the session lives on, cancellation requested, for other workers to finish.)
+ */
+async function abandonRun(run: {
+  sessionId: string;
+  cause: StopCause;
+  connection: TemporalConnection;
+  store: SessionStore;
+  note: (message: string) => void;
+}): Promise<void> {
+  killRunningCommands();
+  if (!run.connection.embedded) {
+    run.note(`Quit. Session ${run.sessionId} stays on ${run.connection.address} with its cancellation requested, for another worker to finish.`);
+    return;
+  }
+  run.note(`Quit. Session ${run.sessionId} is abandoned: the Temporal server this command started stops with it.`);
+  try {
+    await run.store.updateSession(run.sessionId, {
+      status: 'abandoned',
+      error: `Abandoned: hermes-temporal run was stopped (${run.cause}) before the session ended, and the Temporal server it had started stopped with it`,
+    });
+  } finally {
+    run.connection.abandon();
+  }
+}
+
+/** With no TEMPORAL_ADDRESS, a command that needs a lasting server uses a running `dev` one. */
+function withSharedServer(config: LoadedConfig, needsSharedServer: boolean): LoadedConfig {
+  if (config.temporal.address || !needsSharedServer) return config;
+  const dev = findRunningDevServer(config.home);
+  return dev ? { ...config, temporal: { ...config.temporal, address: dev.address, ...(dev.uiUrl ? { ui_url: dev.uiUrl } : {}) } } : config;
 }
 
 /** Process exit code for how a session ended. */

@@ -1,8 +1,9 @@
 // A long-running worker process: `hermes-temporal worker`, worker.ts and the dev command. The
 // SDK runtime turns SIGINT/SIGTERM into a graceful shutdown: no new tasks, running tools get
-// `worker.shutdown_grace_seconds` to finish.
+// `worker.shutdown_grace_seconds` to finish. That it polls and that it stopped are said in a line
+// for people on stderr; the log keeps `logging.level` (warnings by default).
 import { loadConfig, type LoadedConfig } from '../config/load';
-import { createLogger } from '../logging';
+import { createConfiguredLogger } from '../logging';
 import { createSessionStore, describeSessionStore } from '../store/create-session-store';
 import type { TemporalConnection } from '../temporal/connection';
 import { connectTemporalWithRetry } from '../temporal/connect-with-retry';
@@ -10,18 +11,18 @@ import { installTemporalRuntime } from '../temporal/runtime';
 import { createHermesWorker, releaseWorkerEnvironments } from '../temporal/worker';
 
 export async function serveWorker(config: LoadedConfig, connection: TemporalConnection): Promise<void> {
-  const logger = createLogger({ level: config.logging.level === 'warn' ? 'info' : config.logging.level });
+  const logger = createConfiguredLogger(config);
   installTemporalRuntime(logger);
   const store = createSessionStore(config);
   try {
     const worker = await createHermesWorker({ connection: connection.nativeConnection, config, store, logger });
-    logger.info(
-      { address: connection.address, namespace: connection.namespace, taskQueue: config.temporal.task_queue, store: describeSessionStore(config) },
-      'hermes-temporal worker polling; SIGINT/SIGTERM drains running tools and exits',
+    say(
+      `Worker polling task queue ${config.temporal.task_queue} on ${connection.address} (namespace ${connection.namespace}, ` +
+        `store ${describeSessionStore(config)}); Ctrl+C or SIGTERM lets running tools finish, then exits.`,
     );
     await worker.run();
     await releaseWorkerEnvironments(worker);
-    logger.info('worker stopped');
+    say('Worker stopped.');
   } finally {
     await store.close();
   }
@@ -30,7 +31,7 @@ export async function serveWorker(config: LoadedConfig, connection: TemporalConn
 /** The worker process: configuration from files and environment, a server at TEMPORAL_ADDRESS. */
 export async function runConfiguredWorker(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger({ level: config.logging.level === 'warn' ? 'info' : config.logging.level });
+  const logger = createConfiguredLogger(config);
   installTemporalRuntime(logger);
   // Until connected, SIGINT/SIGTERM end the wait (the SDK's runtime handles them once a worker runs).
   const stop = new AbortController();
@@ -53,4 +54,8 @@ export async function runConfiguredWorker(): Promise<void> {
   } finally {
     await connection.close();
   }
+}
+
+function say(line: string): void {
+  process.stderr.write(`${line}\n`);
 }

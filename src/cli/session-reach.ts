@@ -1,10 +1,10 @@
 // What a CLI command can reach of a session, found within seconds: whether its workflow runs,
 // whether any worker polls its task queue (queries and updates need one; signals do not), and
 // the pending approvals the workflow keeps in its memo for when no worker answers.
-import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import { z } from 'zod';
 import { PENDING_APPROVALS_MEMO, type MemoPendingApproval } from '../approval-signals/pending-approvals-memo';
+import { isTemporalError } from '../temporal/error-names';
 import { workflowIdFor } from '../temporal/sessions';
 
 /** How long one look-up (describe, a query, an update) may take before the command says why it stopped. */
@@ -38,13 +38,15 @@ const memoPendingSchema = z.array(
 export async function reachSession(client: Client, sessionId: string): Promise<SessionReach> {
   const handle = client.workflow.getHandle(workflowIdFor(sessionId));
   const description = await bounded(client, `describe session ${sessionId}`, () => handle.describe()).catch((error: unknown) => {
-    if (error instanceof WorkflowNotFoundError) throw new Error(`No session '${sessionId}' on the Temporal server (workflow ${handle.workflowId} not found)`);
+    if (isTemporalError(error, 'WorkflowNotFoundError')) throw new Error(`No session '${sessionId}' on the Temporal server (workflow ${handle.workflowId} not found)`);
     throw error;
   });
   if (description.status.name !== 'RUNNING') {
     throw new Error(`Session ${sessionId} is not running (${description.status.name.toLowerCase()}): nothing waits for a decision`);
   }
   const taskQueue = description.taskQueue;
+  // Loaded here, not up front: the client (connected by now) has already loaded it.
+  const { temporal } = await import('@temporalio/proto');
   const pollers = await bounded(client, `describe task queue ${taskQueue}`, () =>
     client.workflowService.describeTaskQueue({
       namespace: client.options.namespace,

@@ -145,6 +145,8 @@ const ENVIRONMENT_KEYS: Record<string, [key: string, parse: EnvParser]> = {
   HERMES_LOG_LEVEL: ['logging.level', asString],
   DELEGATION_MAX_CONCURRENT_CHILDREN: ['delegation.max_concurrent_children', asScalar],
   DELEGATION_CHILD_TIMEOUT_SECONDS: ['delegation.child_timeout_seconds', asScalar],
+  HERMES_LOG_FORMAT: ['logging.format', asString],
+  HERMES_LOG_FILE: ['logging.file', asString],
 };
 
 /**

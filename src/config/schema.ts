@@ -140,6 +140,12 @@ export const configSchema = z
         /** Attempts for retryable model failures (429, 5xx, network). */
         max_attempts: positiveInt.default(8),
         retry_initial_interval_ms: positiveInt.default(1000),
+        /**
+         * Retry an endpoint that refuses connections or whose host does not resolve although it
+         * has never answered (a local model server still starting). Off: such a first call fails
+         * the session at once, saying which URL could not be reached.
+         */
+        retry_unreachable: z.boolean().default(false),
         temperature: z.number().min(0).max(2).optional(),
       })
       .strict()
@@ -175,6 +181,12 @@ export const configSchema = z
         shutdown_grace_seconds: z.number().int().min(0).default(30),
         /** A worker started while its server is down retries this long (0: for ever) before exiting. */
         connect_timeout_seconds: z.number().int().min(0).default(600),
+        /**
+         * Sessions kept in memory between their workflow tasks. Beyond it the least recently used
+         * (sessions parked on an approval, say) are evicted and replayed from their short history
+         * when they wake. Unset: the Temporal SDK's default, which grows with the heap.
+         */
+        max_cached_workflows: positiveInt.optional(),
       })
       .strict()
       .prefault({}),
@@ -185,6 +197,12 @@ export const configSchema = z
         disabled_toolsets: z.array(z.string()).default([]),
         /** Working directory for sessions; defaults to the directory `run` is started in. */
         cwd: z.string().optional(),
+        /**
+         * Which terminal calls of one model turn may run side by side (read by the worker):
+         * `read_only` those the detector parses as only reading, `always` every foreground one,
+         * `never` none. Calls that write a file still wait for reads of it either way.
+         */
+        parallel_terminal: z.enum(['read_only', 'always', 'never']).default('read_only'),
       })
       .strict()
       .prefault({}),
@@ -324,7 +342,13 @@ export const configSchema = z
     /** Approval keys (or exact commands) approved forever; `always` answers add to it. */
     command_allowlist: z.array(z.string()).default([]),
     logging: z
-      .object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn') })
+      .object({
+        level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
+        /** `pretty`: short lines for people on stderr; `json`: pino's JSON lines on stderr. */
+        format: z.enum(['pretty', 'json']).default('pretty'),
+        /** Also write every log record, as JSON, to this file. */
+        file: z.string().optional(),
+      })
       .strict()
       .prefault({}),
   })

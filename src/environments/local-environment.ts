@@ -20,6 +20,8 @@ import { shellExitCode, spawnInPty } from './local-pty';
 import type { BackgroundProcesses, EnvironmentHandle, ExecRequest, ExecResult, TerminalEnvironment } from './terminal-environment';
 import { ExecDeadline } from './exec-deadline';
 import { LocalSandbox, type SandboxCommand } from './local-sandbox';
+import { trackCommandGroup } from './running-commands';
+import { smallSpawner } from './small-spawner';
 
 export interface LocalEnvironmentOptions {
   /** Secret-looking variables that commands may still see. */
@@ -111,7 +113,7 @@ export class LocalEnvironment implements TerminalEnvironment {
       log?.append(text);
       request.onOutput?.(text);
     };
-    const child = request.pty ? startInPty(argv, env, onText) : startWithPipes(argv, env, onText);
+    const child = request.pty ? startInPty(argv, env, onText) : await startWithPipes(argv, env, onText);
     // Listen for the exit before the first await: a quick command can finish in between.
     child.exited.catch(() => undefined); // handled where it is awaited below
     if (pidFile && child.pid) await writeFile(pidFile, String(child.pid));
@@ -199,7 +201,17 @@ interface StartedCommand {
   exited: Promise<number>;
 }
 
-function startWithPipes(argv: SandboxCommand, env: Record<string, string>, onText: (text: string) => void): StartedCommand {
+/** Through the small spawner when it can (see small-spawner.ts), else spawned here. */
+async function startWithPipes(argv: SandboxCommand, env: Record<string, string>, onText: (text: string) => void): Promise<StartedCommand> {
+  const viaHelper = await smallSpawner.start(argv.file, argv.args, env, onText)?.catch(() => undefined);
+  if (viaHelper) {
+    trackCommandGroup(viaHelper.pid, viaHelper.exited);
+    return viaHelper;
+  }
+  return spawnHere(argv, env, onText);
+}
+
+function spawnHere(argv: SandboxCommand, env: Record<string, string>, onText: (text: string) => void): StartedCommand {
   const child = spawn(argv.file, argv.args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
   const decoder = new StringDecoder('utf8');
   const onData = (data: Buffer) => {
@@ -213,13 +225,16 @@ function startWithPipes(argv: SandboxCommand, env: Record<string, string>, onTex
     if (rest) onText(rest);
     return exitCode;
   });
+  trackCommandGroup(child.pid, exited);
   return { pid: child.pid, exited };
 }
 
 /** Under a pseudo-terminal (node-pty): output arrives with `\n` line ends like the pipe path. */
 function startInPty(argv: SandboxCommand, env: Record<string, string>, onText: (text: string) => void): StartedCommand {
   const child = spawnInPty(argv, env, onText);
-  return { pid: child.pid, exited: child.exited.then(shellExitCode) };
+  const exited = child.exited.then(shellExitCode);
+  trackCommandGroup(child.pid, exited);
+  return { pid: child.pid, exited };
 }
 
 function waitForExit(child: ReturnType<typeof spawn>): Promise<number> {

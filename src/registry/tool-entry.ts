@@ -97,6 +97,8 @@ export interface ToolSettings {
     maxForegroundTimeoutSeconds: number;
     /** Output beyond this keeps its head and tail only. */
     maxOutputChars: number;
+    /** session.parallel_terminal: which terminal calls of a turn may run side by side. */
+    parallel?: 'read_only' | 'always' | 'never';
   };
 }
 
@@ -130,7 +132,7 @@ export interface RegisterOptions<Schema extends z.ZodObject = z.ZodObject> {
   /** Results longer than this are saved to a file and replaced by a preview. */
   maxResultChars?: number;
   /** Per-call concurrency; defaults to `exclusive`, the safe choice. */
-  concurrency?: (args: z.infer<Schema>) => CallConcurrency;
+  concurrency?: (args: z.infer<Schema>, settings?: ToolSettings) => CallConcurrency;
   /** True when re-running an interrupted call cannot do harm (pure reads). */
   retrySafe?: boolean;
   /**
@@ -168,7 +170,7 @@ export interface ToolEntry {
   readonly description: string;
   readonly emoji: string;
   readonly maxResultChars?: number;
-  readonly concurrency: (args: Record<string, unknown>) => CallConcurrency;
+  readonly concurrency: (args: Record<string, unknown>, settings?: ToolSettings) => CallConcurrency;
   readonly retrySafe: boolean;
   readonly retrySafeFor?: (args: Record<string, unknown>) => boolean;
   readonly patchSchema?: (schema: FunctionSchema, availableTools: ReadonlySet<string>, context?: SchemaContext) => FunctionSchema;

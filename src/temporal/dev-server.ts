@@ -1,6 +1,10 @@
 // Starts a real Temporal server (`temporal server start-dev`) on loopback, with the project's
-// search attributes registered and, unless headless, the Web UI.
+// search attributes registered and, unless headless, the Web UI. The server runs in a process
+// group of its own (a Ctrl+C or a `timeout` aimed at the caller's group does not stop it under a
+// live session) behind a watchdog that stops it when the caller goes away, however it ended.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { createServer } from 'node:net';
 import { Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -24,6 +28,10 @@ export interface DevServerOptions {
   dynamicConfig?: Record<string, string | number | boolean>;
   readyTimeoutMs?: number;
   log?: (message: string) => void;
+  /** Folder for a `<pid>.json` file naming the server while it runs (found by other commands and tests). */
+  pidDir?: string;
+  /** Recorded in the pid file: `dev` for a server other commands may use, `embedded` for one a `run` owns. */
+  kind?: 'dev' | 'embedded';
 }
 
 export interface DevServer {
@@ -31,6 +39,8 @@ export interface DevServer {
   namespace: string;
   uiUrl?: string;
   stop(): Promise<void>;
+  /** Kills the server at once, without waiting (for a process about to exit). */
+  stopNow(): void;
 }
 
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
@@ -60,7 +70,12 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       `${key}=${JSON.stringify(value)}`,
     ]),
   ];
-  const child = spawn(cli.path, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, 'temporal-watchdog', cli.path, ...args], {
+    stdio: ['pipe', 'ignore', 'pipe'],
+    detached: true,
+  });
+  // Our end of the watchdog's stdin: it closes when this process exits, even on SIGKILL.
+  child.stdin?.on('error', () => undefined);
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
@@ -69,16 +84,56 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   try {
     await waitUntilReady(address, child, options.readyTimeoutMs ?? 30_000, () => stderr);
   } catch (error) {
-    child.kill('SIGKILL');
+    killGroup(child, 'SIGKILL');
     throw error;
+  }
+  const uiUrl = uiPort ? `http://${ip}:${uiPort}` : undefined;
+  const pidFile = options.pidDir && child.pid ? path.join(options.pidDir, `${child.pid}.json`) : undefined;
+  if (pidFile) {
+    mkdirSync(path.dirname(pidFile), { recursive: true });
+    const record: DevServerRecord = { pid: child.pid!, owner: process.pid, kind: options.kind ?? 'embedded', address, namespace, uiUrl };
+    writeFileSync(pidFile, `${JSON.stringify(record)}\n`);
   }
   return {
     address,
     namespace,
-    uiUrl: uiPort ? `http://${ip}:${uiPort}` : undefined,
-    stop: () => stopChild(child),
+    uiUrl,
+    stop: async () => {
+      await stopChild(child);
+      if (pidFile) rmSync(pidFile, { force: true });
+    },
+    stopNow: () => {
+      killGroup(child, 'SIGKILL');
+      if (pidFile) rmSync(pidFile, { force: true });
+    },
   };
 }
+
+/** What a pid file says about a running server; `pid` is also its process group. */
+export interface DevServerRecord {
+  pid: number;
+  owner: number;
+  kind: 'dev' | 'embedded';
+  address: string;
+  namespace: string;
+  uiUrl?: string;
+}
+
+/**
+ * Runs the server (its arguments follow) and stops it when our stdin reaches end of file, which
+ * happens when the process that started us closes it or dies; exits with the server's status.
+ */
+const WATCHDOG_SCRIPT = [
+  'exec 3<&0',
+  '"$@" </dev/null &',
+  'server=$!',
+  '( while read -r _; do :; done <&3; kill -TERM "$server" 2>/dev/null ) &',
+  'watcher=$!',
+  'wait "$server"',
+  'status=$?',
+  'kill "$watcher" 2>/dev/null',
+  'exit "$status"',
+].join('\n');
 
 async function startWithSdkDownload(ip: string, namespace: string, options: DevServerOptions): Promise<DevServer> {
   options.log?.('No temporal CLI found; letting the Temporal SDK download one (needs internet access)');
@@ -93,7 +148,7 @@ async function startWithSdkDownload(ip: string, namespace: string, options: DevS
       searchAttributes: options.searchAttributes === false ? [] : [...SEARCH_ATTRIBUTE_KEYS],
     },
   });
-  return { address: env.address, namespace, stop: () => env.teardown() };
+  return { address: env.address, namespace, stop: () => env.teardown(), stopNow: () => void env.teardown().catch(() => undefined) };
 }
 
 async function waitUntilReady(address: string, child: ChildProcess, timeoutMs: number, stderr: () => string): Promise<void> {
@@ -119,16 +174,27 @@ async function waitUntilReady(address: string, child: ChildProcess, timeoutMs: n
   throw new Error(`Temporal dev server at ${address} was not ready within ${timeoutMs} ms: ${stderr().trim()}`);
 }
 
+/** Asks the watchdog to stop the server (graceful), then kills the whole group if it lingers. */
 function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), 5000);
+    const force = setTimeout(() => killGroup(child, 'SIGKILL'), 5000);
     child.once('exit', () => {
       clearTimeout(force);
+      // The watchdog waited for the server; anything left in the group goes with it.
+      killGroup(child, 'SIGKILL');
       resolve();
     });
-    child.kill('SIGTERM');
+    child.stdin?.end();
   });
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (child.pid) process.kill(-child.pid, signal);
+  } catch {
+    // Already gone.
+  }
 }
 
 /** A free TCP port on `ip`, found by binding port 0. */

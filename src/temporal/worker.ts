@@ -49,6 +49,7 @@ export function toolSettingsFrom(config: LoadedConfig): ToolSettings {
       defaultTimeoutSeconds: config.terminal.timeout_seconds,
       maxForegroundTimeoutSeconds: config.terminal.max_foreground_timeout_seconds,
       maxOutputChars: config.terminal.max_output_chars,
+      parallel: config.session.parallel_terminal,
     },
   };
 }
@@ -102,6 +103,7 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
     activities,
     maxConcurrentActivityTaskExecutions: config.worker.max_concurrent_activities,
     maxConcurrentWorkflowTaskExecutions: config.worker.max_concurrent_workflow_tasks,
+    ...(config.worker.max_cached_workflows ? { maxCachedWorkflows: config.worker.max_cached_workflows } : {}),
     shutdownGraceTime: `${config.worker.shutdown_grace_seconds} seconds`,
     // A cancellation or termination reaches a running tool only in a heartbeat's response: the
     // SDK's default throttle (0.8 × the heartbeat timeout, up to 60 s) would hold it back for

@@ -5,7 +5,7 @@ import { approveCommand } from '../approval-signals/gate';
 import { register } from '../registry/registry';
 import { toolError, toolResult } from '../registry/results';
 import type { FunctionSchema, ToolContext } from '../registry/tool-entry';
-import { isReadOnlyCommand } from './read-only-command';
+import { isReadOnlyCommand } from '../approval-signals/read-only-command';
 import { exitCodeMeaning, stripAnsi } from './terminal-output';
 import { terminalBackendAvailable } from './terminal-availability';
 import {
@@ -54,13 +54,15 @@ register({
   description: describeTerminal(undefined),
   maxResultChars: 100_000,
   patchSchema: (schema: FunctionSchema, available) => patchTerminalSchema(schema, available),
-  // A command that only reads may run beside other reads (never beside a write, hence path '/');
-  // anything else, and every background start, runs alone, in the model's order. (The arguments
-  // here are the model's, before coercion: `background` may still be the string "true".)
-  concurrency: ({ command, background }) =>
-    !isTrue(background) && typeof command === 'string' && isReadOnlyCommand(command)
-      ? { mode: 'path', path: '/', access: 'read' }
-      : { mode: 'exclusive' },
+  // A command that only reads (by the detector's parse; or any, with parallel_terminal: always)
+  // may run beside other reads (never beside a write, hence path '/'); anything else, and every
+  // background start, runs alone, in the model's order. (The arguments here are the model's,
+  // before coercion: `background` may still be the string "true".)
+  concurrency: ({ command, background }, settings) => {
+    const policy = settings?.terminal.parallel ?? 'read_only';
+    const beside = policy === 'always' || (policy === 'read_only' && typeof command === 'string' && isReadOnlyCommand(command));
+    return !isTrue(background) && typeof command === 'string' && beside ? { mode: 'path', path: '/', access: 'read' } : { mode: 'exclusive' };
+  },
   // The gate judges the command (and the workspace files it runs) before the handler is called.
   assess: ({ command, workdir }) =>
     typeof command === 'string' ? { commands: [{ text: command, via: 'terminal', ...(typeof workdir === 'string' ? { workdir } : {}) }] } : {},

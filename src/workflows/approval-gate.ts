@@ -3,7 +3,7 @@
 // wait durably for a decision (signal or update) or for the timeout, which denies. An approval
 // carries what it was given for: the files the command runs and the paths that were judged.
 import { condition, log } from '@temporalio/workflow';
-import { approvedNote, deniedByUser, timedOut } from '../approval-signals/approval-messages';
+import { approvedNote, approverKind, deniedByUser, timedOut } from '../approval-signals/approval-messages';
 import type {
   ApprovalChoice,
   ApprovalDecision,
@@ -241,7 +241,7 @@ export class ApprovalGate {
       for (const key of entry.keys) this.allowlist.add(key);
       await this.deps.persist(entry.keys);
     }
-    return { approved: true, note: approvedNote(request.description, 'user') };
+    return { approved: true, note: approvedNote(request.description, approverKind(decision.decidedBy)) };
   }
 
   private approveForSession(keys: string[]): void {

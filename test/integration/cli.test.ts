@@ -1,6 +1,6 @@
 // The `hermes-temporal` command as a user runs it: the built CLI in its own process, against the
 // test server, with a scripted model. What it prints, what it exits with, what it leaves behind.
-import { accessSync, chmodSync, constants, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { OPTIONAL_SDKS, optionalSdkLine, optionalSdkStatus } from '../../src/environments/optional-sdk';
@@ -76,6 +76,33 @@ describe('run --json', () => {
   });
 });
 
+test('a model URL where nothing listens fails the run within seconds, naming the URL', async () => {
+  const sandbox = await testbed.sandbox({ env: { OPENAI_BASE_URL: 'http://127.0.0.1:59998/v1' } });
+  const result = await testbed.runCli(sandbox, ['run', 'anything'], 30_000);
+
+  expect(result.code).toBe(1);
+  expect(result.stdout).toContain('Could not reach the model at http://127.0.0.1:59998/v1 (connection refused)');
+  expect(result.durationMs).toBeLessThan(15_000);
+  expect(result.stderr).not.toMatch(/"level":/);
+});
+
+test('with no API key and no base URL, run says so before starting anything', async () => {
+  const sandbox = await testbed.sandbox({ env: { OPENAI_BASE_URL: undefined, OPENAI_API_KEY: undefined } });
+  const result = await testbed.runCli(sandbox, ['run', 'anything']);
+
+  expect(result.code).toBe(1);
+  expect(result.stderr).toMatch(/No model configured: set OPENAI_API_KEY .* or OPENAI_BASE_URL/);
+  expect(result.stdout).toBe('');
+});
+
+test('a TEMPORAL_ADDRESS where no server answers is named in the error', async () => {
+  const sandbox = await testbed.sandbox({ env: { TEMPORAL_ADDRESS: '127.0.0.1:59997' } });
+  const result = await testbed.runCli(sandbox, ['run', 'anything']);
+
+  expect(result.code).toBe(1);
+  expect(result.stderr).toContain('Cannot reach the Temporal server at 127.0.0.1:59997 (TEMPORAL_ADDRESS)');
+});
+
 test('a bad --max-turns fails before anything starts, naming the key and where the value came from', async () => {
   const sandbox = await testbed.sandbox();
   const result = await testbed.runCli(sandbox, ['run', '--max-turns', 'abc', 'anything']);
@@ -100,7 +127,7 @@ test('human output shows each tool with its emoji as it starts, then the complet
   const lines = result.stdout.split('\n');
   expect(lines[0]).toMatch(/^▶ Session \S+ \(workflow hermes-session-\S+\)$/);
   expect(lines).toContainEqual(expect.stringMatching(/^ {2}✓ terminal \d+\.\ds → .*hello-human/));
-  expect(lines).toContain('✔ completed after 2 turns and 1 tool calls');
+  expect(lines).toContain('✔ completed after 2 turns and 1 tool call');
   expect(lines.at(-2)).toBe('Said hello.');
 });
 
@@ -139,6 +166,13 @@ test('sessions and show list and show what a run produced', async () => {
   expect(messages[3]).toMatchObject({ name: 'terminal' });
   expect(JSON.parse(messages[3]!.content!)).toMatchObject({ output: 'listed', exit_code: 0 });
   expect(messages[4]!.content).toBe('Listed.');
+
+  // For people: a header row; show counts the tools offered apart from the calls made.
+  const table = await testbed.runCli(sandbox, ['sessions']);
+  expect(table.stdout.split('\n')[0]).toMatch(/^SESSION\s+STATUS\s+CREATED\s+MODEL\s+TASK$/);
+  expect(table.stdout).toContain(sessionId);
+  const human = await testbed.runCli(sandbox, ['show', sessionId], 15_000);
+  expect(human.stdout).toMatch(/\d+ tools available, 1 tool call made/);
 
   const missing = await testbed.runCli(sandbox, ['show', 'no-such-session']);
   expect(missing.code).toBe(1);
@@ -213,3 +247,20 @@ describe('temporal-cli --no-install', () => {
     expect(result.stdout.trim()).toBe(fake);
   });
 });
+
+test('the demo records its own approvals as the demo’s, removes its folders and leaves the user’s session store alone', async () => {
+  // The demo starts its own server and model: no address, no key.
+  const sandbox = await testbed.sandbox({ env: { TEMPORAL_ADDRESS: undefined, OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined, HERMES_MODEL: undefined } });
+  const result = await testbed.runCli(sandbox, ['demo', '--json'], 120_000);
+
+  expect(result.code).toBe(0);
+  const events = jsonLines(result.stdout);
+  expect(events.at(-1)).toMatchObject({ type: 'final', status: 'completed' });
+  const approved = events.find((event) => event.type === 'tool_finished' && String(event.preview).includes('approval'));
+  expect(String(approved?.preview)).toContain('approved by the demo itself');
+  expect(String(approved?.preview)).not.toContain('approved by the user');
+  const workdir = /removed its folder (\S+)/.exec(result.stderr)?.[1];
+  expect(workdir).toBeDefined();
+  expect(existsSync(workdir!)).toBe(false);
+  expect(existsSync(path.join(sandbox.home, 'sessions.db'))).toBe(false);
+}, 150_000);

@@ -52,7 +52,7 @@ test('a worker started while the server is down waits with a clear line, then se
 
   const server = await devServerOn(port);
   testbed.onCleanup(() => server.stop());
-  await untilLogged(worker, /worker polling/, 60_000);
+  await untilLogged(worker, /worker polling/i, 60_000);
   const run = await testbed.runCli(sandbox, ['run', '--json', '--no-worker', 'anything'], 60_000);
   expect(jsonLines(run.stdout).at(-1)).toMatchObject({ type: 'final', status: 'completed' });
 

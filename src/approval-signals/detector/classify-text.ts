@@ -42,6 +42,17 @@ export function classifyText(command: string, context: ClassifyContext): Command
   return buildVerdict(command, main.analysis, hits, main.parseError ?? main.analysis.parseErrors[0]);
 }
 
+/** The walker's analysis of a text, without the rules (for questions other than danger). */
+export function analyseCommandText(command: string, context: ClassifyContext): { analysis: Analysis; parseError?: string } {
+  const analysis = emptyAnalysis();
+  const home = normaliseContextPath(context.home);
+  const parseError = withParsedShell(joinLineContinuations(command), (root) => {
+    new CommandWalker(analysis, home).visit(root, { cwd: normaliseContextPath(context.cwd), vars: new Map(), wrappers: [], layers: [], depth: 0, background: false });
+    return root.hasError ? describeParseError(root) : undefined;
+  });
+  return parseError === undefined ? { analysis } : { analysis, parseError };
+}
+
 function analyseText(text: string, context: RuleContext): TextAnalysis {
   const analysis = emptyAnalysis();
   const parseError = withParsedShell(text, (root) => {

@@ -4,6 +4,7 @@
 // and prints one JSON verdict per line as it goes. Exits 0 whatever the verdict: it is the output.
 import os from 'node:os';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import type { Command } from 'commander';
 import { assessCommandText, hermesProtectedFiles, type CommandTextAssessment } from '../../approval-signals/command-assessment';
 import { loadCommandClassifier } from '../../approval-signals/classify-command';
@@ -61,6 +62,9 @@ async function assessorFor(config: LoadedConfig, cwd: string): Promise<Assessor>
     protectedFiles: hermesProtectedFiles(config, cwd),
     deny: config.approvals.deny,
   };
+  // A one-shot process: V8's optimising compile of the grammar's WebAssembly runs in the
+  // background, and the exit waits for it (a second here) although its code is never used.
+  setFlagsFromString('--liftoff-only');
   try {
     await loadCommandClassifier();
   } catch (error) {

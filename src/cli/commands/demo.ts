@@ -19,26 +19,32 @@ export function registerDemoCommand(program: Command): void {
     .description('Run a demo session on an embedded Temporal dev server (scripted model unless OPENAI_API_KEY is set)')
     .option('--json', 'print newline-delimited JSON events')
     .option('--keep', 'keep the dev server and Web UI up after the session until Enter is pressed')
-    .action(async (flags: { json?: boolean; keep?: boolean }) => {
+    .option('--save', 'record the session in your session store (default: a temporary one, removed at the end)')
+    .action(async (flags: { json?: boolean; keep?: boolean; save?: boolean }) => {
       const workdir = mkdtempSync(path.join(os.tmpdir(), 'hermes-demo-'));
       mkdirSync(path.join(workdir, 'old-reports'));
       writeFileSync(path.join(workdir, 'old-reports', 'q1.txt'), 'stale numbers\n');
       let model: ScriptedModelServer | undefined;
       const live = Boolean(process.env.OPENAI_API_KEY);
       if (!live) model = await startScriptedModelServer({ script: DEMO_SCRIPT });
-      const config = loadConfig({
+      const loaded = loadConfig({
         env: { ...process.env, TEMPORAL_ADDRESS: '' },
         flags: {
           session: { cwd: workdir, max_turns: 10 },
           ...(model ? { model: { name: 'scripted-demo', base_url: model.url, api_key: 'no-key-needed' } } : {}),
         },
       });
+      // A demo is not one of the user's sessions: its record lives and dies with the demo (in a
+      // folder of its own: a store inside the workspace would be a protected file there).
+      const storeDir = flags.save ? undefined : mkdtempSync(path.join(os.tmpdir(), 'hermes-demo-store-'));
+      const config = storeDir ? { ...loaded, store: { ...loaded.store, path: path.join(storeDir, 'sessions.db'), postgres_url: undefined } } : loaded;
       const say = (message: string) => (flags.json ? process.stderr : process.stdout).write(`${message}\n`);
       // The demo's whole point is commands that run: stop at once, saying why, if they cannot.
       const sandbox = config.terminal.backend === 'local' ? localSandbox(config).state() : undefined;
       if (sandbox?.unavailableReason) {
         await model?.close();
         rmSync(workdir, { recursive: true, force: true });
+        if (storeDir) rmSync(storeDir, { recursive: true, force: true });
         say(`The demo runs shell commands in the local sandbox, which cannot start here: ${sandbox.unavailableReason}. Install bubblewrap (apt-get install bubblewrap).`);
         process.exitCode = 1;
         return;
@@ -72,9 +78,12 @@ export function registerDemoCommand(program: Command): void {
               }
             : undefined,
         });
-        process.exitCode = exitCodeFor(outcome.final);
+        process.exitCode = outcome.stopExitCode ?? exitCodeFor(outcome.final);
       } finally {
         await model?.close();
+        rmSync(workdir, { recursive: true, force: true });
+        if (storeDir) rmSync(storeDir, { recursive: true, force: true });
+        say(`\n(demo: removed its folder ${workdir}${flags.save ? '' : ' and its session store; --save records the session in yours'})`);
       }
     });
 }

@@ -2,7 +2,7 @@
 // worker, up until Ctrl+C. Other commands reach it with TEMPORAL_ADDRESS.
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/load';
-import { createLogger } from '../../logging';
+import { createConfiguredLogger } from '../../logging';
 import { connectTemporal } from '../../temporal/connection';
 import { installTemporalRuntime } from '../../temporal/runtime';
 import { serveWorker } from '../serve-worker';
@@ -15,7 +15,7 @@ export function registerDevCommand(program: Command): void {
     .option('--ui-port <port>', 'port of the Web UI')
     .action(async (flags: { port?: string; uiPort?: string }) => {
       const config = loadConfig({ env: { ...process.env, TEMPORAL_ADDRESS: '' } });
-      installTemporalRuntime(createLogger({ level: config.logging.level }));
+      installTemporalRuntime(createConfiguredLogger(config));
       const devServer = config.temporal.dev_server;
       const connection = await connectTemporal(config, {
         devServer: {
@@ -24,6 +24,7 @@ export function registerDevCommand(program: Command): void {
           dbFile: devServer.db_file,
         },
         log: (message) => console.log(message),
+        devServerKind: 'dev',
       });
       console.log(`Temporal dev server: ${connection.address} (data in ${devServer.db_file})`);
       console.log(`Web UI:              ${connection.uiUrl ?? '(headless)'}`);

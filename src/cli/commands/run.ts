@@ -40,6 +40,6 @@ export function registerRunCommand(program: Command): void {
         worker: flags.worker,
         ...(flags.unattended ? { surface: 'unattended' as const } : {}),
       });
-      process.exitCode = exitCodeFor(outcome.final);
+      process.exitCode = outcome.stopExitCode ?? exitCodeFor(outcome.final);
     });
 }

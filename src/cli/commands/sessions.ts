@@ -9,6 +9,7 @@ import { syncSessionStatuses } from '../../temporal/session-status-sync';
 import { workflowIdFor } from '../../temporal/sessions';
 import { statusQuery } from '../../workflows/messages';
 import { depthOf, sessionTree } from '../session-tree';
+import { plural } from '../plural';
 
 export function registerSessionCommands(program: Command): void {
   program
@@ -23,8 +24,12 @@ export function registerSessionCommands(program: Command): void {
         const sessions = await reconciled(config, store, await store.listSessions({ limit: Number(flags.limit) || 20 }));
         if (flags.json) return console.log(JSON.stringify(sessions, null, 2));
         if (!sessions.length) return console.log('No sessions yet. Start one with: hermes-temporal run "<task>"');
+        const rows = sessionTree(sessions);
+        const idWidth = Math.max('SESSION'.length, ...rows.map((row) => indentOf(row.depth).length + row.session.sessionId.length));
+        const modelWidth = Math.max('MODEL'.length, ...sessions.map((session) => session.model.length));
+        console.log(`${'SESSION'.padEnd(idWidth)}  ${'STATUS'.padEnd(10)} ${'CREATED'.padEnd(24)}  ${'MODEL'.padEnd(modelWidth)}  TASK`);
         // Sub-agents appear under the session that delegated to them.
-        for (const row of sessionTree(sessions)) console.log(sessionLine(row.session, row.depth));
+        for (const row of rows) console.log(sessionLine(row.session, { depth: row.depth, idWidth, modelWidth }));
       } finally {
         await store.close();
       }
@@ -59,12 +64,13 @@ export function registerSessionCommands(program: Command): void {
         const family = await store.listSessions({ limit: 1000 });
         const children = family.filter((candidate) => candidate.parentSessionId === sessionId);
         console.log(sessionLine(session));
-        console.log(`  workflow ${session.workflowId}, cwd ${session.cwd}, ${session.toolNames.length} tools`);
+        const callsMade = messages.reduce((count, message) => count + (message.toolCalls?.length ?? 0), 0);
+        console.log(`  workflow ${session.workflowId}, cwd ${session.cwd}, ${plural(session.toolNames.length, 'tool')} available, ${plural(callsMade, 'tool call')} made`);
         if (session.parentSessionId) console.log(`  sub-agent of ${session.parentSessionId} (depth ${depthOf(session, family)})`);
         if (children.length) {
           console.log(`  sub-agents (${children.length}):`);
           for (const row of sessionTree(family).filter((entry) => isBelow(entry.session, sessionId, family))) {
-            console.log(`  ${sessionLine(row.session, row.depth - depthOf(session, family) - 1)}`);
+            console.log(`  ${sessionLine(row.session, { depth: row.depth - depthOf(session, family) - 1 })}`);
           }
         }
         if (live) console.log(`  live: ${live}`);
@@ -124,10 +130,14 @@ async function liveStatus(sessionId: string): Promise<string | undefined> {
   }
 }
 
-function sessionLine(session: SessionRecord, depth = 0): string {
+function sessionLine(session: SessionRecord, layout: { depth?: number; idWidth?: number; modelWidth?: number } = {}): string {
   const task = session.task.replace(/\s+/g, ' ');
-  const indent = depth > 0 ? `${'  '.repeat(depth - 1)}└ ` : '';
-  return `${indent}${session.sessionId}  ${session.status.padEnd(10)} ${session.createdAt}  ${session.model}  ${task.length > 70 ? `${task.slice(0, 69)}…` : task}`;
+  const id = `${indentOf(layout.depth ?? 0)}${session.sessionId}`;
+  return `${id.padEnd(layout.idWidth ?? id.length)}  ${session.status.padEnd(10)} ${session.createdAt}  ${session.model.padEnd(layout.modelWidth ?? session.model.length)}  ${task.length > 70 ? `${task.slice(0, 69)}…` : task}`;
+}
+
+function indentOf(depth: number): string {
+  return depth > 0 ? `${'  '.repeat(depth - 1)}└ ` : '';
 }
 
 /** Whether `session` descends from `ancestorId` (its parent, or its parent's parent, ...). */

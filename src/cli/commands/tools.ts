@@ -1,7 +1,7 @@
 // `hermes-temporal tools`: the registered tools (or toolsets) and whether each is usable here.
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/load';
-import { createLogger } from '../../logging';
+import { createConfiguredLogger } from '../../logging';
 import { CheckCache, registry } from '../../registry/registry';
 import { getToolsetInfo, getToolsetNames } from '../../registry/toolsets';
 import { createDrivers } from '../../environments/drivers';
@@ -17,7 +17,7 @@ export function registerToolsCommand(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (flags: { toolsets?: boolean; json?: boolean }) => {
       const config = loadConfig();
-      loadBuiltinTools(createLogger({ level: config.logging.level }));
+      loadBuiltinTools(createConfiguredLogger(config));
       const environments = new EnvironmentFactory(createDrivers(config));
       const checks = new CheckCache(undefined, { terminalUnavailableReason: () => environments.unavailableReason(config.terminal.backend) });
       const sandbox = environments.localSandboxState();

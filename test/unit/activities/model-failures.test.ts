@@ -121,7 +121,40 @@ describe('errors from the real client', () => {
     expect(failure.nonRetryable).toBe(false);
     expect(failure.message).toContain(`Could not reach the model at ${baseURL}`);
   });
+
+  it('fails at once, naming the URL, when an endpoint that never answered refuses the connection', async () => {
+    const port = await closedPort();
+    const baseURL = `http://127.0.0.1:${port}/v1`;
+    const failure = toModelFailure(await connectionError(baseURL), baseURL, { unreachableIsFinal: true });
+    expect(failure).toMatchObject({ type: MODEL_FAILURE.unreachable, nonRetryable: true });
+    expect(failure.message).toMatch(new RegExp(`^Could not reach the model at ${baseURL.replace(/[.]/g, '\\.')} \\(connection refused\\)`));
+  });
+
+  it('fails at once on a host name that does not resolve', async () => {
+    const baseURL = 'http://no-such-host.invalid/v1';
+    const failure = toModelFailure(await connectionError(baseURL), baseURL, { unreachableIsFinal: true });
+    expect(failure).toMatchObject({ type: MODEL_FAILURE.unreachable, nonRetryable: true });
+    expect(failure.message).toContain('Could not reach the model at http://no-such-host.invalid/v1 (ENOTFOUND');
+  });
 });
+
+async function closedPort(): Promise<number> {
+  return new Promise<number>((resolve) => {
+    const probe = createServer();
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address() as { port: number };
+      probe.close(() => resolve(address.port));
+    });
+  });
+}
+
+async function connectionError(baseURL: string): Promise<unknown> {
+  const client = new OpenAI({ baseURL, apiKey: 'x', maxRetries: 0, timeout: 10_000 });
+  return client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'go' }] }).then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+}
 
 describe('anything else', () => {
   it('is a retryable network failure carrying the original message', () => {

@@ -44,14 +44,14 @@ describe('defaults', () => {
   it('gives every section its defaults when there is no config file and no variable', () => {
     const config = load();
     expect(config.home).toBe(home);
-    expect(config.model).toEqual({ name: 'gpt-4o-mini', timeout_seconds: 600, max_attempts: 8, retry_initial_interval_ms: 1000 });
+    expect(config.model).toEqual({ name: 'gpt-4o-mini', timeout_seconds: 600, max_attempts: 8, retry_initial_interval_ms: 1000, retry_unreachable: false });
     expect(config.temporal).toEqual({
       namespace: 'default',
       task_queue: 'hermes-temporal',
       dev_server: { ip: '127.0.0.1', port: 7233, ui_port: 8233, db_file: path.join(home, 'temporal.db') },
     });
     expect(config.worker).toEqual({ max_concurrent_activities: 100, max_concurrent_workflow_tasks: 40, shutdown_grace_seconds: 30, connect_timeout_seconds: 600 });
-    expect(config.session).toEqual({ max_turns: 50, toolsets: ['hermes-cli'], disabled_toolsets: [], cwd: projectDir });
+    expect(config.session).toEqual({ max_turns: 50, toolsets: ['hermes-cli'], disabled_toolsets: [], cwd: projectDir, parallel_terminal: 'read_only' });
     expect(config.terminal).toMatchObject({
       backend: 'local',
       timeout_seconds: 180,
@@ -66,7 +66,7 @@ describe('defaults', () => {
     expect(config.command_allowlist).toEqual([]);
     expect(config.memory).toEqual({ memory_enabled: true, user_profile_enabled: true, memory_char_limit: 2200, user_char_limit: 1375 });
     expect(config.store).toMatchObject({ path: path.join(home, 'sessions.db') });
-    expect(config.logging).toEqual({ level: 'warn' });
+    expect(config.logging).toEqual({ level: 'warn', format: 'pretty' });
   });
 
   it('treats an empty config file as no settings', () => {

@@ -16,6 +16,7 @@ import {
   type WatchBackgroundProcessResult,
 } from '../../../src/activities/background-activities';
 import { startedBackgroundProcess } from '../../../src/activities/execute-tool';
+import { loadCommandClassifier } from '../../../src/approval-signals/classify-command';
 import { EnvironmentFactory } from '../../../src/environments/factory';
 import { LocalEnvironment } from '../../../src/environments/local-environment';
 import { shellQuote } from '../../../src/environments/shell-quote';
@@ -79,7 +80,9 @@ describe('terminal schema', () => {
     expect(background.description).not.toContain('process(');
   });
 
-  it('runs background starts alone, and read-only foreground commands beside other reads', () => {
+  it('runs background starts alone, and read-only foreground commands beside other reads', async () => {
+    // Read-only-ness comes from the detector's parse, which workers load at start.
+    await loadCommandClassifier();
     const entry = registry.get('terminal')!;
     expect(entry.concurrency({ command: 'ls', background: true })).toEqual({ mode: 'exclusive' });
     expect(entry.concurrency({ command: 'ls', background: 'true' })).toEqual({ mode: 'exclusive' });

