@@ -7,10 +7,12 @@ import { CancelledFailure } from '@temporalio/common';
 import type { Logger } from '../logging';
 import type { EnvironmentFactory } from '../environments/factory';
 import type { SecretRedactor } from '../environments/secret-redaction';
+import type { HookRegistry } from '../hooks/hook-registry';
+import { afterCall, checkBeforeCall, preToolCallPayload } from '../hooks/tool-call-hooks';
 import { handleFunctionCall, parseToolArguments } from '../registry/handle-function-call';
 import type { ToolRegistry } from '../registry/registry';
 import { applyResultBudget } from '../registry/result-budget';
-import { toolError } from '../registry/results';
+import { isErrorResult, toolError } from '../registry/results';
 import { DEFAULT_MAX_RESULT_CHARS, isRetrySafeCall, type ToolContext, type ToolSettings } from '../registry/tool-entry';
 import type { SessionStore, StoredMessage } from '../store/session-store';
 import { commandIdFor, type EnvironmentHandle } from '../environments/terminal-environment';
@@ -35,6 +37,8 @@ export interface ExecuteToolDeps {
   logger: Logger;
   /** Hides the worker's secrets and well-known key formats in everything the tool hands back. */
   redactor: SecretRedactor;
+  /** pre_tool_call / post_tool_call / transform hooks of plugins and the config. */
+  hooks: HookRegistry;
 }
 
 export function createExecuteToolActivity(deps: ExecuteToolDeps) {
@@ -89,9 +93,19 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
       const moved = await pathsMovedSinceAssessment(entry, args, input.gate.checkedPaths, environment.workspace);
       if (moved) return store(JSON.stringify({ output: '', exit_code: -1, error: moved, status: 'blocked' }));
     }
-    // Recorded before a non-repeatable tool starts, so a retry after a crash knows not to re-run it.
-    const heartbeat = startHeartbeat({ phase: 'started' }, { immediate: !retrySafe });
+    // Hooks may take a while: the activity stays alive, but is not "started" until the tool is.
+    const heartbeat = startHeartbeat({});
     try {
+      const args = parseToolArguments(call.arguments);
+      const hookPayload = args && preToolCallPayload({ sessionId: input.sessionId, toolCallId: input.toolCallId, name: input.name }, args);
+      if (hookPayload) {
+        const decision = await checkBeforeCall(deps.hooks, hookPayload);
+        // The model reads the hook's reason; the outcome (in history) names the hook that blocked.
+        if (decision.action === 'block') return { ...(await store(toolError(decision.message))), blockedBy: decision.source };
+      }
+      // Recorded before a non-repeatable tool starts, so a retry after a crash knows not to re-run it.
+      heartbeat.update({ phase: 'started' });
+      const startedMs = Date.now();
       const context: ToolContext = {
         sessionId: input.sessionId,
         toolCallId: input.toolCallId,
@@ -104,9 +118,14 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
         heartbeat: (details) => heartbeat.update(typeof details === 'object' && details ? redactor.redactValue({ ...details }) : {}),
         settings: deps.settings,
         ...(input.gate ? { commandApproval: input.gate } : {}),
+        ...(deps.hooks.has('transform_terminal_output')
+          ? { transformTerminalOutput: (terminal) => deps.hooks.transform('transform_terminal_output', { ...terminal, task_id: input.sessionId, env_type: input.environment.backend }, terminal.output) }
+          : {}),
       };
+      const dispatched = await handleFunctionCall(input.name, call.arguments, context, deps.registry);
+      const transformed = hookPayload ? await afterCall(deps.hooks, hookPayload, dispatched, Date.now() - startedMs) : dispatched;
       // Redacted before an oversized result is saved to a file, so the file holds no secret either.
-      const raw = redactor.redactResult(await handleFunctionCall(input.name, call.arguments, context, deps.registry));
+      const raw = redactor.redactResult(transformed);
       const result = await applyResultBudget(raw, entry?.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS, {
         workspace: environment.workspace,
         sessionId: input.sessionId,
@@ -167,16 +186,8 @@ export function startedBackgroundProcess(content: string): ToolOutcome['backgrou
   }
 }
 
-/** A result is an error when it is a JSON object with a truthy `error`. */
-export function isErrorResult(content: string): boolean {
-  if (!content.startsWith('{')) return false;
-  try {
-    const parsed = JSON.parse(content) as { error?: unknown };
-    return Boolean(parsed.error);
-  } catch {
-    return false;
-  }
-}
+/** Kept here for existing importers; the check lives with the other result helpers. */
+export { isErrorResult };
 
 /** What the model hears when the worker running a command died: it may have partly run. */
 function interruptedResult(name: string, printed: string | undefined): string {

@@ -3,6 +3,7 @@
 import type { LoadedConfig } from '../config/load';
 import type { EnvironmentFactory } from '../environments/factory';
 import type { SecretRedactor } from '../environments/secret-redaction';
+import type { HookRegistry } from '../hooks/hook-registry';
 import type { Logger } from '../logging';
 import type { ToolRegistry } from '../registry/registry';
 import type { ToolSettings } from '../registry/tool-entry';
@@ -24,6 +25,8 @@ export interface ActivityDeps {
   models: ModelClients;
   settings: ToolSettings;
   logger: Logger;
+  /** Plugin and shell hooks, run on this worker around tool calls and sessions. */
+  hooks: HookRegistry;
   /** Built once per worker from its environment and config; every activity that hands output on uses it. */
   redactor: SecretRedactor;
 }

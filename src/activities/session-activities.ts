@@ -1,6 +1,7 @@
 // Activities that open and close a session's record in the store.
 import { readCommandAllowlist } from '../approval-signals/allowlist-file';
 import type { EnvironmentFactory } from '../environments/factory';
+import type { HookRegistry } from '../hooks/hook-registry';
 import type { SecretRedactor } from '../environments/secret-redaction';
 import type { Backend } from '../environments/terminal-environment';
 import type { SessionStore } from '../store/session-store';
@@ -56,6 +57,7 @@ export function createSessionActivities(deps: {
   environments: EnvironmentFactory;
   allowlistFile: string;
   redactor: SecretRedactor;
+  hooks: HookRegistry;
 }) {
   return {
     /** Records the session, resolves its tools once, and writes the system and user messages. */
@@ -84,6 +86,8 @@ export function createSessionActivities(deps: {
       const prompt = input.subagent ? subagentSystemPrompt(input.subagent, input.cwd) : systemPrompt(input.cwd);
       await deps.store.appendMessage(input.sessionId, { seq: 0, role: 'system', content: prompt });
       await deps.store.appendMessage(input.sessionId, { seq: 1, role: 'user', content: input.task });
+      // Observers only: what they say cannot change the session, so a retry that repeats them is harmless.
+      await deps.hooks.notify('on_session_start', { session_id: input.sessionId, model: input.model, platform: 'cli' });
       return { nextSeq: 2, toolCount: toolNames.length, allowlist: await readCommandAllowlist(deps.allowlistFile) };
     },
 
@@ -117,6 +121,18 @@ export function createSessionActivities(deps: {
         ...(input.answer !== undefined ? { answer: input.answer } : {}),
         ...(input.error !== undefined ? { error: input.error } : {}),
       });
+      if (deps.hooks.has('on_session_end')) {
+        const session = await deps.store.getSession(input.sessionId);
+        await deps.hooks.notify('on_session_end', {
+          session_id: input.sessionId,
+          task_id: input.sessionId,
+          completed: input.status === 'completed',
+          interrupted: input.status === 'cancelled',
+          model: session?.model ?? '',
+          platform: 'cli',
+          reason: input.error ?? input.status,
+        });
+      }
     },
   };
 }

@@ -7,6 +7,7 @@ import { registerApproverCommands } from './commands/approver';
 import { registerCheckCommand } from './commands/check-command';
 import { registerDemoCommand } from './commands/demo';
 import { registerDevCommand } from './commands/dev';
+import { registerPluginsCommand } from './commands/plugins';
 import { registerRunCommand } from './commands/run';
 import { registerScriptedModelCommand } from './commands/scripted-model';
 import { registerSessionCommands } from './commands/sessions';
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   registerApproverCommands(program);
   registerCheckCommand(program);
   registerToolsCommand(program);
+  registerPluginsCommand(program);
   registerScriptedModelCommand(program);
   registerTemporalCliCommand(program);
   return program;

@@ -45,6 +45,8 @@ export interface ToolContext {
   heartbeat(details?: unknown): void;
   /** Limits and defaults from configuration. */
   settings: ToolSettings;
+  /** transform_terminal_output hooks: the terminal passes its foreground output through them (absent: none). */
+  transformTerminalOutput?: (terminal: { command: string; output: string; returncode: number }) => Promise<string>;
   /** The session's approval decision for this call (absent outside a session: tools keep their own floor). */
   commandApproval?: { approved: true; note?: string; boundFiles?: BoundFile[] } | { approved: false; message: string };
 }

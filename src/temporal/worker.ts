@@ -10,6 +10,7 @@ import { EnvironmentFactory } from '../environments/factory';
 import { createSecretRedactor } from '../environments/secret-redaction';
 import type { EnvironmentDriver } from '../environments/terminal-environment';
 import type { Logger } from '../logging';
+import { loadWorkerExtensions } from '../plugins/worker-extensions';
 import { discoverBuiltinTools } from '../registry/discovery';
 import { registry as defaultRegistry, type ToolRegistry } from '../registry/registry';
 import type { ToolSettings } from '../registry/tool-entry';
@@ -61,6 +62,8 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
   const { config, logger } = options;
   const registry = options.registry ?? defaultRegistry;
   if (registry === defaultRegistry) loadBuiltinTools(logger);
+  // Plugins load now, before any task is polled: workflow and activity names never change with them.
+  const extensions = await loadWorkerExtensions(config, registry, logger);
   await loadCommandClassifier();
   const environments = new EnvironmentFactory(options.drivers ?? createDrivers(config));
   // Say at start-up when local commands run unsandboxed or cannot run at all.
@@ -83,6 +86,7 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
     }),
     settings: toolSettingsFrom(config),
     logger,
+    hooks: extensions.hooks,
     // The worker's own secrets (its variables, the config's keys) are what tool output must not show.
     redactor: createSecretRedactor({ env: process.env, config }),
   });

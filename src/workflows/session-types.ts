@@ -152,6 +152,8 @@ export interface ToolOutcome {
   resultChars: number;
   /** The environment after the call, when it changed (e.g. a `cd`). */
   environment?: EnvironmentHandle;
+  /** Set when a pre_tool_call hook blocked the call: which one (`plugin:<name>` or `shell:<command>`). */
+  blockedBy?: string;
   /** Set when the call was terminal(background=true) and started a process. */
   backgroundStarted?: { processId: string; notifyOnComplete: boolean };
 }
