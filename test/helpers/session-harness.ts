@@ -120,11 +120,14 @@ export async function withScriptedSession<T>(
     config?: PartialConfig;
     limits?: Partial<SessionLimits>;
     surface?: ApprovalSurface;
+    /** The session's home folder (e.g. with plugins in it); a fresh temporary one otherwise. */
+    home?: string;
   },
   body: (session: ScriptedSession) => Promise<T>,
 ): Promise<T> {
   const model = await startScriptedModelServer({ script: options.script });
-  const config = testConfig({ ...options.config, model: { base_url: model.url, ...options.config?.model } });
+  const dirs = options.home ? { home: options.home, cwd: tempDir('hermes-cwd-') } : undefined;
+  const config = testConfig({ ...options.config, model: { base_url: model.url, ...options.config?.model } }, dirs);
   const { store, worker } = await createTestWorker(harness, config);
   try {
     return await worker.runUntil(async () => {
