@@ -18,6 +18,8 @@ import type { SessionStore, StoredMessage } from '../store/session-store';
 import { commandIdFor, type EnvironmentHandle } from '../environments/terminal-environment';
 import type { ExecuteToolInput, ToolOutcome } from '../workflows/session-types';
 import { pathsMovedSinceAssessment } from './assess-tool-call';
+import { createCodeCallChannel, type SignalSession } from './code-call-channel';
+import { CODE_CALLABLE_TOOLS } from '../code-execution/callable-tools';
 import { startHeartbeat } from './heartbeat';
 import { clip } from './tool-call-summary';
 import { stripAnsi } from '../tools/terminal-output';
@@ -39,6 +41,8 @@ export interface ExecuteToolDeps {
   redactor: SecretRedactor;
   /** pre_tool_call / post_tool_call / transform hooks of plugins and the config. */
   hooks: HookRegistry;
+  /** Rings the session workflow when an execute_code script asks for a tool call (absent: scripts cannot call tools). */
+  signalSession?: SignalSession;
 }
 
 export function createExecuteToolActivity(deps: ExecuteToolDeps) {
@@ -83,6 +87,10 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
     if (!session.toolNames.includes(input.name)) {
       return store(toolError(`Unknown tool: ${input.name}`, { available_tools: session.toolNames }));
     }
+    // A script's call runs what was stored for it, and only what scripts may call.
+    if (input.parentToolCallId && (call.name !== input.name || !(CODE_CALLABLE_TOOLS as readonly string[]).includes(input.name))) {
+      return store(toolError(`${input.name} cannot be called from execute_code`));
+    }
 
     if (input.gate && !input.gate.approved) {
       return store(JSON.stringify({ output: '', exit_code: -1, error: input.gate.message, status: 'blocked' }));
@@ -97,7 +105,8 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
     const heartbeat = startHeartbeat({});
     try {
       const args = parseToolArguments(call.arguments);
-      const hookPayload = args && preToolCallPayload({ sessionId: input.sessionId, toolCallId: input.toolCallId, name: input.name }, args);
+      const identity = { sessionId: input.sessionId, toolCallId: input.toolCallId, name: input.name, ...(input.parentToolCallId ? { parentToolCallId: input.parentToolCallId } : {}) };
+      const hookPayload = args && preToolCallPayload(identity, args);
       if (hookPayload) {
         const decision = await checkBeforeCall(deps.hooks, hookPayload);
         // The model reads the hook's reason; the outcome (in history) names the hook that blocked.
@@ -118,6 +127,17 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
         heartbeat: (details) => heartbeat.update(typeof details === 'object' && details ? redactor.redactValue({ ...details }) : {}),
         settings: deps.settings,
         ...(input.gate ? { commandApproval: input.gate } : {}),
+        ...(input.innerCalls && deps.signalSession
+          ? createCodeCallChannel({
+              store: deps.store,
+              signalSession: deps.signalSession,
+              redactor,
+              input: { ...input, innerCalls: input.innerCalls },
+              workflowId: activityInfo().workflowExecution?.workflowId ?? '',
+              sessionTools: session.toolNames,
+              signal: cancellationSignal(),
+            })
+          : {}),
         ...(deps.hooks.has('transform_terminal_output')
           ? { transformTerminalOutput: (terminal) => deps.hooks.transform('transform_terminal_output', { ...terminal, task_id: input.sessionId, env_type: input.environment.backend }, terminal.output) }
           : {}),

@@ -12,6 +12,7 @@ import { createApprovalActivities, userConfigFile } from './approval-activities'
 import { createBackgroundActivities } from './background-activities';
 import { createCallModelActivity } from './call-model';
 import { createEnvironmentActivities } from './environment-activities';
+import type { SignalSession } from './code-call-channel';
 import { createExecuteToolActivity } from './execute-tool';
 import { guardStore } from './guarded-store';
 import type { ModelClients } from './model-clients';
@@ -27,6 +28,8 @@ export interface ActivityDeps {
   logger: Logger;
   /** Plugin and shell hooks, run on this worker around tool calls and sessions. */
   hooks: HookRegistry;
+  /** Signals a session workflow (execute_code's tool calls ring it). */
+  signalSession?: SignalSession;
   /** Built once per worker from its environment and config; every activity that hands output on uses it. */
   redactor: SecretRedactor;
 }

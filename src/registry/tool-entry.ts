@@ -45,6 +45,13 @@ export interface ToolContext {
   heartbeat(details?: unknown): void;
   /** Limits and defaults from configuration. */
   settings: ToolSettings;
+  /**
+   * execute_code only: runs one tool call of its script through the session (the approval gate,
+   * the transcript) and returns the result string. Absent outside a session.
+   */
+  callTool?: (name: string, args: Record<string, unknown>) => Promise<string>;
+  /** execute_code only: the tools its script may call (the session's, filtered). */
+  callableTools?: readonly string[];
   /** transform_terminal_output hooks: the terminal passes its foreground output through them (absent: none). */
   transformTerminalOutput?: (terminal: { command: string; output: string; returncode: number }) => Promise<string>;
   /** The session's approval decision for this call (absent outside a session: tools keep their own floor). */

@@ -1,6 +1,8 @@
 // Builds a worker that serves session workflows and tool activities, wired from configuration.
 import path from 'node:path';
+import { Client } from '@temporalio/client';
 import { type NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleOption } from '@temporalio/worker';
+import { codeToolCallSignal, type CodeToolCallRequest } from '../workflows/code-call-messages';
 import { createActivities } from '../activities';
 import { loadCommandClassifier } from '../approval-signals/classify-command';
 import { ModelClients } from '../activities/model-clients';
@@ -87,6 +89,7 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
     settings: toolSettingsFrom(config),
     logger,
     hooks: extensions.hooks,
+    signalSession: signalSessionVia(options.connection, config.temporal.namespace),
     // The worker's own secrets (its variables, the config's keys) are what tool output must not show.
     redactor: createSecretRedactor({ env: process.env, config }),
   });
@@ -110,6 +113,13 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
 }
 
 const workerEnvironments = new WeakMap<Worker, EnvironmentFactory>();
+
+/** execute_code's doorbell: a signal to the session, sent over the worker's own connection. */
+function signalSessionVia(connection: NativeConnection, namespace: string) {
+  const client = new Client({ connection, namespace });
+  return (workflowId: string, request: CodeToolCallRequest) =>
+    client.workflow.getHandle(workflowId).signal(codeToolCallSignal, request);
+}
 
 /** Closes the backend connections (ssh, docker) a worker kept; call once it has stopped. */
 export async function releaseWorkerEnvironments(worker: Worker): Promise<void> {

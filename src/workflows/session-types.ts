@@ -142,6 +142,10 @@ export interface ExecuteToolInput {
   environment: EnvironmentHandle;
   /** The approval gate's decision for the call (absent: its tool declares nothing to assess). */
   gate?: ApprovalGateResult;
+  /** execute_code: the seqs reserved for its script's tool calls (request, result, request, ...). */
+  innerCalls?: { firstSeq: number; count: number };
+  /** Set on a call an execute_code script made: that execute_code call. */
+  parentToolCallId?: string;
 }
 
 export interface ToolOutcome {
