@@ -25,18 +25,19 @@ test('a user plugin adds a tool and a pre_tool_call hook that blocks a call, wit
       echoToolSource('shout'),
       `const fs = require('node:fs');`,
       `context.registerHook('pre_tool_call', (call) => call.tool_name === 'terminal' && String(call.args.command).includes('forbidden') ? { action: 'block', message: 'The guard plugin does not allow forbidden commands.' } : undefined);`,
+      `context.registerHook('transform_terminal_output', (event) => '[guarded] ' + event.output);`,
       `context.registerHook('on_session_start', (event) => fs.appendFileSync(${JSON.stringify(events)}, 'start ' + event.session_id + '\\n'));`,
       `context.registerHook('on_session_end', (event) => fs.appendFileSync(${JSON.stringify(events)}, 'end ' + event.completed + '\\n'));`,
     ].join('\n'),
   );
   const script = {
     turns: [
-      { tool_calls: [{ name: 'shout', arguments: { text: 'hello' } }, { name: 'terminal', arguments: { command: 'echo forbidden' } }] },
+      { tool_calls: [{ name: 'shout', arguments: { text: 'hello' } }, { name: 'terminal', arguments: { command: 'echo forbidden' } }, { name: 'terminal', arguments: { command: 'echo fine' } }] },
       { content: 'done' },
     ],
   };
   await withScriptedSession(harness, { script, home, config: { plugins: { enabled: ['guard'] } } }, async ({ handle, store, model }) => {
-    expect(await handle.result()).toMatchObject({ status: 'completed', toolCalls: 2 });
+    expect(await handle.result()).toMatchObject({ status: 'completed', toolCalls: 3 });
     // The plugin's tool was offered to the model and ran.
     const offered = (model.requests[0]!.tools ?? []).map((tool) => (tool as { function: { name: string } }).function.name);
     expect(offered).toContain('shout');
@@ -44,7 +45,9 @@ test('a user plugin adds a tool and a pre_tool_call hook that blocks a call, wit
     expect(results[0]).toEqual({ echoed: 'hello' });
     // The hook's reason is what the model read in place of the command's output.
     expect(results[1]).toEqual({ error: 'The guard plugin does not allow forbidden commands.' });
-    expect(JSON.stringify(model.requests[1]!.messages.at(-1))).toContain('The guard plugin does not allow forbidden commands.');
+    expect(JSON.stringify(model.requests[1]!.messages.at(-2))).toContain('The guard plugin does not allow forbidden commands.');
+    // transform_terminal_output rewrote the command's output before the model read it.
+    expect(results[2]).toMatchObject({ output: '[guarded] fine', exit_code: 0 });
     // What the hook decided is in the activity's recorded result, so a replay reads it rather than asking again.
     const history = await handle.fetchHistory();
     const completed = history.events?.filter((event) => event.activityTaskCompletedEventAttributes) ?? [];
