@@ -101,8 +101,10 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
       const moved = await pathsMovedSinceAssessment(entry, args, input.gate.checkedPaths, environment.workspace);
       if (moved) return store(JSON.stringify({ output: '', exit_code: -1, error: moved, status: 'blocked' }));
     }
-    // Hooks may take a while: the activity stays alive, but is not "started" until the tool is.
-    const heartbeat = startHeartbeat({});
+    // Hooks may take a while: the activity stays alive meanwhile, but is not "started" until the
+    // tool is. Without pre_tool_call hooks the first heartbeat already says "started", as before.
+    const guarded = deps.hooks.has('pre_tool_call');
+    const heartbeat = startHeartbeat(guarded ? {} : { phase: 'started' }, { immediate: !retrySafe });
     try {
       const args = parseToolArguments(call.arguments);
       const identity = { sessionId: input.sessionId, toolCallId: input.toolCallId, name: input.name, ...(input.parentToolCallId ? { parentToolCallId: input.parentToolCallId } : {}) };
@@ -113,7 +115,7 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
         if (decision.action === 'block') return { ...(await store(toolError(decision.message))), blockedBy: decision.source };
       }
       // Recorded before a non-repeatable tool starts, so a retry after a crash knows not to re-run it.
-      heartbeat.update({ phase: 'started' });
+      if (guarded) heartbeat.update({ phase: 'started' });
       const startedMs = Date.now();
       const context: ToolContext = {
         sessionId: input.sessionId,

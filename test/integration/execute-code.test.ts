@@ -7,7 +7,7 @@ import type { PendingApproval } from '../../src/approval-signals/approval-types'
 import { pendingApprovalsQuery } from '../../src/approval-signals/definitions';
 import type { SessionHandle } from '../../src/temporal/sessions';
 import { decideSigned } from '../helpers/approver';
-import { connectHarness, sessionIdOf, toolResults, withScriptedSession, type Harness } from '../helpers/session-harness';
+import { connectHarness, replaySessionHistory, sessionIdOf, toolResults, withScriptedSession, type Harness } from '../helpers/session-harness';
 import { waitFor } from '../helpers/wait';
 
 let harness: Harness;
@@ -68,6 +68,8 @@ test('a script reads three files, writes a summary, and its dangerous command wa
     const secondRequest = model.requests[1]!;
     expect(secondRequest.messages.filter((message) => message.role === 'assistant')).toHaveLength(1);
     expect(secondRequest.messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_0_0' });
+    // The recorded history replays against the workflow code with the same decisions.
+    await replaySessionHistory(handle);
   });
 });
 

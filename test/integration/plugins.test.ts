@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { echoToolSource, writeFolderPlugin } from '../helpers/plugin-fixtures';
-import { connectHarness, sessionIdOf, tempDir, toolResults, withScriptedSession, type Harness } from '../helpers/session-harness';
+import { connectHarness, replaySessionHistory, sessionIdOf, tempDir, toolResults, withScriptedSession, type Harness } from '../helpers/session-harness';
 
 let harness: Harness;
 beforeAll(async () => {
@@ -54,5 +54,7 @@ test('a user plugin adds a tool and a pre_tool_call hook that blocks a call, wit
     const outcomes = completed.flatMap((event) => event.activityTaskCompletedEventAttributes?.result?.payloads ?? []).map((payload) => defaultPayloadConverter.fromPayload(payload));
     expect(outcomes).toContainEqual(expect.objectContaining({ blockedBy: 'plugin:guard', ok: false }));
     expect(readFileSync(events, 'utf8')).toBe(`start ${sessionIdOf(handle)}\nend true\n`);
+    // The recorded history replays against the workflow code with the same decisions.
+    await replaySessionHistory(handle);
   });
 });
