@@ -65,6 +65,7 @@ export function createSessionActivities(deps: {
       const selected = selectToolNames(input.toolsets, input.disabledToolsets, { registry: deps.registry });
       const available = await deps.registry.getDefinitions(selected, {
         terminalUnavailableReason: () => deps.environments.unavailableReason(input.backend),
+        backend: input.backend,
       });
       let toolNames = available.map((definition) => definition.function.name);
       if (input.subagent) {

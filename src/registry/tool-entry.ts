@@ -106,6 +106,8 @@ export type ToolHandler<Args> = (args: Args, context: ToolContext) => string | P
 export interface CheckContext {
   /** Why the session's terminal backend cannot work on this worker, if it cannot. */
   terminalUnavailableReason?: () => Promise<string | undefined>;
+  /** The session's terminal backend, when known (execute_code needs one it can spawn scripts on). */
+  backend?: string;
 }
 
 /** Is the tool usable here? `true`/`false`, or a string: unavailable, and why. */

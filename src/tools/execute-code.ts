@@ -24,6 +24,8 @@ register({
   description: executeCodeDescription(new Set(CODE_CALLABLE_TOOLS)),
   emoji: '🐍',
   patchSchema: patchExecuteCodeSchema,
+  // Scripts are spawned where local commands run; a session on another backend never hears of the tool.
+  checkFn: (context) => context.backend === undefined || context.backend === 'local' || `execute_code runs scripts on the local backend only (this one is ${context.backend})`,
   handler: async ({ code, language = 'javascript' }, context) => {
     if (!context.callTool) return toolError('execute_code runs only inside a session, where its tool calls can be approved and recorded');
     if (!context.environment.interactiveCommand) {

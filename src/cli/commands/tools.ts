@@ -25,7 +25,7 @@ export function registerToolsCommand(program: Command): void {
       const pluginOf = new Map(plugins.flatMap((plugin) => plugin.tools.map((tool) => [tool, plugin.key] as const)));
       const failed = plugins.filter((plugin) => plugin.status === 'failed' || plugin.status === 'invalid' || plugin.status === 'missing_env');
       const environments = new EnvironmentFactory(createDrivers(config));
-      const checks = new CheckCache(undefined, { terminalUnavailableReason: () => environments.unavailableReason(config.terminal.backend) });
+      const checks = new CheckCache(undefined, { terminalUnavailableReason: () => environments.unavailableReason(config.terminal.backend), backend: config.terminal.backend });
       const sandbox = environments.localSandboxState();
       if (flags.toolsets) {
         const rows = [];

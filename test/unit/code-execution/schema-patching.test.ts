@@ -59,3 +59,10 @@ it('with no callable tools, execute_code says so instead of listing any', () => 
   expect(description).toContain('(none: this session has no tools a script may call)');
   expect(description).not.toMatch(/^ {2}\w+\(/m);
 });
+
+it('a session on a backend scripts cannot run on never hears of execute_code', async () => {
+  const onDocker = await registry.getDefinitions(['execute_code', 'read_file'], { backend: 'docker' });
+  expect(onDocker.map((definition) => definition.function.name)).toEqual(['read_file']);
+  const onLocal = await registry.getDefinitions(['execute_code'], { backend: 'local' });
+  expect(onLocal.map((definition) => definition.function.name)).toEqual(['execute_code']);
+});
