@@ -93,6 +93,8 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
     }
 
     if (input.gate && !input.gate.approved) {
+      // A hook's block reads as the hook wrote it, and the outcome in history names the hook.
+      if (input.gate.blockedBy) return { ...(await store(toolError(input.gate.message))), blockedBy: input.gate.blockedBy };
       return store(JSON.stringify({ output: '', exit_code: -1, error: input.gate.message, status: 'blocked' }));
     }
     const environment = await deps.environments.attach(input.environment);
@@ -103,13 +105,13 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
     }
     // Hooks may take a while: the activity stays alive meanwhile, but is not "started" until the
     // tool is. Without pre_tool_call hooks the first heartbeat already says "started", as before.
-    const guarded = deps.hooks.has('pre_tool_call');
+    const guarded = deps.hooks.has('pre_tool_call') && !(input.gate?.approved && input.gate.hooksChecked);
     const heartbeat = startHeartbeat(guarded ? {} : { phase: 'started' }, { immediate: !retrySafe });
     try {
       const args = parseToolArguments(call.arguments);
       const identity = { sessionId: input.sessionId, toolCallId: input.toolCallId, name: input.name, ...(input.parentToolCallId ? { parentToolCallId: input.parentToolCallId } : {}) };
       const hookPayload = args && preToolCallPayload(identity, args);
-      if (hookPayload) {
+      if (hookPayload && guarded) {
         const decision = await checkBeforeCall(deps.hooks, hookPayload);
         // The model reads the hook's reason; the outcome (in history) names the hook that blocked.
         if (decision.action === 'block') return { ...(await store(toolError(decision.message))), blockedBy: decision.source };

@@ -34,5 +34,11 @@ export function innerCallId(parentCallId: string, index: number): string {
   return `${parentCallId}.code-${index}`;
 }
 
+/** The execute_code call a script's call belongs to, or undefined for the model's own calls. */
+export function parentOfInnerCall(callId: string): string | undefined {
+  const match = /^(.*)\.code-\d+$/.exec(callId);
+  return match?.[1];
+}
+
 /** The `name` on the assistant-role record of a script's tool call: the model did not make it. */
 export const INNER_CALL_RECORD_NAME = 'execute_code';

@@ -72,8 +72,8 @@ export class HookRegistry {
 
   /**
    * The first block decides (`{action: "block", message}`); a failed hook blocks too. A hook
-   * asking for `{action: "approve"}` blocks as well: the approval gate runs before tools here,
-   * so a hook cannot send a call back to it.
+   * asking for `{action: "approve"}` blocks as well: the gate's questions come from the tools'
+   * own `assess`, so a hook cannot add a call to it, and failing closed is the safe reading.
    */
   async preToolCall(payload: HookPayloads['pre_tool_call']): Promise<PreToolCallDecision> {
     for (const outcome of await this.invoke('pre_tool_call', payload)) {

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defaultPayloadConverter } from '@temporalio/common';
+import { approvalAuditQuery } from '../../src/approval-signals/definitions';
 import { echoToolSource, writeFolderPlugin } from '../helpers/plugin-fixtures';
 import { connectHarness, replaySessionHistory, sessionIdOf, tempDir, toolResults, withScriptedSession, type Harness } from '../helpers/session-harness';
 
@@ -24,7 +25,7 @@ test('a user plugin adds a tool and a pre_tool_call hook that blocks a call, wit
     [
       echoToolSource('shout'),
       `const fs = require('node:fs');`,
-      `context.registerHook('pre_tool_call', (call) => call.tool_name === 'terminal' && String(call.args.command).includes('forbidden') ? { action: 'block', message: 'The guard plugin does not allow forbidden commands.' } : undefined);`,
+      `context.registerHook('pre_tool_call', (call) => { fs.appendFileSync(${JSON.stringify(events)}, 'pre ' + call.tool_name + '\\n'); return call.tool_name === 'terminal' && String(call.args.command).includes('forbidden-dir') ? { action: 'block', message: 'The guard plugin does not allow forbidden commands.' } : undefined; });`,
       `context.registerHook('transform_terminal_output', (event) => '[guarded] ' + event.output);`,
       `context.registerHook('on_session_start', (event) => fs.appendFileSync(${JSON.stringify(events)}, 'start ' + event.session_id + '\\n'));`,
       `context.registerHook('on_session_end', (event) => fs.appendFileSync(${JSON.stringify(events)}, 'end ' + event.completed + '\\n'));`,
@@ -32,7 +33,7 @@ test('a user plugin adds a tool and a pre_tool_call hook that blocks a call, wit
   );
   const script = {
     turns: [
-      { tool_calls: [{ name: 'shout', arguments: { text: 'hello' } }, { name: 'terminal', arguments: { command: 'echo forbidden' } }, { name: 'terminal', arguments: { command: 'echo fine' } }] },
+      { tool_calls: [{ name: 'shout', arguments: { text: 'hello' } }, { name: 'terminal', arguments: { command: 'rm -rf forbidden-dir' } }, { name: 'terminal', arguments: { command: 'echo fine' } }] },
       { content: 'done' },
     ],
   };
@@ -43,7 +44,8 @@ test('a user plugin adds a tool and a pre_tool_call hook that blocks a call, wit
     expect(offered).toContain('shout');
     const results = await toolResults(store, handle);
     expect(results[0]).toEqual({ echoed: 'hello' });
-    // The hook's reason is what the model read in place of the command's output.
+    // The hook's reason is what the model read in place of the command's output; the rm -rf,
+    // dangerous as it is, was never put to a human (the session finished without an answer).
     expect(results[1]).toEqual({ error: 'The guard plugin does not allow forbidden commands.' });
     expect(JSON.stringify(model.requests[1]!.messages.at(-2))).toContain('The guard plugin does not allow forbidden commands.');
     // transform_terminal_output rewrote the command's output before the model read it.
@@ -53,7 +55,12 @@ test('a user plugin adds a tool and a pre_tool_call hook that blocks a call, wit
     const completed = history.events?.filter((event) => event.activityTaskCompletedEventAttributes) ?? [];
     const outcomes = completed.flatMap((event) => event.activityTaskCompletedEventAttributes?.result?.payloads ?? []).map((payload) => defaultPayloadConverter.fromPayload(payload));
     expect(outcomes).toContainEqual(expect.objectContaining({ blockedBy: 'plugin:guard', ok: false }));
-    expect(readFileSync(events, 'utf8')).toBe(`start ${sessionIdOf(handle)}\nend true\n`);
+    // Each call asked the hook once (gated calls at assessment, the others in their activity); nobody was asked to approve.
+    const lines = readFileSync(events, 'utf8').trim().split('\n');
+    expect(lines[0]).toBe(`start ${sessionIdOf(handle)}`);
+    expect(lines.slice(1, -1).sort()).toEqual(['pre shout', 'pre terminal', 'pre terminal']);
+    expect(lines.at(-1)).toBe('end true');
+    expect(await handle.query(approvalAuditQuery)).toEqual([]);
     // The recorded history replays against the workflow code with the same decisions.
     await replaySessionHistory(handle);
   });
