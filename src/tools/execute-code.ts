@@ -47,12 +47,15 @@ register({
       limits: { timeoutMs: CODE_LIMITS.timeoutSeconds * 1000, maxToolCalls: CODE_LIMITS.maxToolCalls, maxStdoutBytes: CODE_LIMITS.maxStdoutBytes, maxStderrBytes: CODE_LIMITS.maxStderrBytes },
     });
     if (context.signal.aborted) throw context.signal.reason ?? new Error('execute_code was cancelled');
-    const missing = run.exitCode === 127 && language === 'python';
+    // 127: bash could not find the interpreter where scripts run (e.g. installed under a hidden home folder).
+    const missing = run.exitCode === 127 && !run.output;
     const status = run.timedOut ? 'timeout' : run.exitCode === 0 ? 'success' : 'error';
     const error = run.timedOut
       ? `Script timed out after ${CODE_LIMITS.timeoutSeconds} seconds of running time`
       : missing
-        ? 'python3 is not available where scripts run; use language "javascript"'
+        ? language === 'python'
+          ? 'python3 is not available where scripts run; use language "javascript"'
+          : `Node (${process.execPath}) cannot be run where scripts run (the sandbox may hide its folder)`
         : run.exitCode !== 0
           ? run.stderr.trim() || `Script exited with code ${run.exitCode}`
           : undefined;
