@@ -106,7 +106,9 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
     // Hooks may take a while: the activity stays alive meanwhile, but is not "started" until the
     // tool is. Without pre_tool_call hooks the first heartbeat already says "started", as before.
     const guarded = deps.hooks.has('pre_tool_call') && !(input.gate?.approved && input.gate.hooksChecked);
-    const heartbeat = startHeartbeat(guarded ? {} : { phase: 'started' }, { immediate: !retrySafe });
+    // No early beat while hooks run: the first one the server sees should already say "started"
+    // (later beats within a second are held back by the SDK's throttle).
+    const heartbeat = startHeartbeat(guarded ? {} : { phase: 'started' }, { immediate: !retrySafe && !guarded });
     try {
       const args = parseToolArguments(call.arguments);
       const identity = { sessionId: input.sessionId, toolCallId: input.toolCallId, name: input.name, ...(input.parentToolCallId ? { parentToolCallId: input.parentToolCallId } : {}) };
