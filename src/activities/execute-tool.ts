@@ -13,7 +13,7 @@ import { handleFunctionCall, parseToolArguments } from '../registry/handle-funct
 import type { ToolRegistry } from '../registry/registry';
 import { applyResultBudget } from '../registry/result-budget';
 import { isErrorResult, toolError } from '../registry/results';
-import { DEFAULT_MAX_RESULT_CHARS, isRetrySafeCall, type ToolContext, type ToolSettings } from '../registry/tool-entry';
+import { DEFAULT_MAX_RESULT_CHARS, isRetrySafeCall, type ToolContext, type ToolServices, type ToolSettings } from '../registry/tool-entry';
 import type { SessionStore, StoredMessage } from '../store/session-store';
 import { commandIdFor, type EnvironmentHandle } from '../environments/terminal-environment';
 import type { ExecuteToolInput, ToolOutcome } from '../workflows/session-types';
@@ -43,6 +43,8 @@ export interface ExecuteToolDeps {
   hooks: HookRegistry;
   /** Rings the session workflow when an execute_code script asks for a tool call (absent: scripts cannot call tools). */
   signalSession?: SignalSession;
+  /** Worker-side services handed to tools (memory, past sessions). */
+  services?: ToolServices;
 }
 
 export function createExecuteToolActivity(deps: ExecuteToolDeps) {
@@ -132,6 +134,7 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
         // Heartbeat details (the output tail) are kept in history and shown in the UI.
         heartbeat: (details) => heartbeat.update(typeof details === 'object' && details ? redactor.redactValue({ ...details }) : {}),
         settings: deps.settings,
+        ...(deps.services ? { services: deps.services } : {}),
         ...(input.gate ? { commandApproval: input.gate } : {}),
         ...(input.innerCalls && deps.signalSession
           ? createCodeCallChannel({

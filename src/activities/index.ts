@@ -1,5 +1,6 @@
 // Builds every activity from its dependencies; the worker registers the result and workflows
 // proxy its type (`import type`).
+import type { Client } from '@temporalio/client';
 import type { LoadedConfig } from '../config/load';
 import type { EnvironmentFactory } from '../environments/factory';
 import type { SecretRedactor } from '../environments/secret-redaction';
@@ -7,6 +8,7 @@ import type { HookRegistry } from '../hooks/hook-registry';
 import type { Logger } from '../logging';
 import type { ToolRegistry } from '../registry/registry';
 import type { ToolSettings } from '../registry/tool-entry';
+import type { MemoryStore } from '../memory/memory-store';
 import type { SessionStore } from '../store/session-store';
 import { createApprovalActivities, userConfigFile } from './approval-activities';
 import { createBackgroundActivities } from './background-activities';
@@ -17,6 +19,7 @@ import { createExecuteToolActivity } from './execute-tool';
 import { guardStore } from './guarded-store';
 import type { ModelClients } from './model-clients';
 import { createSessionActivities } from './session-activities';
+import { createWorkflowStatusActivities } from './workflow-status-activities';
 
 export interface ActivityDeps {
   config: LoadedConfig;
@@ -32,6 +35,10 @@ export interface ActivityDeps {
   signalSession?: SignalSession;
   /** Built once per worker from its environment and config; every activity that hands output on uses it. */
   redactor: SecretRedactor;
+  /** The durable memory; absent when memory is disabled (the tool then says it is not available). */
+  memory?: MemoryStore;
+  /** A client of the worker's own server: how sessions learn how other workflows ended. */
+  client?: Client;
 }
 
 export function createActivities(unguarded: ActivityDeps) {
@@ -41,9 +48,11 @@ export function createActivities(unguarded: ActivityDeps) {
     ...createSessionActivities({ ...deps, allowlistFile: userConfigFile(deps.config) }),
     ...createApprovalActivities(deps),
     callModel: createCallModelActivity(deps),
-    executeTool: createExecuteToolActivity(deps),
+    // Tools read past sessions through the guarded store, like every other activity.
+    executeTool: createExecuteToolActivity({ ...deps, services: { sessions: deps.store, ...(deps.memory ? { memory: deps.memory } : {}) } }),
     ...createEnvironmentActivities(deps),
     ...createBackgroundActivities(deps),
+    ...createWorkflowStatusActivities(deps),
   };
 }
 

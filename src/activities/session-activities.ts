@@ -5,6 +5,8 @@ import type { HookRegistry } from '../hooks/hook-registry';
 import type { SecretRedactor } from '../environments/secret-redaction';
 import type { Backend } from '../environments/terminal-environment';
 import type { SessionStore } from '../store/session-store';
+import type { MemoryStore } from '../memory/memory-store';
+import { withMemorySnapshot } from '../memory/memory-snapshot';
 import { selectToolNames } from '../registry/definitions';
 import type { ToolRegistry } from '../registry/registry';
 import { childToolNames } from '../workflows/delegation-types';
@@ -57,7 +59,9 @@ export function createSessionActivities(deps: {
   environments: EnvironmentFactory;
   allowlistFile: string;
   redactor: SecretRedactor;
-  hooks: HookRegistry;
+  /** Plugin and shell hooks (absent: none). */
+  hooks?: HookRegistry;
+  memory?: MemoryStore;
 }) {
   return {
     /** Records the session, resolves its tools once, and writes the system and user messages. */
@@ -84,11 +88,13 @@ export function createSessionActivities(deps: {
         status: 'running',
         ...(input.parentSessionId ? { parentSessionId: input.parentSessionId } : {}),
       });
-      const prompt = input.subagent ? subagentSystemPrompt(input.subagent, input.cwd) : systemPrompt(input.cwd);
-      await deps.store.appendMessage(input.sessionId, { seq: 0, role: 'system', content: prompt });
+      // Written once (a retry keeps the first): the memory snapshot stays frozen for the session.
+      const base = input.subagent ? subagentSystemPrompt(input.subagent, input.cwd) : systemPrompt(input.cwd);
+      const system = await withMemorySnapshot(base, deps.memory, input, (text) => deps.redactor.redact(text));
+      await deps.store.appendMessage(input.sessionId, { seq: 0, role: 'system', content: system });
       await deps.store.appendMessage(input.sessionId, { seq: 1, role: 'user', content: input.task });
       // Observers only: what they say cannot change the session, so a retry that repeats them is harmless.
-      await deps.hooks.notify('on_session_start', { session_id: input.sessionId, model: input.model, platform: 'cli' });
+      await deps.hooks?.notify('on_session_start', { session_id: input.sessionId, model: input.model, platform: 'cli' });
       return { nextSeq: 2, toolCount: toolNames.length, allowlist: await readCommandAllowlist(deps.allowlistFile) };
     },
 
@@ -122,7 +128,7 @@ export function createSessionActivities(deps: {
         ...(input.answer !== undefined ? { answer: input.answer } : {}),
         ...(input.error !== undefined ? { error: input.error } : {}),
       });
-      if (deps.hooks.has('on_session_end')) {
+      if (deps.hooks?.has('on_session_end')) {
         const session = await deps.store.getSession(input.sessionId);
         await deps.hooks.notify('on_session_end', {
           session_id: input.sessionId,

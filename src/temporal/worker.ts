@@ -16,6 +16,7 @@ import { loadWorkerExtensions } from '../plugins/worker-extensions';
 import { discoverBuiltinTools } from '../registry/discovery';
 import { registry as defaultRegistry, type ToolRegistry } from '../registry/registry';
 import type { ToolSettings } from '../registry/tool-entry';
+import { createMemoryStore } from '../memory/create-memory-store';
 import type { SessionStore } from '../store/session-store';
 
 export const WORKFLOWS_PATH = path.join(__dirname, '..', 'workflows');
@@ -75,8 +76,14 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
   // Settings that give up a guarantee of the approval layer are said aloud too.
   if (config.approvals.accept_unsigned) logger.warn('approvals.accept_unsigned is on: anyone who reaches the Temporal server can answer approvals');
   if (config.approvals.mode === 'off') logger.warn('approvals.mode is off: dangerous commands run without asking');
+  if (config.delegation.max_concurrent_children > 10) {
+    logger.warn(`delegation.max_concurrent_children is ${config.delegation.max_concurrent_children}: each sub-agent is a session of its own, so model cost grows with every one running at once`);
+  }
+  // The worker's own connection serves as a client too (a NativeConnection is a ConnectionLike).
+  const client = new Client({ connection: options.connection, namespace: config.temporal.namespace });
   const activities = createActivities({
     config,
+    client,
     registry,
     store: options.store,
     environments,
@@ -89,9 +96,10 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
     settings: toolSettingsFrom(config),
     logger,
     hooks: extensions.hooks,
-    signalSession: signalSessionVia(options.connection, config.temporal.namespace),
+    signalSession: (workflowId: string, request: CodeToolCallRequest) => client.workflow.getHandle(workflowId).signal(codeToolCallSignal, request),
     // The worker's own secrets (its variables, the config's keys) are what tool output must not show.
     redactor: createSecretRedactor({ env: process.env, config }),
+    memory: createMemoryStore(config, options.store),
   });
   const worker = await Worker.create({
     connection: options.connection,
@@ -113,13 +121,6 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
 }
 
 const workerEnvironments = new WeakMap<Worker, EnvironmentFactory>();
-
-/** execute_code's doorbell: a signal to the session, sent over the worker's own connection. */
-function signalSessionVia(connection: NativeConnection, namespace: string) {
-  const client = new Client({ connection, namespace });
-  return (workflowId: string, request: CodeToolCallRequest) =>
-    client.workflow.getHandle(workflowId).signal(codeToolCallSignal, request);
-}
 
 /** Closes the backend connections (ssh, docker) a worker kept; call once it has stopped. */
 export async function releaseWorkerEnvironments(worker: Worker): Promise<void> {
