@@ -26,7 +26,7 @@ export default tseslint.config(
   },
   {
     // The workflow's own folder and the approval modules it imports (signature checks run in the sandbox).
-    files: ['src/workflows/**/*.ts', 'src/approval-signals/decision-signature.ts', 'src/approval-signals/definitions.ts', 'src/approval-signals/approval-types.ts', 'src/approval-signals/pending-approvals-memo.ts'],
+    files: ['src/workflows/**/*.ts', 'src/approval-signals/decision-signature.ts', 'src/approval-signals/definitions.ts', 'src/approval-signals/approval-types.ts', 'src/approval-signals/pending-approvals-memo.ts', 'src/code-execution/callable-tools.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -8,6 +8,7 @@ import type { LoadedConfig } from '../config/load';
 import { createSecretRedactor, type SecretRedactor } from '../environments/secret-redaction';
 import type { EnvironmentFactory } from '../environments/factory';
 import type { ToolRegistry } from '../registry/registry';
+import type { HookRegistry } from '../hooks/hook-registry';
 import type { SessionStore } from '../store/session-store';
 import { userConfigFile } from '../approval-signals/command-assessment';
 import { createAssessToolCall } from './assess-tool-call';
@@ -23,6 +24,8 @@ export function createApprovalActivities(deps: {
   registry: ToolRegistry;
   environments: EnvironmentFactory;
   redactor?: SecretRedactor;
+  /** pre_tool_call hooks run at assessment, before anyone is asked. */
+  hooks?: HookRegistry;
 }) {
   const { config } = deps;
   const redactor = deps.redactor ?? createSecretRedactor({ env: process.env, config });

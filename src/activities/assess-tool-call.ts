@@ -25,6 +25,9 @@ import type { ToolRegistry } from '../registry/registry';
 import { coerceArguments } from '../registry/arguments';
 import type { AssessmentRequest, BoundFile, ToolEntry } from '../registry/tool-entry';
 import type { SessionStore } from '../store/session-store';
+import { parentOfInnerCall } from '../code-execution/callable-tools';
+import type { HookRegistry } from '../hooks/hook-registry';
+import { checkBeforeCall, preToolCallPayload } from '../hooks/tool-call-hooks';
 
 export interface AssessCommandInput {
   sessionId: string;
@@ -34,6 +37,8 @@ export interface AssessCommandInput {
 }
 
 export interface AssessDeps {
+  /** pre_tool_call hooks, asked before the gate (absent: none). */
+  hooks?: HookRegistry;
   store: SessionStore;
   config: LoadedConfig;
   registry: ToolRegistry;
@@ -63,6 +68,13 @@ export function createAssessToolCall(deps: AssessDeps) {
     const entry = call && deps.registry.get(call.name);
     const args = parseToolArguments(call?.arguments);
     // Unknown tools and unreadable arguments are reported by the tool call itself.
+    // pre_tool_call runs before anyone is asked: a call a hook blocks never waits for a human.
+    if (call && args && deps.hooks?.has('pre_tool_call')) {
+      const parentToolCallId = parentOfInnerCall(call.id);
+      const decision = await checkBeforeCall(deps.hooks, preToolCallPayload({ sessionId: input.sessionId, toolCallId: call.id, name: call.name, ...(parentToolCallId ? { parentToolCallId } : {}) }, args));
+      if (decision.action === 'block') return { ...base, hookBlock: { message: decision.message, source: decision.source } };
+      base.hooksChecked = true;
+    }
     if (!call || !entry?.assess || !args) return base;
     let request: AssessmentRequest | undefined;
     try {

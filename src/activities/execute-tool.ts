@@ -7,15 +7,19 @@ import { CancelledFailure } from '@temporalio/common';
 import type { Logger } from '../logging';
 import type { EnvironmentFactory } from '../environments/factory';
 import type { SecretRedactor } from '../environments/secret-redaction';
+import type { HookRegistry } from '../hooks/hook-registry';
+import { afterCall, checkBeforeCall, preToolCallPayload } from '../hooks/tool-call-hooks';
 import { handleFunctionCall, parseToolArguments } from '../registry/handle-function-call';
 import type { ToolRegistry } from '../registry/registry';
 import { applyResultBudget } from '../registry/result-budget';
-import { toolError } from '../registry/results';
+import { isErrorResult, toolError } from '../registry/results';
 import { DEFAULT_MAX_RESULT_CHARS, isRetrySafeCall, type ToolContext, type ToolServices, type ToolSettings } from '../registry/tool-entry';
 import type { SessionStore, StoredMessage } from '../store/session-store';
 import { commandIdFor, type EnvironmentHandle } from '../environments/terminal-environment';
 import type { ExecuteToolInput, ToolOutcome } from '../workflows/session-types';
 import { pathsMovedSinceAssessment } from './assess-tool-call';
+import { createCodeCallChannel, type SignalSession } from './code-call-channel';
+import { CODE_CALLABLE_TOOLS } from '../code-execution/callable-tools';
 import { startHeartbeat } from './heartbeat';
 import { clip } from './tool-call-summary';
 import { stripAnsi } from '../tools/terminal-output';
@@ -35,6 +39,10 @@ export interface ExecuteToolDeps {
   logger: Logger;
   /** Hides the worker's secrets and well-known key formats in everything the tool hands back. */
   redactor: SecretRedactor;
+  /** pre_tool_call / post_tool_call / transform hooks of plugins and the config. */
+  hooks: HookRegistry;
+  /** Rings the session workflow when an execute_code script asks for a tool call (absent: scripts cannot call tools). */
+  signalSession?: SignalSession;
   /** Worker-side services handed to tools (memory, past sessions). */
   services?: ToolServices;
 }
@@ -81,8 +89,14 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
     if (!session.toolNames.includes(input.name)) {
       return store(toolError(`Unknown tool: ${input.name}`, { available_tools: session.toolNames }));
     }
+    // A script's call runs what was stored for it, and only what scripts may call.
+    if (input.parentToolCallId && (call.name !== input.name || !(CODE_CALLABLE_TOOLS as readonly string[]).includes(input.name))) {
+      return store(toolError(`${input.name} cannot be called from execute_code`));
+    }
 
     if (input.gate && !input.gate.approved) {
+      // A hook's block reads as the hook wrote it, and the outcome in history names the hook.
+      if (input.gate.blockedBy) return { ...(await store(toolError(input.gate.message))), blockedBy: input.gate.blockedBy };
       return store(JSON.stringify({ output: '', exit_code: -1, error: input.gate.message, status: 'blocked' }));
     }
     const environment = await deps.environments.attach(input.environment);
@@ -91,9 +105,24 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
       const moved = await pathsMovedSinceAssessment(entry, args, input.gate.checkedPaths, environment.workspace);
       if (moved) return store(JSON.stringify({ output: '', exit_code: -1, error: moved, status: 'blocked' }));
     }
-    // Recorded before a non-repeatable tool starts, so a retry after a crash knows not to re-run it.
-    const heartbeat = startHeartbeat({ phase: 'started' }, { immediate: !retrySafe });
+    // Hooks may take a while: the activity stays alive meanwhile, but is not "started" until the
+    // tool is. Without pre_tool_call hooks the first heartbeat already says "started", as before.
+    const guarded = deps.hooks.has('pre_tool_call') && !(input.gate?.approved && input.gate.hooksChecked);
+    // No early beat while hooks run: the first one the server sees should already say "started"
+    // (later beats within a second are held back by the SDK's throttle).
+    const heartbeat = startHeartbeat(guarded ? {} : { phase: 'started' }, { immediate: !retrySafe && !guarded });
     try {
+      const args = parseToolArguments(call.arguments);
+      const identity = { sessionId: input.sessionId, toolCallId: input.toolCallId, name: input.name, ...(input.parentToolCallId ? { parentToolCallId: input.parentToolCallId } : {}) };
+      const hookPayload = args && preToolCallPayload(identity, args);
+      if (hookPayload && guarded) {
+        const decision = await checkBeforeCall(deps.hooks, hookPayload);
+        // The model reads the hook's reason; the outcome (in history) names the hook that blocked.
+        if (decision.action === 'block') return { ...(await store(toolError(decision.message))), blockedBy: decision.source };
+      }
+      // Recorded before a non-repeatable tool starts, so a retry after a crash knows not to re-run it.
+      if (guarded) heartbeat.update({ phase: 'started' });
+      const startedMs = Date.now();
       const context: ToolContext = {
         sessionId: input.sessionId,
         toolCallId: input.toolCallId,
@@ -107,9 +136,25 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
         settings: deps.settings,
         ...(deps.services ? { services: deps.services } : {}),
         ...(input.gate ? { commandApproval: input.gate } : {}),
+        ...(input.innerCalls && deps.signalSession
+          ? createCodeCallChannel({
+              store: deps.store,
+              signalSession: deps.signalSession,
+              redactor,
+              input: { ...input, innerCalls: input.innerCalls },
+              workflowId: activityInfo().workflowExecution?.workflowId ?? '',
+              sessionTools: session.toolNames,
+              signal: cancellationSignal(),
+            })
+          : {}),
+        ...(deps.hooks.has('transform_terminal_output')
+          ? { transformTerminalOutput: (terminal) => deps.hooks.transform('transform_terminal_output', { ...terminal, task_id: input.sessionId, env_type: input.environment.backend }, terminal.output) }
+          : {}),
       };
+      const dispatched = await handleFunctionCall(input.name, call.arguments, context, deps.registry);
+      const transformed = hookPayload ? await afterCall(deps.hooks, hookPayload, dispatched, Date.now() - startedMs) : dispatched;
       // Redacted before an oversized result is saved to a file, so the file holds no secret either.
-      const raw = redactor.redactResult(await handleFunctionCall(input.name, call.arguments, context, deps.registry));
+      const raw = redactor.redactResult(transformed);
       const result = await applyResultBudget(raw, entry?.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS, {
         workspace: environment.workspace,
         sessionId: input.sessionId,
@@ -170,16 +215,8 @@ export function startedBackgroundProcess(content: string): ToolOutcome['backgrou
   }
 }
 
-/** A result is an error when it is a JSON object with a truthy `error`. */
-export function isErrorResult(content: string): boolean {
-  if (!content.startsWith('{')) return false;
-  try {
-    const parsed = JSON.parse(content) as { error?: unknown };
-    return Boolean(parsed.error);
-  } catch {
-    return false;
-  }
-}
+/** Kept here for existing importers; the check lives with the other result helpers. */
+export { isErrorResult };
 
 /** What the model hears when the worker running a command died: it may have partly run. */
 function interruptedResult(name: string, printed: string | undefined): string {

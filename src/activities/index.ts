@@ -4,6 +4,7 @@ import type { Client } from '@temporalio/client';
 import type { LoadedConfig } from '../config/load';
 import type { EnvironmentFactory } from '../environments/factory';
 import type { SecretRedactor } from '../environments/secret-redaction';
+import type { HookRegistry } from '../hooks/hook-registry';
 import type { Logger } from '../logging';
 import type { ToolRegistry } from '../registry/registry';
 import type { ToolSettings } from '../registry/tool-entry';
@@ -13,6 +14,7 @@ import { createApprovalActivities, userConfigFile } from './approval-activities'
 import { createBackgroundActivities } from './background-activities';
 import { createCallModelActivity } from './call-model';
 import { createEnvironmentActivities } from './environment-activities';
+import type { SignalSession } from './code-call-channel';
 import { createExecuteToolActivity } from './execute-tool';
 import { guardStore } from './guarded-store';
 import type { ModelClients } from './model-clients';
@@ -27,6 +29,10 @@ export interface ActivityDeps {
   models: ModelClients;
   settings: ToolSettings;
   logger: Logger;
+  /** Plugin and shell hooks, run on this worker around tool calls and sessions. */
+  hooks: HookRegistry;
+  /** Signals a session workflow (execute_code's tool calls ring it). */
+  signalSession?: SignalSession;
   /** Built once per worker from its environment and config; every activity that hands output on uses it. */
   redactor: SecretRedactor;
   /** The durable memory; absent when memory is disabled (the tool then says it is not available). */

@@ -1,6 +1,7 @@
 // Activities that open and close a session's record in the store.
 import { readCommandAllowlist } from '../approval-signals/allowlist-file';
 import type { EnvironmentFactory } from '../environments/factory';
+import type { HookRegistry } from '../hooks/hook-registry';
 import type { SecretRedactor } from '../environments/secret-redaction';
 import type { Backend } from '../environments/terminal-environment';
 import type { SessionStore } from '../store/session-store';
@@ -58,6 +59,8 @@ export function createSessionActivities(deps: {
   environments: EnvironmentFactory;
   allowlistFile: string;
   redactor: SecretRedactor;
+  /** Plugin and shell hooks (absent: none). */
+  hooks?: HookRegistry;
   memory?: MemoryStore;
 }) {
   return {
@@ -66,6 +69,7 @@ export function createSessionActivities(deps: {
       const selected = selectToolNames(input.toolsets, input.disabledToolsets, { registry: deps.registry });
       const available = await deps.registry.getDefinitions(selected, {
         terminalUnavailableReason: () => deps.environments.unavailableReason(input.backend),
+        backend: input.backend,
       });
       let toolNames = available.map((definition) => definition.function.name);
       if (input.subagent) {
@@ -89,6 +93,8 @@ export function createSessionActivities(deps: {
       const system = await withMemorySnapshot(base, deps.memory, input, (text) => deps.redactor.redact(text));
       await deps.store.appendMessage(input.sessionId, { seq: 0, role: 'system', content: system });
       await deps.store.appendMessage(input.sessionId, { seq: 1, role: 'user', content: input.task });
+      // Observers only: what they say cannot change the session, so a retry that repeats them is harmless.
+      await deps.hooks?.notify('on_session_start', { session_id: input.sessionId, model: input.model, platform: 'cli' });
       return { nextSeq: 2, toolCount: toolNames.length, allowlist: await readCommandAllowlist(deps.allowlistFile) };
     },
 
@@ -122,6 +128,18 @@ export function createSessionActivities(deps: {
         ...(input.answer !== undefined ? { answer: input.answer } : {}),
         ...(input.error !== undefined ? { error: input.error } : {}),
       });
+      if (deps.hooks?.has('on_session_end')) {
+        const session = await deps.store.getSession(input.sessionId);
+        await deps.hooks.notify('on_session_end', {
+          session_id: input.sessionId,
+          task_id: input.sessionId,
+          completed: input.status === 'completed',
+          interrupted: input.status === 'cancelled',
+          model: session?.model ?? '',
+          platform: 'cli',
+          reason: input.error ?? input.status,
+        });
+      }
     },
   };
 }

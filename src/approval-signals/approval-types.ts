@@ -126,6 +126,10 @@ export interface CommandAssessment {
   processInput?: { processId: string; program: string; interprets: boolean; partial: boolean };
   /** Why the call could not be assessed: it is not run without a human. */
   problem?: string;
+  /** A pre_tool_call hook blocked the call: it neither runs nor asks anyone. */
+  hookBlock?: { message: string; source: string };
+  /** The pre_tool_call hooks ran at assessment and allowed the call. */
+  hooksChecked?: true;
 }
 
 export interface PathFinding {
@@ -153,5 +157,7 @@ export type ApprovalGateResult =
       boundFiles?: BoundFile[];
       /** Resolved paths that were judged: a file tool refuses to touch any other (a link or cwd that changed). */
       checkedPaths?: string[];
+      /** The pre_tool_call hooks already allowed this call when it was assessed: the tool does not ask them again. */
+      hooksChecked?: true;
     }
-  | { approved: false; message: string };
+  | { approved: false; message: string; /** The pre_tool_call hook that blocked it (`plugin:<name>`, `shell:<command>`). */ blockedBy?: string };

@@ -58,6 +58,10 @@ export const COMMAND_MODULES: CommandModule[] = [
     load: async () => (await import('./commands/tools')).registerToolsCommand,
   },
   {
+    commands: [{ term: 'plugins [options]', description: 'List the plugins found, where from, and whether each loaded (and why not)' }],
+    load: async () => (await import('./commands/plugins')).registerPluginsCommand,
+  },
+  {
     commands: [{ term: 'scripted-model [options]', description: 'Serve a scripted OpenAI-compatible model on loopback (for tests and demos)' }],
     load: async () => (await import('./commands/scripted-model')).registerScriptedModelCommand,
   },

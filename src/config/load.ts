@@ -80,6 +80,8 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
 
 /** Who may answer approvals is set only outside the workspace. */
 const TRUST_SETTINGS = ['accept_unsigned', 'approvers'];
+/** Whole sections that only trusted sources may set. */
+const TRUSTED_SECTIONS = ['plugins', 'hooks'];
 
 /**
  * The project file sits in the session's working directory, where the agent can write: it must
@@ -88,10 +90,12 @@ const TRUST_SETTINGS = ['accept_unsigned', 'approvers'];
  */
 function withoutTrustSettings(source: Source | undefined): Source | undefined {
   const approvals = source?.values.approvals;
-  const found = isMapping(approvals) ? TRUST_SETTINGS.filter((key) => key in approvals) : [];
+  const found = isMapping(approvals) ? TRUST_SETTINGS.filter((key) => key in approvals).map((key) => `approvals.${key}`) : [];
+  // Plugins and shell hooks run code on the worker, outside the sandbox: never from the project file.
+  for (const section of TRUSTED_SECTIONS) if (source && section in source.values) found.push(section);
   if (source && found.length) {
     throw new ConfigError(
-      `Invalid configuration:\n${found.map((key) => `  approvals.${key}: may not be set in the project file (from ${source.label}); set it in <home>/config.yaml, the environment or a flag`).join('\n')}`,
+      `Invalid configuration:\n${found.map((key) => `  ${key}: may not be set in the project file (from ${source.label}); set it in <home>/config.yaml, the environment or a flag`).join('\n')}`,
     );
   }
   return source;

@@ -326,6 +326,36 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * Plugins add tools, toolsets and hooks; they load when the worker starts. Every plugin is
+     * opt-in: only those named in `enabled` load, and `disabled` always wins.
+     */
+    plugins: z
+      .object({
+        enabled: z.array(z.string().min(1)).default([]),
+        disabled: z.array(z.string().min(1)).default([]),
+        /** Also look in the project's `.hermes-temporal/plugins/` and `node_modules` (code the agent may have written: off by default). */
+        project: z.boolean().default(false),
+        /** A plugin hook that runs longer is abandoned (a pre_tool_call hook then blocks the call). */
+        hook_timeout_seconds: z.number().positive().max(300).default(30),
+      })
+      .strict()
+      .prefault({}),
+    /** Shell hooks: programs run on the worker at hook events, JSON on stdin, JSON decision on stdout. */
+    hooks: z
+      .array(
+        z
+          .object({
+            event: z.string().min(1),
+            /** Program and arguments, split like a shell would (no shell runs it); `~/` is the home folder. */
+            command: z.string().min(1),
+            /** Regular expression on the tool name (tool events only); unset: every tool. */
+            matcher: z.string().optional(),
+            timeout_seconds: z.number().positive().max(300).default(60),
+          })
+          .strict(),
+      )
+      .default([]),
     memory: z
       .object({
         /** MEMORY.md: the agent's own notes, injected into every new session's system prompt. */

@@ -88,6 +88,12 @@ export class LocalEnvironment implements TerminalEnvironment {
     return this.run(request, true);
   }
 
+  interactiveCommand(script: string, env: Record<string, string> = {}): { file: string; args: string[]; env: NodeJS.ProcessEnv } {
+    const cwd = this.handle.cwd;
+    const argv = this.sandbox.command(`builtin cd -- ${shellQuote(cwd)} || exit 126\n${script}`, this.runOptions(cwd));
+    return { ...argv, env: { ...sanitizeEnvironment(process.env, this.options.envPassthrough), ...env } };
+  }
+
   private runOptions(cwd: string, wrapperFiles: string[] = []) {
     return { workspace: this.workspaceRoot, cwd, wrapperFiles, sessionKey: this.sessionKey };
   }

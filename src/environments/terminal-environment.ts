@@ -108,6 +108,12 @@ export interface TerminalEnvironment {
   readOrphanOutput(id: string): Promise<string | undefined>;
   /** Releases what this view holds (usually nothing: connections belong to the driver). */
   release(): Promise<void>;
+  /**
+   * The program to spawn for `bash -c script` where commands run (the sandbox), with the
+   * environment commands see, for a caller that keeps the process's pipes itself (execute_code).
+   * Only backends whose processes this worker can spawn directly have it.
+   */
+  interactiveCommand?(script: string, env?: Record<string, string>): { file: string; args: string[]; env: NodeJS.ProcessEnv };
 }
 
 /** What a backend plugs into the factory. */

@@ -40,6 +40,7 @@ export function selectToolNames(
       else if (isLegacyToolset(name)) add(legacyToolsetTools(name));
       else logger.warn(`Unknown toolset: ${name}`);
     }
+    for (const name of registry.getDefaultToolsets()) add(resolveToolset(name, resolveOptions));
   } else {
     for (const name of getToolsetNames(resolveOptions)) add(resolveToolset(name, resolveOptions));
   }

@@ -21,6 +21,7 @@ export class ToolRegistry {
   private readonly toolsetChecks = new Map<string, CheckFn>();
   private readonly aliases = new Map<string, string>();
   private readonly customToolsets = new Map<string, ToolsetDefinition>();
+  private readonly defaultToolsets = new Set<string>();
   /** Bumped on every change, so callers can cache what they derive from the registry. */
   generation = 0;
 
@@ -116,6 +117,25 @@ export class ToolRegistry {
 
   getCustomToolsetNames(): string[] {
     return [...this.customToolsets.keys()];
+  }
+
+  /** Removes a toolset added at runtime (a plugin that failed half-way through loading). */
+  removeCustomToolset(name: string): void {
+    if (this.customToolsets.delete(name)) this.generation += 1;
+    this.defaultToolsets.delete(name);
+  }
+
+  /**
+   * Toolsets every session gets, whatever toolsets it enables, unless it disables them: an
+   * enabled plugin's tools (enabling the plugin was the choice to use them).
+   */
+  includeByDefault(toolset: string): void {
+    this.defaultToolsets.add(toolset);
+    this.generation += 1;
+  }
+
+  getDefaultToolsets(): string[] {
+    return [...this.defaultToolsets].sort();
   }
 
   /**

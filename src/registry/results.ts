@@ -21,3 +21,14 @@ export function isCancellation(error: unknown, signal?: AbortSignal): boolean {
   // The reason itself may be any value (a string, a DOMException from another realm): compare it first.
   return error === signal.reason || (error instanceof Error && error.name === 'AbortError');
 }
+
+/** A result is an error when it is a JSON object with a truthy `error`. */
+export function isErrorResult(content: string): boolean {
+  if (!content.startsWith('{')) return false;
+  try {
+    const parsed = JSON.parse(content) as { error?: unknown };
+    return Boolean(parsed.error);
+  } catch {
+    return false;
+  }
+}

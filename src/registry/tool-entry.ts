@@ -47,6 +47,15 @@ export interface ToolContext {
   heartbeat(details?: unknown): void;
   /** Limits and defaults from configuration. */
   settings: ToolSettings;
+  /**
+   * execute_code only: runs one tool call of its script through the session (the approval gate,
+   * the transcript) and returns the result string. Absent outside a session.
+   */
+  callTool?: (name: string, args: Record<string, unknown>) => Promise<string>;
+  /** execute_code only: the tools its script may call (the session's, filtered). */
+  callableTools?: readonly string[];
+  /** transform_terminal_output hooks: the terminal passes its foreground output through them (absent: none). */
+  transformTerminalOutput?: (terminal: { command: string; output: string; returncode: number }) => Promise<string>;
   /** Worker-side services for tools that need more than the session's backend (absent in bare tests). */
   services?: ToolServices;
   /** The session's approval decision for this call (absent outside a session: tools keep their own floor). */
@@ -111,6 +120,8 @@ export type ToolHandler<Args> = (args: Args, context: ToolContext) => string | P
 export interface CheckContext {
   /** Why the session's terminal backend cannot work on this worker, if it cannot. */
   terminalUnavailableReason?: () => Promise<string | undefined>;
+  /** The session's terminal backend, when known (execute_code needs one it can spawn scripts on). */
+  backend?: string;
 }
 
 /** Is the tool usable here? `true`/`false`, or a string: unavailable, and why. */

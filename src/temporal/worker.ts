@@ -1,7 +1,8 @@
 // Builds a worker that serves session workflows and tool activities, wired from configuration.
 import path from 'node:path';
-import { type NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleOption } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
+import { type NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleOption } from '@temporalio/worker';
+import { codeToolCallSignal, type CodeToolCallRequest } from '../workflows/code-call-messages';
 import { createActivities } from '../activities';
 import { loadCommandClassifier } from '../approval-signals/classify-command';
 import { ModelClients } from '../activities/model-clients';
@@ -11,6 +12,7 @@ import { EnvironmentFactory } from '../environments/factory';
 import { createSecretRedactor } from '../environments/secret-redaction';
 import type { EnvironmentDriver } from '../environments/terminal-environment';
 import type { Logger } from '../logging';
+import { loadWorkerExtensions } from '../plugins/worker-extensions';
 import { discoverBuiltinTools } from '../registry/discovery';
 import { registry as defaultRegistry, type ToolRegistry } from '../registry/registry';
 import type { ToolSettings } from '../registry/tool-entry';
@@ -64,6 +66,8 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
   const { config, logger } = options;
   const registry = options.registry ?? defaultRegistry;
   if (registry === defaultRegistry) loadBuiltinTools(logger);
+  // Plugins load now, before any task is polled: workflow and activity names never change with them.
+  const extensions = await loadWorkerExtensions(config, registry, logger);
   await loadCommandClassifier();
   const environments = new EnvironmentFactory(options.drivers ?? createDrivers(config));
   // Say at start-up when local commands run unsandboxed or cannot run at all.
@@ -76,10 +80,11 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
   if (config.delegation.max_concurrent_children > 10) {
     logger.warn(`delegation.max_concurrent_children is ${config.delegation.max_concurrent_children}: each sub-agent is a session of its own, so model cost grows with every one running at once`);
   }
+  // The worker's own connection serves as a client too (a NativeConnection is a ConnectionLike).
+  const client = new Client({ connection: options.connection, namespace: config.temporal.namespace });
   const activities = createActivities({
     config,
-    // The worker's own connection serves as a client too (a NativeConnection is a ConnectionLike).
-    client: new Client({ connection: options.connection, namespace: config.temporal.namespace }),
+    client,
     registry,
     store: options.store,
     environments,
@@ -91,6 +96,8 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
     }),
     settings: toolSettingsFrom(config),
     logger,
+    hooks: extensions.hooks,
+    signalSession: (workflowId: string, request: CodeToolCallRequest) => client.workflow.getHandle(workflowId).signal(codeToolCallSignal, request),
     // The worker's own secrets (its variables, the config's keys) are what tool output must not show.
     redactor: createSecretRedactor({ env: process.env, config }),
     memory: createMemoryStore(config, options.store),

@@ -118,8 +118,9 @@ async function runInForeground(
   if (result.interrupted && context.signal.aborted) throw context.signal.reason ?? new Error('Command interrupted');
 
   const meaning = exitCodeMeaning(command, result.exitCode);
+  const output = stripAnsi(result.output).trim();
   return toolResult({
-    output: stripAnsi(result.output).trim(),
+    output: context.transformTerminalOutput ? await context.transformTerminalOutput({ command, output, returncode: result.exitCode }) : output,
     exit_code: result.exitCode,
     error: result.timedOut
       ? `Command timed out after ${timeoutSeconds} seconds`

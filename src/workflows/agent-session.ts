@@ -33,6 +33,7 @@ import { PENDING_APPROVALS_MEMO, pendingApprovalsMemo } from '../approval-signal
 import { startDeadline } from './deadline';
 import { DEFAULT_DELEGATION_SETTINGS } from './delegation-types';
 import { descendantApprovalsSignal, statusQuery, subagentFinishedSignal, transcriptQuery } from './messages';
+import { CodeCalls } from './code-calls';
 import { buildReport, reportToParent, tellRootAboutApprovals } from './subagent-reporting';
 import { Subagents } from './subagents';
 import { TodoList } from './todo-list';
@@ -46,6 +47,7 @@ import {
   type SessionInput,
   type SessionLimits,
   type SessionResult,
+  type ExecuteToolInput,
   type ToolCallPlan,
   type ToolOutcome,
 } from './session-types';
@@ -171,7 +173,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     state.toolFinished(call, { seq, ok: !content.startsWith('{"error"'), preview: content.slice(0, 200), resultChars: content.length }, Date.now());
   };
 
-  const runCall = async (call: ToolCallPlan, seq: number, assistantSeq: number, pendingGate: Promise<ApprovalGateResult> | undefined, assessedCwd: string) => {
+  const runCall = async (call: ToolCallPlan, seq: number, assistantSeq: number, pendingGate: Promise<ApprovalGateResult> | undefined, assessedCwd: string, parentToolCallId?: string) => {
     if (call.workflowCall) return runInWorkflow(call, seq, call.workflowCall);
     let gate = pendingGate && (await pendingGate);
     // An earlier call of the turn changed directory: relative paths now lead elsewhere, so judge again.
@@ -180,10 +182,16 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     }
     state.toolStarted(call, Date.now());
     let outcome: ToolOutcome;
-    try {
-      outcome = await activities.executeTool.executeWithOptions({ ...activities.toolOptions, summary: call.summary }, [
-        { sessionId: input.sessionId, seq, assistantSeq, toolCallId: call.id, name: call.name, environment: state.environment, ...(gate ? { gate } : {}) },
+    const execute = (extra: Partial<ExecuteToolInput> = {}) =>
+      activities.executeTool.executeWithOptions({ ...(extra.innerCalls ? activities.codeOptions : activities.toolOptions), summary: call.summary }, [
+        { sessionId: input.sessionId, seq, assistantSeq, toolCallId: call.id, name: call.name, environment: state.environment, ...(gate ? { gate } : {}), ...extra },
       ]);
+    try {
+      // An execute_code script's own tool calls come back to the workflow while it runs (code-calls.ts).
+      outcome =
+        call.name === 'execute_code' && !parentToolCallId
+          ? await codeCalls.serve(call.id, (innerCalls) => execute({ innerCalls }))
+          : await execute(parentToolCallId ? { parentToolCallId } : {});
     } catch (error) {
       if (isCancellation(error)) throw error;
       // The tool's infrastructure failed even after retries: the model hears it; the session goes on.
@@ -199,6 +207,15 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     state.toolFinished(call, outcome, Date.now());
     if (outcome.backgroundStarted?.notifyOnComplete) watches.start(outcome.backgroundStarted.processId);
   };
+
+  // A script's call is gated and run like the model's own, nested under its execute_code call.
+  const codeCalls = new CodeCalls(
+    (count) => state.reserveSeqs(count),
+    async (call, requestSeq, parentCallId) => {
+      const gates = await approvals.prepare([call], requestSeq);
+      await runCall(call, requestSeq + 1, requestSeq, gates.get(call.id), state.environment.cwd, parentCallId);
+    },
+  );
 
   /** Tells the model, as a user message, about background processes that ended and sub-agents that reported. */
   const deliverNotifications = async () => {

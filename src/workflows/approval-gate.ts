@@ -170,10 +170,13 @@ export class ApprovalGate {
       ...result,
       ...(assessment.boundFiles?.length ? { boundFiles: assessment.boundFiles } : {}),
       ...(checkedPaths?.length ? { checkedPaths } : {}),
+      ...(assessment.hooksChecked ? { hooksChecked: true as const } : {}),
     };
   }
 
   private async decideCall(call: ToolCallPlan, assessment: CommandAssessment): Promise<ApprovalGateResult> {
+    // A hook's block comes first, as in the original: nobody is asked about a call that will not run.
+    if (assessment.hookBlock) return { approved: false, message: assessment.hookBlock.message, blockedBy: assessment.hookBlock.source };
     const decision = decideCommand({
       assessment,
       mode: this.settings.mode,

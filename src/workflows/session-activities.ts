@@ -22,6 +22,9 @@ export function sessionActivities(limits: SessionLimits, toolTaskQueue?: string)
     heartbeatTimeout: `${limits.toolHeartbeatTimeoutSeconds} seconds`,
     retry: { initialInterval: '1 second', maximumAttempts: 5 },
   };
+  // execute_code waits for its script's tool calls, and so for their approvals: hours, not minutes.
+  // Its heartbeats (not this bound) tell when its worker died.
+  const codeOptions: ActivityOptions = { ...toolOptions, startToCloseTimeout: '24 hours' };
   const bookkeeping = proxyActivities<HermesActivities>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 10 } });
   // Assessing a call reads the session's environment (links, processes, digests). By default the
   // workflow's worker reaches it, so it runs as a local activity (one marker in history); where
@@ -51,6 +54,7 @@ export function sessionActivities(limits: SessionLimits, toolTaskQueue?: string)
   return {
     modelOptions,
     toolOptions,
+    codeOptions,
     prepareSession: bookkeeping.prepareSession,
     finishSession: bookkeeping.finishSession,
     addToAllowlist: bookkeeping.addToAllowlist,

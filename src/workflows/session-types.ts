@@ -145,6 +145,10 @@ export interface ExecuteToolInput {
   environment: EnvironmentHandle;
   /** The approval gate's decision for the call (absent: its tool declares nothing to assess). */
   gate?: ApprovalGateResult;
+  /** execute_code: the seqs reserved for its script's tool calls (request, result, request, ...). */
+  innerCalls?: { firstSeq: number; count: number };
+  /** Set on a call an execute_code script made: that execute_code call. */
+  parentToolCallId?: string;
 }
 
 export interface ToolOutcome {
@@ -155,6 +159,8 @@ export interface ToolOutcome {
   resultChars: number;
   /** The environment after the call, when it changed (e.g. a `cd`). */
   environment?: EnvironmentHandle;
+  /** Set when a pre_tool_call hook blocked the call: which one (`plugin:<name>` or `shell:<command>`). */
+  blockedBy?: string;
   /** Set when the call was terminal(background=true) and started a process. */
   backgroundStarted?: { processId: string; notifyOnComplete: boolean };
 }

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import type { ApprovalSurface } from '../../src/approval-signals/approval-types';
 import { loadConfig, type LoadedConfig } from '../../src/config/load';
 import type { PartialConfig } from '../../src/config/schema';
@@ -14,7 +14,7 @@ import type { ModelScriptInput } from '../../src/model/model-script';
 import { createSessionStore } from '../../src/store/create-session-store';
 import type { SessionStore } from '../../src/store/session-store';
 import { installTemporalRuntime } from '../../src/temporal/runtime';
-import { createHermesWorker } from '../../src/temporal/worker';
+import { createHermesWorker, WORKFLOWS_PATH } from '../../src/temporal/worker';
 import { startSession, type SessionHandle } from '../../src/temporal/sessions';
 import type { SessionLimits } from '../../src/workflows/session-types';
 
@@ -120,11 +120,14 @@ export async function withScriptedSession<T>(
     config?: PartialConfig;
     limits?: Partial<SessionLimits>;
     surface?: ApprovalSurface;
+    /** The session's home folder (e.g. with plugins in it); a fresh temporary one otherwise. */
+    home?: string;
   },
   body: (session: ScriptedSession) => Promise<T>,
 ): Promise<T> {
   const model = await startScriptedModelServer({ script: options.script });
-  const config = testConfig({ ...options.config, model: { base_url: model.url, ...options.config?.model } });
+  const dirs = options.home ? { home: options.home, cwd: tempDir('hermes-cwd-') } : undefined;
+  const config = testConfig({ ...options.config, model: { base_url: model.url, ...options.config?.model } }, dirs);
   const { store, worker } = await createTestWorker(harness, config);
   try {
     return await worker.runUntil(async () => {
@@ -152,3 +155,10 @@ export async function toolResults(store: SessionStore, handle: SessionHandle): P
   return messages.filter((message) => message.role === 'tool').map((message) => JSON.parse(message.content ?? '{}') as Record<string, unknown>);
 }
 
+
+/** Replays the session's history against the workflow code: throws if a decision would differ. */
+export async function replaySessionHistory(handle: SessionHandle): Promise<void> {
+  const bundlePath = process.env.HERMES_TEST_WORKFLOW_BUNDLE;
+  const history = await handle.fetchHistory();
+  await Worker.runReplayHistory(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath: WORKFLOWS_PATH }, history, handle.workflowId);
+}

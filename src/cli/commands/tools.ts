@@ -8,6 +8,7 @@ import { createDrivers } from '../../environments/drivers';
 import { EnvironmentFactory } from '../../environments/factory';
 import { OPTIONAL_SDKS, optionalSdkLine, optionalSdkStatus } from '../../environments/optional-sdk';
 import { loadBuiltinTools } from '../../temporal/worker';
+import { loadWorkerExtensions } from '../../plugins/worker-extensions';
 
 export function registerToolsCommand(program: Command): void {
   program
@@ -17,9 +18,14 @@ export function registerToolsCommand(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (flags: { toolsets?: boolean; json?: boolean }) => {
       const config = loadConfig();
-      loadBuiltinTools(createConfiguredLogger(config));
+      const logger = createConfiguredLogger(config);
+      loadBuiltinTools(logger);
+      // Plugin tools are listed too, each with the plugin it came from.
+      const { plugins } = await loadWorkerExtensions(config, registry, logger);
+      const pluginOf = new Map(plugins.flatMap((plugin) => plugin.tools.map((tool) => [tool, plugin.key] as const)));
+      const failed = plugins.filter((plugin) => plugin.status === 'failed' || plugin.status === 'invalid' || plugin.status === 'missing_env');
       const environments = new EnvironmentFactory(createDrivers(config));
-      const checks = new CheckCache(undefined, { terminalUnavailableReason: () => environments.unavailableReason(config.terminal.backend) });
+      const checks = new CheckCache(undefined, { terminalUnavailableReason: () => environments.unavailableReason(config.terminal.backend), backend: config.terminal.backend });
       const sandbox = environments.localSandboxState();
       if (flags.toolsets) {
         const rows = [];
@@ -44,6 +50,7 @@ export function registerToolsCommand(program: Command): void {
           name,
           toolset: entry.toolset,
           emoji: registry.getEmoji(name),
+          source: pluginOf.has(name) ? `plugin:${pluginOf.get(name)}` : 'builtin',
           available: reason === undefined,
           ...(reason ? { reason } : {}),
           description: entry.description.split('\n')[0] ?? '',
@@ -54,8 +61,11 @@ export function registerToolsCommand(program: Command): void {
       if (sandbox) console.log(`local ${sandbox.summary}`);
       for (const row of rows) {
         const state = row.available ? 'available  ' : 'unavailable';
-        console.log(`${row.emoji} ${row.name.padEnd(14)} ${row.toolset.padEnd(10)} ${state}  ${row.reason ?? row.description.slice(0, 80)}`);
+        const from = row.source === 'builtin' ? '' : ` [${row.source}]`;
+        console.log(`${row.emoji} ${row.name.padEnd(14)} ${row.toolset.padEnd(10)} ${state}  ${row.reason ?? row.description.slice(0, 80)}${from}`);
       }
+      // A plugin that did not load says why, so a missing tool is explained here too.
+      for (const plugin of failed) console.log(`plugin ${plugin.key} did not load (${plugin.status}): ${plugin.reason ?? ''}`);
       // The cloud backends' SDKs are optional installs: say which are there and how to add the others.
       console.log(`\ncloud backend packages (terminal.backend is ${config.terminal.backend}):`);
       for (const sdk of OPTIONAL_SDKS) console.log(`  ${optionalSdkLine(optionalSdkStatus(sdk))}`);

@@ -299,3 +299,19 @@ describe('configFromFlags (the run command flags)', () => {
     );
   });
 });
+
+describe('plugins and shell hooks', () => {
+  it('are read from the home config with their defaults', () => {
+    writeFileSync(homeConfig(), 'plugins:\n  enabled: [echo]\nhooks:\n  - event: pre_tool_call\n    command: ~/bin/guard\n');
+    const config = load();
+    expect(config.plugins).toEqual({ enabled: ['echo'], disabled: [], project: false, hook_timeout_seconds: 30 });
+    expect(config.hooks).toEqual([{ event: 'pre_tool_call', command: '~/bin/guard', timeout_seconds: 60 }]);
+  });
+
+  it('may not be set in the project file, which the agent can write: they run code on the worker', () => {
+    writeFileSync(projectConfig(), 'plugins:\n  project: true\nhooks: []\n');
+    const message = configErrorOf(() => load());
+    expect(message).toContain('plugins: may not be set in the project file');
+    expect(message).toContain('hooks: may not be set in the project file');
+  });
+});

@@ -1,0 +1,86 @@
+// execute_code on a real Temporal server: a script reads three files and writes a summary through
+// tool calls; one inner dangerous command waits for a signed approval like the model's own would;
+// every inner call is in the session transcript (nested, so the model sees only the script's result).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { PendingApproval } from '../../src/approval-signals/approval-types';
+import { pendingApprovalsQuery } from '../../src/approval-signals/definitions';
+import type { SessionHandle } from '../../src/temporal/sessions';
+import { decideSigned } from '../helpers/approver';
+import { connectHarness, replaySessionHistory, sessionIdOf, toolResults, withScriptedSession, type Harness } from '../helpers/session-harness';
+import { waitFor } from '../helpers/wait';
+
+let harness: Harness;
+beforeAll(async () => {
+  harness = await connectHarness();
+});
+afterAll(async () => {
+  await harness.close();
+});
+
+async function onePendingApproval(handle: SessionHandle): Promise<PendingApproval> {
+  let pending: PendingApproval[] = [];
+  await waitFor(async () => (pending = await handle.query(pendingApprovalsQuery)).length >= 1, { timeoutMs: 30_000, what: 'a pending approval' });
+  return pending[0]!;
+}
+
+const SUMMARY_SCRIPT = `
+const lines = [];
+for (const name of ['a.txt', 'b.txt', 'c.txt']) {
+  const file = await read_file(name);
+  lines.push(name + ': ' + file.total_lines + ' lines');
+}
+await write_file({ path: 'summary.txt', content: lines.join('\\n') + '\\n' });
+const cleanup = await terminal('mkdir -p scratch && rm -rf scratch');
+console.log('summary written; cleanup exit ' + cleanup.exit_code);
+`;
+
+test('a script reads three files, writes a summary, and its dangerous command waits for approval', async () => {
+  const script = { turns: [{ tool_calls: [{ name: 'execute_code', arguments: { code: SUMMARY_SCRIPT } }] }, { content: 'summarised' }] };
+  await withScriptedSession(harness, { script }, async ({ handle, store, model, config }) => {
+    const cwd = config.session.cwd;
+    writeFileSync(path.join(cwd, 'a.txt'), 'one\n');
+    writeFileSync(path.join(cwd, 'b.txt'), 'one\ntwo\n');
+    writeFileSync(path.join(cwd, 'c.txt'), 'one\ntwo\nthree\n');
+
+    // The script's rm -rf waits at the gate like any call, named as the script's call.
+    const pending = await onePendingApproval(handle);
+    expect(pending).toMatchObject({ toolCallId: 'call_0_0.code-4', tool: 'terminal' });
+    expect(pending.command).toContain('rm -rf scratch');
+    expect(existsSync(path.join(cwd, 'summary.txt'))).toBe(true);
+    await decideSigned(handle, config, { approvalId: pending.approvalId, choice: 'once' });
+
+    expect(await handle.result()).toMatchObject({ status: 'completed', answer: 'summarised' });
+    expect(readFileSync(path.join(cwd, 'summary.txt'), 'utf8')).toBe('a.txt: 1 lines\nb.txt: 2 lines\nc.txt: 3 lines\n');
+    const results = await toolResults(store, handle);
+    const scriptResult = results.find((result) => 'tool_calls_made' in result);
+    expect(scriptResult).toMatchObject({ status: 'success', output: 'summary written; cleanup exit 0\n', tool_calls_made: 5 });
+
+    // Every inner call is recorded: its request (a named, nested record) and its result.
+    const transcript = await store.getMessages(sessionIdOf(handle));
+    const requests = transcript.filter((message) => message.role === 'assistant' && message.name === 'execute_code');
+    expect(requests.map((message) => message.toolCalls?.[0]?.name)).toEqual(['read_file', 'read_file', 'read_file', 'write_file', 'terminal']);
+    const innerResults = transcript.filter((message) => message.role === 'tool' && message.toolCallId?.startsWith('call_0_0.code-'));
+    expect(innerResults).toHaveLength(5);
+    expect(JSON.parse(innerResults[4]!.content!)).toMatchObject({ exit_code: 0, approval: expect.stringContaining('approved by the user') });
+
+    // The model read the script's result, not the nested calls.
+    const secondRequest = model.requests[1]!;
+    expect(secondRequest.messages.filter((message) => message.role === 'assistant')).toHaveLength(1);
+    expect(secondRequest.messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_0_0' });
+    // The recorded history replays against the workflow code with the same decisions.
+    await replaySessionHistory(handle);
+  });
+});
+
+test('a script cannot call a tool the session does not have, and a failing script reports its error', async () => {
+  const code = `const result = await tools.read_file('nope.txt');\nconsole.log(JSON.stringify(result));\nthrow new Error('script broke');`;
+  const script = { turns: [{ tool_calls: [{ name: 'execute_code', arguments: { code } }] }, { content: 'done' }] };
+  await withScriptedSession(harness, { script, config: { session: { toolsets: ['code_execution', 'terminal'] } } }, async ({ handle, store }) => {
+    expect(await handle.result()).toMatchObject({ status: 'completed' });
+    const [result] = await toolResults(store, handle);
+    // read_file is not this session's: the script never heard of it (tools.read_file is undefined).
+    expect(result).toMatchObject({ status: 'error', tool_calls_made: 0 });
+    expect(String(result!.error)).toContain('TypeError');
+  });
+});
