@@ -22,7 +22,7 @@ export interface GuardedStoreOptions {
   retryMaxDelayMs?: number;
 }
 
-const WRITES = new Set(['createSession', 'updateSession', 'appendMessage']);
+const WRITES = new Set(['createSession', 'updateSession', 'appendMessage', 'saveToolListing']);
 /** Leaves the activity time to report its failure before its start-to-close timeout. */
 const DEADLINE_MARGIN_MS = 5000;
 
@@ -63,6 +63,8 @@ export function guardStore(store: SessionStore, options: GuardedStoreOptions): S
     getMessage: (sessionId, seq) => call('getMessage', () => store.getMessage(sessionId, seq)),
     getMessages: (sessionId, getOptions) => call('getMessages', () => store.getMessages(sessionId, getOptions)),
     assertWritable: () => call('assertWritable', () => store.assertWritable?.() ?? Promise.resolve()),
+    saveToolListing: (digest, listing) => call('saveToolListing', () => store.saveToolListing(digest, listing)),
+    getToolListing: (digest) => call('getToolListing', () => store.getToolListing(digest)),
     close: () => store.close(),
   };
 }

@@ -28,7 +28,7 @@ export interface PostgresSessionStoreOptions {
 /** Serialises schema creation across processes; the value is only ever used for this. */
 const SCHEMA_LOCK_KEY = 0x6865726d6573; // "hermes"
 
-const schemaSql = (sessions: string, messages: string) => `
+const schemaSql = (sessions: string, messages: string, listings: string) => `
 CREATE TABLE IF NOT EXISTS ${sessions} (
   session_id TEXT PRIMARY KEY,
   workflow_id TEXT NOT NULL,
@@ -54,6 +54,11 @@ CREATE TABLE IF NOT EXISTS ${messages} (
   name TEXT,
   created_at TIMESTAMPTZ NOT NULL,
   PRIMARY KEY (session_id, seq)
+);
+CREATE TABLE IF NOT EXISTS ${listings} (
+  digest TEXT PRIMARY KEY,
+  listing TEXT NOT NULL,
+  created_at TIMESTAMPTZ NOT NULL
 );
 `;
 
@@ -87,6 +92,7 @@ export class PostgresSessionStore implements SessionStore {
   private readonly schema: string | undefined;
   private readonly sessions: string;
   private readonly messages: string;
+  private readonly listings: string;
   private schemaReady: Promise<void> | undefined;
 
   constructor(options: PostgresSessionStoreOptions) {
@@ -97,6 +103,7 @@ export class PostgresSessionStore implements SessionStore {
     const qualify = (table: string) => (this.schema ? `"${this.schema}".${table}` : table);
     this.sessions = qualify('hermes_sessions');
     this.messages = qualify('hermes_messages');
+    this.listings = qualify('hermes_tool_listings');
     this.pool = new Pool({
       connectionString: options.connectionString,
       max: options.poolSize ?? DEFAULT_POSTGRES_POOL_SIZE,
@@ -200,6 +207,17 @@ export class PostgresSessionStore implements SessionStore {
     return row ? toMessage(row) : ((await this.getMessage(sessionId, message.seq)) as StoredMessage);
   }
 
+  async saveToolListing(digest: string, listing: string): Promise<void> {
+    await this.ready();
+    await this.pool.query(`INSERT INTO ${this.listings} (digest, listing, created_at) VALUES ($1, $2, now()) ON CONFLICT (digest) DO NOTHING`, [text(digest), text(listing)]);
+  }
+
+  async getToolListing(digest: string): Promise<string | undefined> {
+    await this.ready();
+    const result = await this.pool.query<{ listing: string }>(`SELECT listing FROM ${this.listings} WHERE digest = $1`, [text(digest)]);
+    return result.rows[0]?.listing;
+  }
+
   async getMessage(sessionId: string, seq: number): Promise<StoredMessage | undefined> {
     await this.ready();
     const result = await this.pool.query<MessageRow>(`SELECT * FROM ${this.messages} WHERE session_id = $1 AND seq = $2`, [
@@ -240,7 +258,7 @@ export class PostgresSessionStore implements SessionStore {
         // together), so they take turns; the lock ends with the transaction.
         await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [SCHEMA_LOCK_KEY]);
         if (this.schema) await client.query(`CREATE SCHEMA IF NOT EXISTS "${this.schema}"`);
-        await client.query(schemaSql(this.sessions, this.messages));
+        await client.query(schemaSql(this.sessions, this.messages, this.listings));
       });
     } finally {
       client.release();

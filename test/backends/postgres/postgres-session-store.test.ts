@@ -215,5 +215,7 @@ class CountingStore implements SessionStore {
   };
   getMessage = (sessionId: string, seq: number) => this.inner.getMessage(sessionId, seq);
   getMessages = (sessionId: string, options?: { fromSeq?: number; limit?: number }) => this.inner.getMessages(sessionId, options);
+  saveToolListing = (digest: string, listing: string) => this.inner.saveToolListing(digest, listing);
+  getToolListing = (digest: string) => this.inner.getToolListing(digest);
   close = () => this.inner.close();
 }
