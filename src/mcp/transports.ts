@@ -1,0 +1,43 @@
+// Opens the transport a server's config names: Streamable HTTP (or legacy SSE) when it has a
+// `url`, else stdio — a child process started inside the local sandbox unless `sandbox: false`.
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { LocalSandbox } from '../environments/local-sandbox';
+import { shellQuote } from '../environments/shell-quote';
+import type { Logger } from '../logging';
+import { stdioEnvironment, type ResolvedServer } from './resolved-server';
+
+export interface TransportOptions {
+  /** The local backend's sandbox; stdio servers run in it unless their config says `sandbox: false`. */
+  sandbox?: LocalSandbox;
+  logger: Logger;
+}
+
+export function openTransport(server: ResolvedServer, options: TransportOptions): Transport {
+  const { config } = server;
+  if (config.url) {
+    if (config.command) options.logger.warn({ server: server.name }, `MCP server '${server.name}' has both url and command: using url`);
+    const requestInit = { headers: config.headers };
+    return config.transport === 'sse'
+      ? new SSEClientTransport(new URL(config.url), { requestInit })
+      : new StreamableHTTPClientTransport(new URL(config.url), { requestInit });
+  }
+  const command = config.command as string;
+  const cwd = config.cwd ?? process.cwd();
+  const env = stdioEnvironment(config.env);
+  let file = command;
+  let args = config.args;
+  if (config.sandbox && options.sandbox) {
+    // The sandbox starts `bash -c script`: exec keeps the server the process whose pipes we hold.
+    const script = `exec ${[command, ...config.args].map(shellQuote).join(' ')}`;
+    const wrapped = options.sandbox.command(script, { workspace: cwd, cwd, sessionKey: `mcp-${server.name}` });
+    file = wrapped.file;
+    args = wrapped.args;
+  }
+  const transport = new StdioClientTransport({ command: file, args, env, cwd, stderr: 'pipe' });
+  // A server's stderr is its log: kept at debug level, never shown to the model.
+  transport.stderr?.on('data', (chunk: Buffer) => options.logger.debug({ server: server.name, stderr: chunk.toString().slice(0, 2000) }, 'MCP server stderr'));
+  return transport;
+}
