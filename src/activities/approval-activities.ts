@@ -12,6 +12,7 @@ import type { SessionStore } from '../store/session-store';
 import { userConfigFile } from '../approval-signals/command-assessment';
 import { createAssessToolCall } from './assess-tool-call';
 import type { ModelClients } from './model-clients';
+import type { McpListingStore } from '../mcp/listing-store';
 
 export { userConfigFile } from '../approval-signals/command-assessment';
 export type { AssessCommandInput } from './assess-tool-call';
@@ -23,6 +24,7 @@ export function createApprovalActivities(deps: {
   registry: ToolRegistry;
   environments: EnvironmentFactory;
   redactor?: SecretRedactor;
+  mcpListings?: McpListingStore;
 }) {
   const { config } = deps;
   const redactor = deps.redactor ?? createSecretRedactor({ env: process.env, config });

@@ -25,12 +25,17 @@ import type { ToolRegistry } from '../registry/registry';
 import { coerceArguments } from '../registry/arguments';
 import type { AssessmentRequest, BoundFile, ToolEntry } from '../registry/tool-entry';
 import type { SessionStore } from '../store/session-store';
+import { mcpApprovalRequest } from '../mcp/approval-request';
+import type { McpCallTarget } from '../mcp/listing-types';
+import type { McpListingStore } from '../mcp/listing-store';
 
 export interface AssessCommandInput {
   sessionId: string;
   assistantSeq: number;
   toolCallId: string;
   environment: EnvironmentHandle;
+  /** Set for an MCP call: its tool is found in the listing the model saw, not in the registry. */
+  mcp?: McpCallTarget;
 }
 
 export interface AssessDeps {
@@ -40,6 +45,7 @@ export interface AssessDeps {
   environments: EnvironmentFactory;
   /** Hides secrets in what a human is shown (the prompt, the UI, history). */
   redactor: SecretRedactor;
+  mcpListings?: McpListingStore;
 }
 
 const MAX_VERDICT_COMMANDS = 20;
@@ -60,8 +66,13 @@ export function createAssessToolCall(deps: AssessDeps) {
     const assistant = await deps.store.getMessage(input.sessionId, input.assistantSeq);
     const call = assistant?.toolCalls?.find((candidate) => candidate.id === input.toolCallId);
     const base: CommandAssessment = { isolated, ...(call ? { tool: call.name } : {}), cwd: input.environment.cwd };
-    const entry = call && deps.registry.get(call.name);
     const args = parseToolArguments(call?.arguments);
+    if (input.mcp && call && args) {
+      const record = (await deps.mcpListings?.load(input.mcp.listing))?.tools.find((tool) => tool.name === call.name);
+      const approval = record ? mcpApprovalRequest(record, args).approval : undefined;
+      return approval ? { ...base, display: clip(approval.display, MAX_DISPLAY), required: { description: approval.description, key: approval.key } } : base;
+    }
+    const entry = call && deps.registry.get(call.name);
     // Unknown tools and unreadable arguments are reported by the tool call itself.
     if (!call || !entry?.assess || !args) return base;
     let request: AssessmentRequest | undefined;

@@ -15,6 +15,11 @@ import { createExecuteToolActivity } from './execute-tool';
 import { guardStore } from './guarded-store';
 import type { ModelClients } from './model-clients';
 import { createSessionActivities } from './session-activities';
+import { createCallMcpTool } from './mcp-call-tool';
+import { createListMcpTools } from './mcp-list-tools';
+import type { McpConnectionPool } from '../mcp/connection-pool';
+import { McpListingStore } from '../mcp/listing-store';
+import { createMcpPool } from '../mcp/create-pool';
 
 export interface ActivityDeps {
   config: LoadedConfig;
@@ -26,15 +31,20 @@ export interface ActivityDeps {
   logger: Logger;
   /** Built once per worker from its environment and config; every activity that hands output on uses it. */
   redactor: SecretRedactor;
+  /** The worker's live MCP connections (one pool per worker, shared by every session); built from the config when absent. */
+  mcpPool?: McpConnectionPool;
 }
 
 export function createActivities(unguarded: ActivityDeps) {
   // Every activity writes through the guard: store faults are waited out or fail loudly.
   const deps = { ...unguarded, store: guardStore(unguarded.store, { logger: unguarded.logger, fullRetryLimitMs: unguarded.config.store.full_retry_seconds * 1000 }) };
+  const mcp = { ...deps, pool: deps.mcpPool ?? createMcpPool(deps.config, deps.logger), listings: new McpListingStore(deps.store) };
   return {
     ...createSessionActivities({ ...deps, allowlistFile: userConfigFile(deps.config) }),
-    ...createApprovalActivities(deps),
-    callModel: createCallModelActivity(deps),
+    listMcpTools: createListMcpTools(mcp),
+    callMcpTool: createCallMcpTool(mcp),
+    ...createApprovalActivities({ ...deps, mcpListings: mcp.listings }),
+    callModel: createCallModelActivity({ ...deps, mcpListings: mcp.listings }),
     executeTool: createExecuteToolActivity(deps),
     ...createEnvironmentActivities(deps),
     ...createBackgroundActivities(deps),

@@ -10,6 +10,8 @@ import { childToolNames } from '../workflows/delegation-types';
 import type { SubagentReport } from '../workflows/delegation-types';
 import { subagentSystemPrompt, type SubagentBrief } from './subagent-prompt';
 import { reportMessage } from './subagent-report-message';
+import type { LoadedConfig } from '../config/load';
+import { mcpServerCount } from './mcp-list-tools';
 
 export interface PrepareSessionInput {
   sessionId: string;
@@ -32,6 +34,8 @@ export interface PreparedSession {
   toolCount: number;
   /** The permanent command allowlist, read afresh for every session. */
   allowlist: string[];
+  /** MCP servers the session gets (the workflow lists their tools when there are any). */
+  mcpServers?: number;
 }
 
 export interface FinishSessionInput {
@@ -56,6 +60,7 @@ export function createSessionActivities(deps: {
   environments: EnvironmentFactory;
   allowlistFile: string;
   redactor: SecretRedactor;
+  config?: LoadedConfig;
 }) {
   return {
     /** Records the session, resolves its tools once, and writes the system and user messages. */
@@ -84,7 +89,8 @@ export function createSessionActivities(deps: {
       const prompt = input.subagent ? subagentSystemPrompt(input.subagent, input.cwd) : systemPrompt(input.cwd);
       await deps.store.appendMessage(input.sessionId, { seq: 0, role: 'system', content: prompt });
       await deps.store.appendMessage(input.sessionId, { seq: 1, role: 'user', content: input.task });
-      return { nextSeq: 2, toolCount: toolNames.length, allowlist: await readCommandAllowlist(deps.allowlistFile) };
+      const mcpServers = deps.config ? mcpServerCount(deps.config, input.toolsets, input.disabledToolsets) : 0;
+      return { nextSeq: 2, toolCount: toolNames.length, allowlist: await readCommandAllowlist(deps.allowlistFile), ...(mcpServers ? { mcpServers } : {}) };
     },
 
     /** Adds a message the session itself produced (e.g. a background-process notification). */

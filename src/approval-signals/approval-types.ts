@@ -126,6 +126,8 @@ export interface CommandAssessment {
   processInput?: { processId: string; program: string; interprets: boolean; partial: boolean };
   /** Why the call could not be assessed: it is not run without a human. */
   problem?: string;
+  /** The tool says this call needs a human (AssessmentRequest.approval). */
+  required?: { description: string; key: string };
 }
 
 export interface PathFinding {

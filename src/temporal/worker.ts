@@ -10,6 +10,8 @@ import { EnvironmentFactory } from '../environments/factory';
 import { createSecretRedactor } from '../environments/secret-redaction';
 import type { EnvironmentDriver } from '../environments/terminal-environment';
 import type { Logger } from '../logging';
+import type { McpConnectionPool } from '../mcp/connection-pool';
+import { createMcpPool } from '../mcp/create-pool';
 import { discoverBuiltinTools } from '../registry/discovery';
 import { registry as defaultRegistry, type ToolRegistry } from '../registry/registry';
 import type { ToolSettings } from '../registry/tool-entry';
@@ -70,7 +72,10 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
   // Settings that give up a guarantee of the approval layer are said aloud too.
   if (config.approvals.accept_unsigned) logger.warn('approvals.accept_unsigned is on: anyone who reaches the Temporal server can answer approvals');
   if (config.approvals.mode === 'off') logger.warn('approvals.mode is off: dangerous commands run without asking');
+  // One pool of MCP connections per worker, shared by its sessions; closed with the worker.
+  const mcpPool = createMcpPool(config, logger);
   const activities = createActivities({
+    mcpPool,
     config,
     registry,
     store: options.store,
@@ -101,15 +106,17 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
     maxHeartbeatThrottleInterval: '1 second',
     defaultHeartbeatThrottleInterval: '1 second',
   });
-  workerEnvironments.set(worker, environments);
+  workerEnvironments.set(worker, { environments, mcpPool });
   return worker;
 }
 
-const workerEnvironments = new WeakMap<Worker, EnvironmentFactory>();
+const workerEnvironments = new WeakMap<Worker, { environments: EnvironmentFactory; mcpPool: McpConnectionPool }>();
 
-/** Closes the backend connections (ssh, docker) a worker kept; call once it has stopped. */
+/** Closes the backend connections (ssh, docker) and MCP servers a worker kept; call once it has stopped. */
 export async function releaseWorkerEnvironments(worker: Worker): Promise<void> {
-  await workerEnvironments.get(worker)?.releaseAll();
+  const kept = workerEnvironments.get(worker);
+  await kept?.mcpPool.closeAll();
+  await kept?.environments.releaseAll();
 }
 
 const quietBundlerLogger = {

@@ -36,6 +36,7 @@ import { descendantApprovalsSignal, statusQuery, subagentFinishedSignal, transcr
 import { buildReport, reportToParent, tellRootAboutApprovals } from './subagent-reporting';
 import { Subagents } from './subagents';
 import { TodoList } from './todo-list';
+import { McpTools } from './mcp-tools';
 import { sessionActivities } from './session-activities';
 import { BackgroundWatches } from './background-watches';
 import { awaitingApprovalDetails, installApprovals } from './session-approvals';
@@ -67,6 +68,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
   const state = new SessionState(input);
   const delegation = { ...DEFAULT_DELEGATION_SETTINGS, ...input.delegation };
   const todos = new TodoList(input.resume?.todos);
+  const mcp = new McpTools(input, activities);
   // The UI's details line: what the session does now, plus what an operator should know about its tree.
   let currentDetails = '';
   const showDetails = (text: string) => {
@@ -179,9 +181,15 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     state.toolStarted(call, Date.now());
     let outcome: ToolOutcome;
     try {
-      outcome = await activities.executeTool.executeWithOptions({ ...activities.toolOptions, summary: call.summary }, [
-        { sessionId: input.sessionId, seq, assistantSeq, toolCallId: call.id, name: call.name, environment: state.environment, ...(gate ? { gate } : {}) },
-      ]);
+      const where = { sessionId: input.sessionId, seq, assistantSeq, toolCallId: call.id, name: call.name, ...(gate ? { gate } : {}) };
+      const options = { ...activities.toolOptions, summary: call.summary };
+      if (call.mcp) {
+        const mcpOutcome = await activities.callMcpTool.executeWithOptions(options, [{ ...where, target: call.mcp }]);
+        if (mcpOutcome.toolsChanged) mcp.markStale();
+        outcome = mcpOutcome;
+      } else {
+        outcome = await activities.executeTool.executeWithOptions(options, [{ ...where, environment: state.environment }]);
+      }
     } catch (error) {
       if (isCancellation(error)) throw error;
       // The tool's infrastructure failed even after retries: the model hears it; the session goes on.
@@ -242,6 +250,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
       });
       state.nextSeq = prepared.nextSeq;
       approvals.extendAllowlist(prepared.allowlist);
+      if (prepared.mcpServers) await mcp.list();
     }
     if (input.environment.backend !== 'local' && !state.environment.id) {
       showDetails(`Starting the ${input.environment.backend} environment`);
@@ -253,9 +262,10 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
       state.turn += 1;
       turnsThisRun += 1;
       await deliverNotifications();
-      showDetails(`Turn ${state.turn}/${input.maxTurns}: waiting for the model (${input.model})`);
+      await mcp.refreshIfStale();
+      showDetails(`Turn ${state.turn}/${input.maxTurns}: waiting for the model (${input.model})${mcp.failuresLine()}`);
       const turn = await activities.callModel.executeWithOptions({ ...activities.modelOptions, summary: `${input.model}, turn ${state.turn}` }, [
-        { sessionId: input.sessionId, seq: state.reserveSeqs(1), model: input.model, baseUrl: input.baseUrl, ...(input.delegation ? { schemaContext: { delegation } } : {}) },
+        { sessionId: input.sessionId, seq: state.reserveSeqs(1), model: input.model, baseUrl: input.baseUrl, ...(input.delegation ? { schemaContext: { delegation } } : {}), ...mcp.callModelInput() },
       ]);
       state.addTokens(turn.usage);
       state.recordAssistant(turn.seq, turn.content ?? turn.toolCalls.map((call) => call.summary).join('; '));
@@ -281,7 +291,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
         await condition(allHandlersFinished);
         return await continueAsNew<typeof agentSession>({
           ...input,
-          resume: { ...state.carryOver(), ...watches.carryOver(), approvals: approvals.carryOver(), todos: todos.snapshot(), subagents: subagents.carryOver() },
+          resume: { ...state.carryOver(), ...watches.carryOver(), approvals: approvals.carryOver(), todos: todos.snapshot(), subagents: subagents.carryOver(), ...mcp.carryOver() },
         });
       }
     }
