@@ -73,8 +73,8 @@ export class McpConnectionPool {
     const pending = this.connections.get(server.key);
     const connection = pending && (await pending.catch(() => undefined));
     if (!connection) return;
+    // The next call reconnects at once; only failed reconnections back off.
     connection.broken = true;
-    this.noteFailure(server.key);
     if (connection.inUse === 0) await this.evict(server.key, connection);
   }
 
