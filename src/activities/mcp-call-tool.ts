@@ -14,6 +14,10 @@ import { mapCallResult, type McpCallResult } from '../mcp/result-mapping';
 import { INVALID_ARGUMENTS_RESULT, parseToolArguments } from '../registry/handle-function-call';
 import { toolError } from '../registry/results';
 import type { SessionStore } from '../store/session-store';
+import type { EnvironmentFactory } from '../environments/factory';
+import type { EnvironmentHandle } from '../environments/terminal-environment';
+import { applyResultBudget } from '../registry/result-budget';
+import { DEFAULT_MAX_RESULT_CHARS } from '../registry/tool-entry';
 import type { ToolOutcome } from '../workflows/session-types';
 import { outcomeOf } from './execute-tool';
 import { startHeartbeat } from './heartbeat';
@@ -27,6 +31,8 @@ export interface CallMcpToolInput {
   name: string;
   target: McpCallTarget;
   gate?: ApprovalGateResult;
+  /** The session's environment: a result over the size budget is saved there, as for built-in tools. */
+  environment: EnvironmentHandle;
 }
 
 export interface McpToolOutcome extends ToolOutcome {
@@ -34,7 +40,7 @@ export interface McpToolOutcome extends ToolOutcome {
   toolsChanged?: boolean;
 }
 
-export function createCallMcpTool(deps: McpActivityDeps & { store: SessionStore }) {
+export function createCallMcpTool(deps: McpActivityDeps & { store: SessionStore; environments: EnvironmentFactory }) {
   return async function callMcpTool(input: CallMcpToolInput): Promise<McpToolOutcome> {
     const existing = await deps.store.getMessage(input.sessionId, input.seq);
     if (existing) return outcomeOf(existing);
@@ -78,7 +84,10 @@ export function createCallMcpTool(deps: McpActivityDeps & { store: SessionStore 
         { connectTimeoutMs: config.connect_timeout * 1000, signal },
       );
       breaker.succeeded();
-      return await store(mapCallResult(result as McpCallResult), { toolsChanged: deps.pool.toolsChangedSince(server, listing?.listedAtMs ?? 0) });
+      const mapped = deps.redactor.redactResult(mapCallResult(result as McpCallResult));
+      const environment = await deps.environments.attach(input.environment);
+      const budgeted = await applyResultBudget(mapped, DEFAULT_MAX_RESULT_CHARS, { workspace: environment.workspace, sessionId: input.sessionId, toolCallId: input.toolCallId });
+      return await store(budgeted, { toolsChanged: deps.pool.toolsChangedSince(server, listing?.listedAtMs ?? 0) });
     } catch (error) {
       if (signal.aborted) throw signal.reason instanceof CancelledFailure ? signal.reason : new CancelledFailure('The MCP call was cancelled');
       return await store(await describeFailure(error));

@@ -184,7 +184,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
       const where = { sessionId: input.sessionId, seq, assistantSeq, toolCallId: call.id, name: call.name, ...(gate ? { gate } : {}) };
       const options = { ...activities.toolOptions, summary: call.summary };
       if (call.mcp) {
-        const mcpOutcome = await activities.callMcpTool.executeWithOptions(options, [{ ...where, target: call.mcp }]);
+        const mcpOutcome = await activities.callMcpTool.executeWithOptions(options, [{ ...where, target: call.mcp, environment: state.environment }]);
         if (mcpOutcome.toolsChanged) mcp.markStale();
         outcome = mcpOutcome;
       } else {

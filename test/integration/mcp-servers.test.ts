@@ -1,6 +1,6 @@
 // Sessions with real MCP servers from npm, started by the tests: server-everything over stdio
 // (inside the local sandbox) and over Streamable HTTP on 127.0.0.1, and server-filesystem.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pendingApprovalsQuery } from '../../src/approval-signals/definitions';
 import { decideSigned } from '../helpers/approver';
@@ -71,10 +71,10 @@ test('an MCP tool marked require_approval waits for a human, who sees server:too
   };
   const config = { session: { cwd }, mcp_servers: { files: filesystemStdio(cwd, { require_approval: ['write_file'] }) } };
   await withScriptedSession(harness, { script, config }, async ({ handle, config: loaded }) => {
-    const [pending] = await waitFor(async () => {
+    const [pending] = (await waitFor(async () => {
       const list = await handle.query(pendingApprovalsQuery);
       return list.length ? list : undefined;
-    }, { timeoutMs: 60_000, what: 'the MCP call to wait for approval' });
+    }, { timeoutMs: 60_000, what: 'the MCP call to wait for approval' }))!;
     expect(pending?.command).toContain('files:write_file');
     expect(pending?.command).toContain('after approval');
     expect(pending?.description).toContain('require_approval');
@@ -83,3 +83,16 @@ test('an MCP tool marked require_approval waits for a human, who sees server:too
     expect(readFileSync(note, 'utf8')).toBe('after approval');
   });
 }, 180_000);
+
+test('an MCP result over the size budget is saved to a file and the model gets a preview', async () => {
+  const cwd = tempDir('hermes-mcp-cwd-');
+  writeFileSync(path.join(cwd, 'big.txt'), 'x'.repeat(150_000));
+  const script = { turns: [{ tool_calls: [{ name: 'mcp__files__read_text_file', arguments: { path: path.join(cwd, 'big.txt') } }] }, { content: 'done' }] };
+  await withScriptedSession(harness, { script, config: { session: { cwd }, mcp_servers: { files: filesystemStdio(cwd) } } }, async ({ handle, store }) => {
+    expect(await handle.result()).toMatchObject({ status: 'completed' });
+    const messages = await store.getMessages((await handle.describe()).workflowId.replace('hermes-session-', ''));
+    const result = messages.find((message) => message.role === 'tool')?.content ?? '';
+    expect(result).toContain('<persisted-output>');
+    expect(result.length).toBeLessThan(5000);
+  });
+}, 120_000);

@@ -9,6 +9,7 @@ import { loadConfig } from '../../../src/config/load';
 import { createSecretRedactor } from '../../../src/environments/secret-redaction';
 import { McpConnectionPool } from '../../../src/mcp/connection-pool';
 import { McpListingStore } from '../../../src/mcp/listing-store';
+import type { McpListingSummary } from '../../../src/mcp/listing-types';
 import { ToolRegistry } from '../../../src/registry/registry';
 import { SqliteSessionStore } from '../../../src/store/sqlite-session-store';
 
@@ -41,7 +42,7 @@ test('lists filtered, prefixed tools; built-ins keep their names; an unreachable
   const listings = new McpListingStore(store);
   const listMcpTools = createListMcpTools({ config, registry, logger: { warn: () => undefined } as never, redactor: createSecretRedactor({}), pool, listings });
   try {
-    const summary = await new MockActivityEnvironment().run(listMcpTools, { sessionId: 's1' });
+    const summary = await new MockActivityEnvironment().run<[{ sessionId: string }], McpListingSummary, typeof listMcpTools>(listMcpTools, { sessionId: 's1' });
     expect(summary).toMatchObject({ servers: ['fs', 'other'], toolCount: 2 });
     expect(summary.failures).toEqual([expect.stringMatching(/^down: connection refused/)]);
     const listing = await new McpListingStore(store).load(summary.digest);
