@@ -25,12 +25,15 @@ export function misbehavingStdio(cwd: string, extra: Partial<ServerEntry> = {}):
 }
 
 export interface HttpServer {
+  /** Streamable HTTP endpoint. */
   url: string;
+  /** Legacy SSE endpoint (`transport: sse`). */
+  sseUrl: string;
   process: ChildProcess;
   close(): void;
 }
 
-/** server-everything over Streamable HTTP on 127.0.0.1 (a free port). */
+/** server-everything over Streamable HTTP and legacy SSE on 127.0.0.1 (a free port). */
 export async function startEverythingHttp(): Promise<HttpServer> {
   const child = spawn(process.execPath, [path.join(ROOT, 'test/fixtures/mcp/everything-http.mjs'), '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
   const port = await new Promise<number>((resolve, reject) => {
@@ -46,5 +49,5 @@ export async function startEverythingHttp(): Promise<HttpServer> {
     });
     child.on('exit', (code) => reject(new Error(`server-everything (HTTP) exited with ${code}`)));
   });
-  return { url: `http://127.0.0.1:${port}/mcp`, process: child, close: () => child.kill('SIGKILL') };
+  return { url: `http://127.0.0.1:${port}/mcp`, sseUrl: `http://127.0.0.1:${port}/sse`, process: child, close: () => child.kill('SIGKILL') };
 }

@@ -19,7 +19,7 @@ afterAll(async () => {
   await harness.close();
 });
 
-test('a session lists and calls tools of server-everything (stdio and HTTP) and server-filesystem', async () => {
+test('a session lists and calls tools of server-everything (stdio, Streamable HTTP, legacy SSE) and server-filesystem; secrets stay on the worker', async () => {
   const cwd = tempDir('hermes-mcp-cwd-');
   const note = path.join(cwd, 'note.txt');
   const script = {
@@ -29,6 +29,7 @@ test('a session lists and calls tools of server-everything (stdio and HTTP) and 
           { name: 'mcp__everything__echo', arguments: { message: 'hello over stdio' } },
           { name: 'mcp__everything_http__get_sum', arguments: { a: 2, b: 40 } },
           { name: 'mcp__files__list_allowed_directories', arguments: {} },
+          { name: 'mcp__everything_sse__echo', arguments: { message: 'hello over sse' } },
         ],
       },
       { tool_calls: [{ name: 'mcp__files__write_file', arguments: { path: note, content: 'written by an MCP server' } }] },
@@ -38,25 +39,34 @@ test('a session lists and calls tools of server-everything (stdio and HTTP) and 
   };
   const config = {
     session: { cwd },
-    mcp_servers: { everything: everythingStdio(cwd), everything_http: { url: http.url }, files: filesystemStdio(cwd) },
+    mcp_servers: {
+      everything: everythingStdio(cwd),
+      // The token is resolved on the worker from its environment: history only ever names the server.
+      everything_http: { url: http.url, headers: { Authorization: 'Bearer ${HERMES_TEST_MCP_TOKEN}' } },
+      everything_sse: { url: http.sseUrl, transport: 'sse' as const },
+      files: filesystemStdio(cwd),
+    },
   };
+  process.env.HERMES_TEST_MCP_TOKEN = 'mcp-token-7f3a9c1e5b';
   await withScriptedSession(harness, { script, config }, async ({ handle, store, model }) => {
-    expect(await handle.result()).toMatchObject({ status: 'completed', toolCalls: 5 });
+    expect(await handle.result()).toMatchObject({ status: 'completed', toolCalls: 6 });
     const offered = model.requests[0]?.tools?.map((tool) => tool.function.name) ?? [];
     expect(offered).toEqual(expect.arrayContaining(['mcp__everything__echo', 'mcp__everything_http__get_sum', 'mcp__files__write_file', 'terminal']));
     const results = await toolResults(store, handle);
     expect(results[0]).toEqual({ result: 'Echo: hello over stdio' });
     expect(String(results[1]?.result)).toContain('42');
     expect(String(results[2]?.result)).toContain(cwd);
+    expect(results[3]).toEqual({ result: 'Echo: hello over sse' });
     expect(readFileSync(note, 'utf8')).toBe('written by an MCP server');
     // The server's own error comes back as the model's JSON error.
-    expect(String(results[4]?.error)).toMatch(/ENOENT|no such file|not found/i);
+    expect(String(results[5]?.error)).toMatch(/ENOENT|no such file|not found/i);
 
     // History names each call server:tool and never carries tool schemas.
     const history = historyText(await handle.fetchHistory());
     expect(history).toContain('everything:echo');
     expect(history).toContain('files:write_file');
     expect(history).not.toContain('Echoes back the input');
+    expect(history).not.toContain('mcp-token-7f3a9c1e5b');
   });
 }, 180_000);
 
