@@ -4,6 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { mcpErrors } from '../../src/mcp/circuit-breaker';
+import { reloadMcpToolsSignal } from '../../src/workflows/messages';
 import { startScriptedModelServer } from '../../src/model/scripted-model-server';
 import { startSession } from '../../src/temporal/sessions';
 import { misbehavingStdio } from '../helpers/mcp-servers';
@@ -98,3 +99,14 @@ test('a worker killed during an MCP call: the call is reported as interrupted, n
     await model.close();
   }
 }, 180_000);
+
+test('the reloadMcpTools signal lists the session tools again before the next model call', async () => {
+  const cwd = sandboxVisibleTempDir('mcp-reload-');
+  const script = { turns: [call('slow', { seconds: 3, id: 'reload' }), { content: 'done' }] };
+  await withScriptedSession(harness, { script, config: { session: { cwd }, mcp_servers: { odd: misbehavingStdio(cwd) } } }, async ({ handle }) => {
+    await waitFor(() => existsSync(path.join(cwd, 'started-reload')), { timeoutMs: 60_000, what: 'the slow call to start' });
+    await handle.signal(reloadMcpToolsSignal);
+    expect(await handle.result()).toMatchObject({ status: 'completed' });
+    expect(historyText(await handle.fetchHistory()).match(/"listMcpTools"/g)).toHaveLength(2);
+  });
+}, 120_000);

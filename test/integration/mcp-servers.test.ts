@@ -106,3 +106,16 @@ test('an MCP result over the size budget is saved to a file and the model gets a
     expect(result.length).toBeLessThan(5000);
   });
 }, 120_000);
+
+test('the listing is carried across continue-as-new: later runs call MCP tools without listing again', async () => {
+  const cwd = tempDir('hermes-mcp-cwd-');
+  const echo = (message: string) => ({ tool_calls: [{ name: 'mcp__everything__echo', arguments: { message } }] });
+  const script = { turns: [echo('first run'), echo('second run'), { content: 'done' }] };
+  await withScriptedSession(harness, { script, limits: { turnsPerRun: 1 }, config: { session: { cwd }, mcp_servers: { everything: everythingStdio(cwd) } } }, async ({ handle, store }) => {
+    expect(await handle.result()).toMatchObject({ status: 'completed', toolCalls: 2 });
+    expect(await toolResults(store, handle)).toEqual([{ result: 'Echo: first run' }, { result: 'Echo: second run' }]);
+    const latestRun = historyText(await handle.fetchHistory());
+    expect(latestRun).toContain('"callModel"');
+    expect(latestRun).not.toContain('"listMcpTools"');
+  });
+}, 120_000);
