@@ -108,6 +108,7 @@ export function createListMcpTools(deps: McpActivityDeps) {
         parameters: normalizeInputSchema(tool.inputSchema),
         parallel: config.supports_parallel_tool_calls,
         requiresApproval: requiresApproval(tool.name, config.require_approval),
+        timeoutSeconds: config.timeout,
       });
     }
     return records;

@@ -20,6 +20,6 @@ export function planMcpCall(call: StoredToolCall, tool: McpToolRecord, listing: 
     summary: redactor.redact(`${tool.server}:${tool.tool}`),
     concurrency: tool.parallel ? { mode: 'parallel' } : { mode: 'exclusive' },
     ...(tool.requiresApproval ? { needsAssessment: true } : {}),
-    mcp: { server: tool.server, tool: tool.tool, listing },
+    mcp: { server: tool.server, tool: tool.tool, listing, ...(tool.timeoutSeconds ? { timeoutSeconds: tool.timeoutSeconds } : {}) },
   };
 }

@@ -33,6 +33,8 @@ export class McpConnectionPool {
   private readonly breakers = new Map<string, CircuitBreaker>();
   /** When each server last said its tool list changed (worker clock). */
   private readonly toolsChangedAt = new Map<string, number>();
+  /** Each server's idle timeout, as its config last said. */
+  private readonly idleTimeouts = new Map<string, number>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
@@ -79,11 +81,11 @@ export class McpConnectionPool {
   }
 
   /** Closes idle connections and broken ones nobody uses. */
-  async sweep(idleTimeoutMs?: (key: string) => number): Promise<void> {
+  async sweep(): Promise<void> {
     for (const [key, pending] of [...this.connections]) {
       const connection = await pending.catch(() => undefined);
       if (!connection) continue;
-      const idleMs = idleTimeoutMs?.(key) ?? this.idleTimeouts.get(key) ?? 300_000;
+      const idleMs = this.idleTimeouts.get(key) ?? 300_000;
       if (connection.inUse === 0 && (connection.broken || this.now() - connection.lastUsedMs >= idleMs)) await this.evict(key, connection);
     }
   }
@@ -98,8 +100,6 @@ export class McpConnectionPool {
     this.connections.clear();
     await Promise.all(all.map(async ([, pending]) => (await pending.catch(() => undefined))?.client.close().catch(() => undefined)));
   }
-
-  private readonly idleTimeouts = new Map<string, number>();
 
   private async acquire(server: ResolvedServer, options: { connectTimeoutMs: number; signal?: AbortSignal }): Promise<Connection> {
     this.idleTimeouts.set(server.key, server.config.idle_timeout_seconds * 1000);

@@ -15,6 +15,8 @@ export interface McpToolRecord {
   parallel: boolean;
   /** Calls wait for a human (`require_approval`). */
   requiresApproval: boolean;
+  /** The server's per-call timeout (`timeout`), so the activity's own deadline can exceed it. */
+  timeoutSeconds: number;
 }
 
 export interface McpListing {
@@ -40,4 +42,6 @@ export interface McpCallTarget {
   tool: string;
   /** Digest of the listing the model saw when it made the call. */
   listing: string;
+  /** The server's per-call timeout when listed. */
+  timeoutSeconds?: number;
 }

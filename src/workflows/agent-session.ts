@@ -36,7 +36,7 @@ import { descendantApprovalsSignal, statusQuery, subagentFinishedSignal, transcr
 import { buildReport, reportToParent, tellRootAboutApprovals } from './subagent-reporting';
 import { Subagents } from './subagents';
 import { TodoList } from './todo-list';
-import { McpTools } from './mcp-tools';
+import { McpTools, mcpCallOptions } from './mcp-tools';
 import { sessionActivities } from './session-activities';
 import { BackgroundWatches } from './background-watches';
 import { awaitingApprovalDetails, installApprovals } from './session-approvals';
@@ -184,7 +184,9 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
       const where = { sessionId: input.sessionId, seq, assistantSeq, toolCallId: call.id, name: call.name, ...(gate ? { gate } : {}) };
       const options = { ...activities.toolOptions, summary: call.summary };
       if (call.mcp) {
-        const mcpOutcome = await activities.callMcpTool.executeWithOptions(options, [{ ...where, target: call.mcp, environment: state.environment }]);
+        const mcpOutcome = await activities.callMcpTool.executeWithOptions(mcpCallOptions(options, call.mcp, limits.toolTimeoutSeconds), [
+          { ...where, target: call.mcp, environment: state.environment },
+        ]);
         if (mcpOutcome.toolsChanged) mcp.markStale();
         outcome = mcpOutcome;
       } else {

@@ -3,7 +3,8 @@
 // across continue-as-new, and listed again when a server announces a new tool list or someone
 // sends `reloadMcpTools`. Never a worker-side cache: what the model sees is what history says.
 import { log, setHandler } from '@temporalio/workflow';
-import type { McpListingSummary } from '../mcp/listing-types';
+import type { ActivityOptions } from '@temporalio/workflow';
+import type { McpCallTarget, McpListingSummary } from '../mcp/listing-types';
 import { reloadMcpToolsSignal } from './messages';
 import type { SessionActivities } from './session-activities';
 import type { SessionInput } from './session-types';
@@ -52,4 +53,10 @@ export class McpTools {
   carryOver(): { mcpListing?: McpListingSummary } {
     return this.summary ? { mcpListing: this.summary } : {};
   }
+}
+
+/** A server allowed a longer call than the tool timeout gets the time it was given, plus connecting. */
+export function mcpCallOptions<Options extends ActivityOptions>(options: Options, target: McpCallTarget, toolTimeoutSeconds: number): Options {
+  const needed = (target.timeoutSeconds ?? 0) + 90;
+  return needed > toolTimeoutSeconds ? { ...options, startToCloseTimeout: `${needed} seconds` } : options;
 }
