@@ -131,7 +131,7 @@ export class McpConnectionPool {
         return connection;
       } catch (error) {
         lastError = error;
-        this.logger.warn({ server: server.name, attempt, err: error }, 'MCP server connection failed');
+        this.logger.warn({ server: server.name, attempt, error: error instanceof Error ? error.message : String(error) }, 'MCP server connection failed');
         if (attempt < attempts) await sleep(RECONNECT_INITIAL_MS * attempt, options.signal);
       }
     }

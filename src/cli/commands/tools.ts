@@ -8,15 +8,21 @@ import { createDrivers } from '../../environments/drivers';
 import { EnvironmentFactory } from '../../environments/factory';
 import { OPTIONAL_SDKS, optionalSdkLine, optionalSdkStatus } from '../../environments/optional-sdk';
 import { loadBuiltinTools } from '../../temporal/worker';
+import { listMcpServers, printMcpServers } from './mcp-servers-listing';
 
 export function registerToolsCommand(program: Command): void {
   program
     .command('tools')
     .description('List the tools and whether each is available here')
     .option('--toolsets', 'list toolsets instead of tools')
+    .option('--mcp', 'connect to the configured MCP servers and list their tools')
     .option('--json', 'print JSON')
-    .action(async (flags: { toolsets?: boolean; json?: boolean }) => {
+    .action(async (flags: { toolsets?: boolean; mcp?: boolean; json?: boolean }) => {
       const config = loadConfig();
+      if (flags.mcp) {
+        const reports = await listMcpServers(config, createLogger({ level: config.logging.level }));
+        return flags.json ? console.log(JSON.stringify(reports, null, 2)) : printMcpServers(reports);
+      }
       loadBuiltinTools(createLogger({ level: config.logging.level }));
       const environments = new EnvironmentFactory(createDrivers(config));
       const checks = new CheckCache(undefined, { terminalUnavailableReason: () => environments.unavailableReason(config.terminal.backend) });
