@@ -37,3 +37,18 @@ test('run lists and calls tools of server-everything and server-filesystem', asy
   const offered = sandbox.model.requests[0]?.tools?.map((tool) => tool.function.name) ?? [];
   expect(offered).toEqual(expect.arrayContaining(['mcp__everything__echo', 'mcp__filesystem__write_file', 'mcp__filesystem__read_text_file']));
 }, 120_000);
+
+test('tools --mcp connects to each server and lists its tools, or says why it cannot', async () => {
+  const sandbox = await testbed.sandbox();
+  writeFileSync(
+    path.join(sandbox.home, 'config.yaml'),
+    JSON.stringify({ mcp_servers: { everything: everythingStdio(sandbox.cwd, { require_approval: ['echo'] }), broken: { command: '/nonexistent/mcp-server', connect_timeout: 5 }, off: { command: 'x', enabled: false } } }),
+  );
+  const result = await testbed.runCli(sandbox, ['tools', '--mcp', '--json'], 60_000);
+  expect(result.code).toBe(0);
+  const reports = JSON.parse(result.stdout) as { server: string; enabled: boolean; tools?: { name: string; requiresApproval: boolean }[]; error?: string }[];
+  const byName = new Map(reports.map((report) => [report.server, report]));
+  expect(byName.get('everything')?.tools).toEqual(expect.arrayContaining([{ name: 'mcp__everything__echo', requiresApproval: true, description: expect.any(String) as string }]));
+  expect(byName.get('broken')?.error).toBeDefined();
+  expect(byName.get('off')).toMatchObject({ enabled: false });
+}, 90_000);
