@@ -11,7 +11,7 @@ import { handleFunctionCall, parseToolArguments } from '../registry/handle-funct
 import type { ToolRegistry } from '../registry/registry';
 import { applyResultBudget } from '../registry/result-budget';
 import { toolError } from '../registry/results';
-import { DEFAULT_MAX_RESULT_CHARS, isRetrySafeCall, type ToolContext, type ToolSettings } from '../registry/tool-entry';
+import { DEFAULT_MAX_RESULT_CHARS, isRetrySafeCall, type ToolContext, type ToolServices, type ToolSettings } from '../registry/tool-entry';
 import type { SessionStore, StoredMessage } from '../store/session-store';
 import { commandIdFor, type EnvironmentHandle } from '../environments/terminal-environment';
 import type { ExecuteToolInput, ToolOutcome } from '../workflows/session-types';
@@ -35,6 +35,8 @@ export interface ExecuteToolDeps {
   logger: Logger;
   /** Hides the worker's secrets and well-known key formats in everything the tool hands back. */
   redactor: SecretRedactor;
+  /** Worker-side services handed to tools (memory, past sessions). */
+  services?: ToolServices;
 }
 
 export function createExecuteToolActivity(deps: ExecuteToolDeps) {
@@ -103,6 +105,7 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
         // Heartbeat details (the output tail) are kept in history and shown in the UI.
         heartbeat: (details) => heartbeat.update(typeof details === 'object' && details ? redactor.redactValue({ ...details }) : {}),
         settings: deps.settings,
+        ...(deps.services ? { services: deps.services } : {}),
         ...(input.gate ? { commandApproval: input.gate } : {}),
       };
       // Redacted before an oversized result is saved to a file, so the file holds no secret either.

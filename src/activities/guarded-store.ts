@@ -62,6 +62,8 @@ export function guardStore(store: SessionStore, options: GuardedStoreOptions): S
     appendMessage: (sessionId, message) => call('appendMessage', () => store.appendMessage(sessionId, message)),
     getMessage: (sessionId, seq) => call('getMessage', () => store.getMessage(sessionId, seq)),
     getMessages: (sessionId, getOptions) => call('getMessages', () => store.getMessages(sessionId, getOptions)),
+    ...(store.searchMessages ? { searchMessages: (query) => call('searchMessages', () => store.searchMessages!(query)) } : {}),
+    ...(store.memoryDocuments ? { memoryDocuments: () => store.memoryDocuments!() } : {}),
     assertWritable: () => call('assertWritable', () => store.assertWritable?.() ?? Promise.resolve()),
     saveToolListing: (digest, listing) => call('saveToolListing', () => store.saveToolListing(digest, listing)),
     getToolListing: (digest) => call('getToolListing', () => store.getToolListing(digest)),

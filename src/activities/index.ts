@@ -1,11 +1,13 @@
 // Builds every activity from its dependencies; the worker registers the result and workflows
 // proxy its type (`import type`).
+import type { Client } from '@temporalio/client';
 import type { LoadedConfig } from '../config/load';
 import type { EnvironmentFactory } from '../environments/factory';
 import type { SecretRedactor } from '../environments/secret-redaction';
 import type { Logger } from '../logging';
 import type { ToolRegistry } from '../registry/registry';
 import type { ToolSettings } from '../registry/tool-entry';
+import type { MemoryStore } from '../memory/memory-store';
 import type { SessionStore } from '../store/session-store';
 import { createApprovalActivities, userConfigFile } from './approval-activities';
 import { createBackgroundActivities } from './background-activities';
@@ -15,6 +17,7 @@ import { createExecuteToolActivity } from './execute-tool';
 import { guardStore } from './guarded-store';
 import type { ModelClients } from './model-clients';
 import { createSessionActivities } from './session-activities';
+import { createWorkflowStatusActivities } from './workflow-status-activities';
 import { createCallMcpTool } from './mcp-call-tool';
 import { createListMcpTools } from './mcp-list-tools';
 import type { McpConnectionPool } from '../mcp/connection-pool';
@@ -31,6 +34,10 @@ export interface ActivityDeps {
   logger: Logger;
   /** Built once per worker from its environment and config; every activity that hands output on uses it. */
   redactor: SecretRedactor;
+  /** The durable memory; absent when memory is disabled (the tool then says it is not available). */
+  memory?: MemoryStore;
+  /** A client of the worker's own server: how sessions learn how other workflows ended. */
+  client?: Client;
   /** The worker's live MCP connections (one pool per worker, shared by every session); built from the config when absent. */
   mcpPool?: McpConnectionPool;
 }
@@ -45,9 +52,11 @@ export function createActivities(unguarded: ActivityDeps) {
     callMcpTool: createCallMcpTool(mcp),
     ...createApprovalActivities({ ...deps, mcpListings: mcp.listings }),
     callModel: createCallModelActivity({ ...deps, mcpListings: mcp.listings }),
-    executeTool: createExecuteToolActivity(deps),
+    // Tools read past sessions through the guarded store, like every other activity.
+    executeTool: createExecuteToolActivity({ ...deps, services: { sessions: deps.store, ...(deps.memory ? { memory: deps.memory } : {}) } }),
     ...createEnvironmentActivities(deps),
     ...createBackgroundActivities(deps),
+    ...createWorkflowStatusActivities(deps),
   };
 }
 

@@ -4,6 +4,8 @@ import type { EnvironmentFactory } from '../environments/factory';
 import type { SecretRedactor } from '../environments/secret-redaction';
 import type { Backend } from '../environments/terminal-environment';
 import type { SessionStore } from '../store/session-store';
+import type { MemoryStore } from '../memory/memory-store';
+import { withMemorySnapshot } from '../memory/memory-snapshot';
 import { selectToolNames } from '../registry/definitions';
 import type { ToolRegistry } from '../registry/registry';
 import { childToolNames } from '../workflows/delegation-types';
@@ -60,6 +62,7 @@ export function createSessionActivities(deps: {
   environments: EnvironmentFactory;
   allowlistFile: string;
   redactor: SecretRedactor;
+  memory?: MemoryStore;
   config?: LoadedConfig;
 }) {
   return {
@@ -86,8 +89,10 @@ export function createSessionActivities(deps: {
         status: 'running',
         ...(input.parentSessionId ? { parentSessionId: input.parentSessionId } : {}),
       });
-      const prompt = input.subagent ? subagentSystemPrompt(input.subagent, input.cwd) : systemPrompt(input.cwd);
-      await deps.store.appendMessage(input.sessionId, { seq: 0, role: 'system', content: prompt });
+      // Written once (a retry keeps the first): the memory snapshot stays frozen for the session.
+      const base = input.subagent ? subagentSystemPrompt(input.subagent, input.cwd) : systemPrompt(input.cwd);
+      const system = await withMemorySnapshot(base, deps.memory, input, (text) => deps.redactor.redact(text));
+      await deps.store.appendMessage(input.sessionId, { seq: 0, role: 'system', content: system });
       await deps.store.appendMessage(input.sessionId, { seq: 1, role: 'user', content: input.task });
       const mcpServers = deps.config ? mcpServerCount(deps.config, input.toolsets, input.disabledToolsets) : 0;
       return { nextSeq: 2, toolCount: toolNames.length, allowlist: await readCommandAllowlist(deps.allowlistFile), ...(mcpServers ? { mcpServers } : {}) };

@@ -4,6 +4,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import type { SessionHandle } from '../temporal/sessions';
 import { statusQuery } from '../workflows/messages';
 import type { SessionResult, SessionStatus, ToolEvent } from '../workflows/session-types';
+import { ChildFollower, type DescendantEvent } from './follow-children';
 
 export interface FinalEvent {
   type: 'final';
@@ -14,24 +15,25 @@ export interface FinalEvent {
   toolCalls?: number;
 }
 
-export type FollowEvent = ToolEvent | FinalEvent;
+export type FollowEvent = ToolEvent | DescendantEvent | FinalEvent;
 
 export async function followSession(
   handle: SessionHandle,
   onEvent: (event: FollowEvent) => void,
-  options: { pollMs?: number; onStatus?: (status: SessionStatus) => void } = {},
+  options: { pollMs?: number; onStatus?: (status: SessionStatus) => void; followChildren?: boolean } = {},
 ): Promise<FinalEvent> {
   let lastIndex = -1;
+  const children = options.followChildren === false ? undefined : new ChildFollower(handle.client, onEvent);
   let done = false;
   const poll = async () => {
     try {
       const status = await handle.query(statusQuery);
-      for (const event of status.events) {
-        if (event.index > lastIndex) {
-          lastIndex = event.index;
-          onEvent(event);
-        }
-      }
+      const fresh = status.events.filter((event) => event.index > lastIndex);
+      lastIndex = Math.max(lastIndex, ...fresh.map((event) => event.index));
+      // A sub-agent's last tool lines come before the line that says it finished.
+      for (const event of fresh) if (event.type !== 'child_finished') onEvent(event);
+      await children?.poll(status);
+      for (const event of fresh) if (event.type === 'child_finished') onEvent(event);
       options.onStatus?.(status);
     } catch {
       // The query can fail between runs or while no worker is polling; try again next tick.

@@ -1,6 +1,7 @@
 // How the CLI shows a session: human lines with tool emoji as tools run, or newline-delimited
 // JSON events (`--json`) for programs. Either way, secrets in commands and previews are hidden.
 import { createSecretRedactor, type SecretRedactor } from '../environments/secret-redaction';
+import type { ToolEvent } from '../workflows/session-types';
 import type { FollowEvent } from './follow-session';
 
 export interface SessionStartedEvent {
@@ -67,12 +68,21 @@ export function createEventPrinter(options: {
           );
           break;
         case 'tool_started':
-          write(`  ${emoji(event.name)} ${event.summary}`);
+          write(`${indentOf(event)}${emoji(event.name)} ${event.summary}`);
           break;
         case 'tool_finished': {
           const mark = event.ok ? style('32', '✓', color) : style('31', '✗', color);
           const seconds = ((event.durationMs ?? 0) / 1000).toFixed(1);
-          write(`  ${mark} ${event.name} ${style('2', `${seconds}s`, color)} → ${event.preview ?? ''}`);
+          write(`${indentOf(event)}${mark} ${event.name} ${style('2', `${seconds}s`, color)} → ${event.preview ?? ''}`);
+          break;
+        }
+        case 'child_started':
+          write(`${indentOf(event)}${emoji('delegate_task')} sub-agent ${event.callId} started: ${event.summary}`);
+          break;
+        case 'child_finished': {
+          const mark = event.ok ? style('32', '✓', color) : style('31', '✗', color);
+          const seconds = ((event.durationMs ?? 0) / 1000).toFixed(1);
+          write(`${indentOf(event)}${mark} sub-agent ${event.callId} ${style('2', `${seconds}s`, color)} → ${event.preview ?? ''}`);
           break;
         }
         case 'final': {
@@ -88,11 +98,21 @@ export function createEventPrinter(options: {
   };
 }
 
-/** The wire shape of `--json` events. */
+/** Sub-agents' lines sit under their parent's, two spaces deeper per level. */
+function indentOf(event: ToolEvent): string {
+  const depth = 'depth' in event && typeof event.depth === 'number' ? event.depth : 0;
+  return '  '.repeat(1 + depth * 2);
+}
+
+/** The wire shape of `--json` events: a sub-agent's carry `session_id` and `depth`; child events name the child. */
 function toJsonEvent(event: CliEvent): Record<string, unknown> {
+  if (event.type === 'child_started' || event.type === 'child_finished') {
+    const { index: _index, callId, name: _name, sessionId, depth, ...rest } = event as ToolEvent & { sessionId?: string; depth?: number };
+    return { ...rest, child_session_id: callId, ...(sessionId ? { session_id: sessionId, depth } : {}) };
+  }
   if (event.type === 'tool_started' || event.type === 'tool_finished') {
-    const { index: _index, ...rest } = event;
-    return rest;
+    const { index: _index, sessionId, depth, ...rest } = event as ToolEvent & { sessionId?: string; depth?: number };
+    return { ...rest, ...(sessionId ? { session_id: sessionId, depth } : {}) };
   }
   return { ...event };
 }

@@ -147,6 +147,8 @@ const ENVIRONMENT_KEYS: Record<string, [key: string, parse: EnvParser]> = {
   HERMES_STORE_PATH: ['store.path', asString],
   HERMES_STORE_POSTGRES_URL: ['store.postgres_url', asString],
   HERMES_LOG_LEVEL: ['logging.level', asString],
+  DELEGATION_MAX_CONCURRENT_CHILDREN: ['delegation.max_concurrent_children', asScalar],
+  DELEGATION_CHILD_TIMEOUT_SECONDS: ['delegation.child_timeout_seconds', asScalar],
 };
 
 /**

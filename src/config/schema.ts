@@ -309,6 +309,19 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    memory: z
+      .object({
+        /** MEMORY.md: the agent's own notes, injected into every new session's system prompt. */
+        memory_enabled: z.boolean().default(true),
+        /** USER.md: what the agent knows about the user, injected the same way. */
+        user_profile_enabled: z.boolean().default(true),
+        /** Characters (not tokens) of all MEMORY.md entries together. */
+        memory_char_limit: positiveInt.max(100_000).default(2200),
+        /** Characters of all USER.md entries together. */
+        user_char_limit: positiveInt.max(100_000).default(1375),
+      })
+      .strict()
+      .prefault({}),
     /**
      * MCP servers whose tools sessions get (`mcp__<server>__<tool>`), as in the original's
      * config.yaml; string values may hold `${ENV_VAR}` placeholders, filled on the worker.

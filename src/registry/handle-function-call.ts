@@ -5,9 +5,6 @@ import { registry as defaultRegistry, type ToolRegistry } from './registry';
 import { isCancellation, toolError } from './results';
 import type { ToolContext } from './tool-entry';
 
-/** Tools that need session state; the session workflow handles them before the registry. */
-export const AGENT_LOOP_TOOLS: ReadonlySet<string> = new Set(['todo', 'memory', 'session_search', 'delegate_task']);
-
 export const INVALID_ARGUMENTS_RESULT = JSON.stringify({
   error: 'Invalid tool arguments',
   message: 'Tool arguments must be a valid JSON object; tool was not executed.',
@@ -33,7 +30,8 @@ export async function handleFunctionCall(
   try {
     const args = parseToolArguments(argumentsText);
     if (!args) return INVALID_ARGUMENTS_RESULT;
-    if (AGENT_LOOP_TOOLS.has(name)) return toolError(`${name} must be handled by the agent loop`);
+    // todo and delegate_task change session state: the workflow runs them, never the registry.
+    if (registry.get(name)?.runsInWorkflow) return toolError(`${name} must be handled by the agent loop`);
     return await registry.dispatch(name, args, context);
   } catch (error) {
     if (isCancellation(error, context.signal)) throw error;

@@ -2,6 +2,8 @@
 import type { z } from 'zod';
 import type { Workspace } from '../environments/workspace';
 import type { TerminalEnvironment } from '../environments/terminal-environment';
+import type { MemoryStore } from '../memory/memory-store';
+import type { SessionStore } from '../store/session-store';
 
 /** OpenAI function-calling schema, without the `{type: "function"}` wrapper. */
 export interface FunctionSchema {
@@ -45,8 +47,18 @@ export interface ToolContext {
   heartbeat(details?: unknown): void;
   /** Limits and defaults from configuration. */
   settings: ToolSettings;
+  /** Worker-side services for tools that need more than the session's backend (absent in bare tests). */
+  services?: ToolServices;
   /** The session's approval decision for this call (absent outside a session: tools keep their own floor). */
   commandApproval?: { approved: true; note?: string; boundFiles?: BoundFile[] } | { approved: false; message: string };
+}
+
+/** What the worker hands tools besides the backend; each tool says plainly when one is missing. */
+export interface ToolServices {
+  /** The durable memory (MEMORY.md / USER.md), shared by every worker on the same store. */
+  memory?: MemoryStore;
+  /** The session store, for tools that read past sessions (session_search). */
+  sessions?: SessionStore;
 }
 
 /** A workspace file an approved command runs, with its content digest when it was shown for approval. */

@@ -3,6 +3,8 @@
 import { Pool, type PoolClient } from 'pg';
 import type {
   NewMessage,
+  MessageSearchHit,
+  MessageSearchQuery,
   NewSession,
   SessionRecord,
   SessionStore,
@@ -10,6 +12,9 @@ import type {
   StoredMessage,
   StoredToolCall,
 } from './session-store';
+import type { MemoryDocuments } from './memory-documents';
+import { memoryTableSql, PostgresMemoryDocuments } from './postgres-memory-documents';
+import { searchIndexSql, searchPostgresMessages } from './postgres-message-search';
 import { StoreFaultError } from './store-faults';
 
 export const DEFAULT_POSTGRES_POOL_SIZE = 10;
@@ -92,6 +97,7 @@ export class PostgresSessionStore implements SessionStore {
   private readonly schema: string | undefined;
   private readonly sessions: string;
   private readonly messages: string;
+  private readonly memories: string;
   private readonly listings: string;
   private schemaReady: Promise<void> | undefined;
 
@@ -103,6 +109,7 @@ export class PostgresSessionStore implements SessionStore {
     const qualify = (table: string) => (this.schema ? `"${this.schema}".${table}` : table);
     this.sessions = qualify('hermes_sessions');
     this.messages = qualify('hermes_messages');
+    this.memories = qualify('hermes_memories');
     this.listings = qualify('hermes_tool_listings');
     this.pool = new Pool({
       connectionString: options.connectionString,
@@ -228,13 +235,29 @@ export class PostgresSessionStore implements SessionStore {
     return row && toMessage(row);
   }
 
-  async getMessages(sessionId: string, options: { fromSeq?: number; limit?: number } = {}): Promise<StoredMessage[]> {
+  async getMessages(sessionId: string, options: { fromSeq?: number; limit?: number; last?: number } = {}): Promise<StoredMessage[]> {
     await this.ready();
-    const result = await this.pool.query<MessageRow>(
-      `SELECT * FROM ${this.messages} WHERE session_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3`,
-      [text(sessionId), options.fromSeq ?? 0, limitOf(options.limit)],
-    );
+    const result =
+      options.last !== undefined
+        ? await this.pool.query<MessageRow>(
+            `SELECT * FROM (SELECT * FROM ${this.messages} WHERE session_id = $1 AND seq >= $2 ORDER BY seq DESC LIMIT $3) tail ORDER BY seq`,
+            [text(sessionId), options.fromSeq ?? 0, Math.max(0, options.last)],
+          )
+        : await this.pool.query<MessageRow>(
+            `SELECT * FROM ${this.messages} WHERE session_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3`,
+            [text(sessionId), options.fromSeq ?? 0, limitOf(options.limit)],
+          );
     return result.rows.map(toMessage);
+  }
+
+  async searchMessages(query: MessageSearchQuery): Promise<MessageSearchHit[]> {
+    await this.ready();
+    return searchPostgresMessages(this.pool, { sessions: this.sessions, messages: this.messages }, { ...query, query: text(query.query) });
+  }
+
+  /** Memory rows in this database, so every worker on it shares one memory. */
+  memoryDocuments(): MemoryDocuments {
+    return new PostgresMemoryDocuments(this.pool, this.memories, () => this.ready());
   }
 
   async close(): Promise<void> {
@@ -259,6 +282,9 @@ export class PostgresSessionStore implements SessionStore {
         await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [SCHEMA_LOCK_KEY]);
         if (this.schema) await client.query(`CREATE SCHEMA IF NOT EXISTS "${this.schema}"`);
         await client.query(schemaSql(this.sessions, this.messages, this.listings));
+        // Added after the first release: created here for existing databases too.
+        await client.query(searchIndexSql(this.messages));
+        await client.query(memoryTableSql(this.memories));
       });
     } finally {
       client.release();

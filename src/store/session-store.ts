@@ -1,5 +1,6 @@
 // The session store keeps what must not live in workflow history: transcripts and session
 // records (DESIGN.md rule 2). Async so that a Postgres implementation can serve several workers.
+import type { MemoryDocuments } from './memory-documents';
 
 export type MessageRole = 'system' | 'user' | 'assistant' | 'tool';
 
@@ -43,6 +44,25 @@ export interface SessionRecord {
 export type NewSession = Omit<SessionRecord, 'createdAt' | 'updatedAt'>;
 export type SessionUpdate = Partial<Pick<SessionRecord, 'status' | 'answer' | 'error' | 'toolNames'>>;
 
+/** A full-text query over stored transcripts (FTS5 syntax; PostgreSQL translates it). */
+export interface MessageSearchQuery {
+  query: string;
+  /** Roles whose messages may match (system prompts are never indexed). */
+  roles: MessageRole[];
+  /** Rows at most, best first. */
+  limit: number;
+  /** Bias on top of relevance: sessions started most recently (or earliest) first. */
+  sort?: 'newest' | 'oldest';
+}
+
+export interface MessageSearchHit {
+  sessionId: string;
+  seq: number;
+  role: MessageRole;
+  /** The matching excerpt, terms marked `>>>like this<<<`. */
+  snippet: string;
+}
+
 export interface SessionStore {
   /** Creates the record; a second call for the same id leaves the first in place. */
   createSession(session: NewSession): Promise<SessionRecord>;
@@ -55,8 +75,15 @@ export interface SessionStore {
    */
   appendMessage(sessionId: string, message: NewMessage): Promise<StoredMessage>;
   getMessage(sessionId: string, seq: number): Promise<StoredMessage | undefined>;
-  /** Messages in seq order, optionally from a seq on. */
-  getMessages(sessionId: string, options?: { fromSeq?: number; limit?: number }): Promise<StoredMessage[]>;
+  /** Messages in seq order, optionally from a seq on; `last` keeps only the last N (still in seq order). */
+  getMessages(sessionId: string, options?: { fromSeq?: number; limit?: number; last?: number }): Promise<StoredMessage[]>;
+  /**
+   * Full-text search over every session's transcript. Throws on a malformed query (the caller
+   * reports it). Optional so that stand-in stores need not index anything.
+   */
+  searchMessages?(query: MessageSearchQuery): Promise<MessageSearchHit[]>;
+  /** Where the memory documents live when this store is shared by several machines (else: files). */
+  memoryDocuments?(): MemoryDocuments;
   /**
    * Throws a StoreFaultError when the store cannot take a write now (read-only, file deleted or
    * replaced), so that work whose result could not be kept (a paid model call) is not started.

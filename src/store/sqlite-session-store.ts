@@ -4,12 +4,15 @@ import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type {
   NewMessage,
+  MessageSearchHit,
+  MessageSearchQuery,
   NewSession,
   SessionRecord,
   SessionStore,
   SessionUpdate,
   StoredMessage,
 } from './session-store';
+import { ensureMessageSearchIndex, searchSqliteMessages } from './sqlite-message-search';
 import { StoreFaultError } from './store-faults';
 
 const SCHEMA = `
@@ -82,6 +85,7 @@ export class SqliteSessionStore implements SessionStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
+    ensureMessageSearchIndex(this.db);
     if (file !== ':memory:') {
       const stats = statSync(file);
       this.identity = { dev: stats.dev, ino: stats.ino };
@@ -196,11 +200,21 @@ export class SqliteSessionStore implements SessionStore {
     return row && toMessage(row);
   }
 
-  async getMessages(sessionId: string, options: { fromSeq?: number; limit?: number } = {}): Promise<StoredMessage[]> {
+  async getMessages(sessionId: string, options: { fromSeq?: number; limit?: number; last?: number } = {}): Promise<StoredMessage[]> {
+    if (options.last !== undefined) {
+      const rows = this.db
+        .prepare('SELECT * FROM (SELECT * FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq DESC LIMIT ?) ORDER BY seq')
+        .all(sessionId, options.fromSeq ?? 0, Math.max(0, options.last)) as MessageRow[];
+      return rows.map(toMessage);
+    }
     const rows = this.db
       .prepare('SELECT * FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?')
       .all(sessionId, options.fromSeq ?? 0, options.limit ?? -1) as MessageRow[];
     return rows.map(toMessage);
+  }
+
+  async searchMessages(query: MessageSearchQuery): Promise<MessageSearchHit[]> {
+    return searchSqliteMessages(this.db, query);
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,7 @@
 // Builds a worker that serves session workflows and tool activities, wired from configuration.
 import path from 'node:path';
 import { type NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleOption } from '@temporalio/worker';
+import { Client } from '@temporalio/client';
 import { createActivities } from '../activities';
 import { loadCommandClassifier } from '../approval-signals/classify-command';
 import { ModelClients } from '../activities/model-clients';
@@ -15,6 +16,7 @@ import { createMcpPool } from '../mcp/create-pool';
 import { discoverBuiltinTools } from '../registry/discovery';
 import { registry as defaultRegistry, type ToolRegistry } from '../registry/registry';
 import type { ToolSettings } from '../registry/tool-entry';
+import { createMemoryStore } from '../memory/create-memory-store';
 import type { SessionStore } from '../store/session-store';
 
 export const WORKFLOWS_PATH = path.join(__dirname, '..', 'workflows');
@@ -72,11 +74,16 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
   // Settings that give up a guarantee of the approval layer are said aloud too.
   if (config.approvals.accept_unsigned) logger.warn('approvals.accept_unsigned is on: anyone who reaches the Temporal server can answer approvals');
   if (config.approvals.mode === 'off') logger.warn('approvals.mode is off: dangerous commands run without asking');
+  if (config.delegation.max_concurrent_children > 10) {
+    logger.warn(`delegation.max_concurrent_children is ${config.delegation.max_concurrent_children}: each sub-agent is a session of its own, so model cost grows with every one running at once`);
+  }
   // One pool of MCP connections per worker, shared by its sessions; closed with the worker.
   const mcpPool = createMcpPool(config, logger);
   const activities = createActivities({
     mcpPool,
     config,
+    // The worker's own connection serves as a client too (a NativeConnection is a ConnectionLike).
+    client: new Client({ connection: options.connection, namespace: config.temporal.namespace }),
     registry,
     store: options.store,
     environments,
@@ -90,6 +97,7 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
     logger,
     // The worker's own secrets (its variables, the config's keys) are what tool output must not show.
     redactor: createSecretRedactor({ env: process.env, config }),
+    memory: createMemoryStore(config, options.store),
   });
   const worker = await Worker.create({
     connection: options.connection,

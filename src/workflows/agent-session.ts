@@ -59,6 +59,8 @@ const GATE_EVERY_TOOL_PATCH = 'gate-every-declaring-tool';
 const PENDING_APPROVALS_MEMO_PATCH = 'pending-approvals-memo';
 /** Histories recorded before delegation trees replay without the root search attribute. */
 const DELEGATION_TREE_PATCH = 'delegation-tree';
+/** How long an idle parent waits, after a report, for its other children's before the model reads them. */
+const REPORT_SETTLE = '1 second';
 /** How much of a sub-agent's answer its workflow result (kept in the parent's history too) holds. */
 const SUBAGENT_RESULT_ANSWER_CHARS = 1000;
 
@@ -275,7 +277,9 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
         if ((subagents.outstanding || subagents.hasReports) && state.turn < input.maxTurns) {
           // Sub-agents still work (or reported while the model spoke): let the model read every result.
           if (!subagents.hasReports) showDetails(`Waiting for ${subagents.outstanding} sub-agent(s) to report`);
-          await subagents.waitForNews();
+          await subagents.waitForNews((workflowIds) => activities.closedWorkflows({ workflowIds }), limits.subagentCheckSeconds);
+          // Reports of one batch come close together: gather those of the next moment into the same turn.
+          if (subagents.hasReports && subagents.outstanding) await condition(() => subagents.outstanding === 0, REPORT_SETTLE);
           if (subagents.hasReports) continue;
         }
         if (watches.outstanding && state.turn < input.maxTurns) {
@@ -290,6 +294,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
       await runTools(turn);
 
       if (state.turn < input.maxTurns && (workflowInfo().continueAsNewSuggested || turnsThisRun >= limits.turnsPerRun)) {
+        await subagents.settled();
         await condition(allHandlersFinished);
         return await continueAsNew<typeof agentSession>({
           ...input,

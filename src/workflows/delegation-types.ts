@@ -1,6 +1,7 @@
 // What sub-agent delegation carries across the workflow boundary: the limits a session runs
 // with, what a child knows about its place in the tree, and the report it sends back.
 // Pure module shared by the workflow, activities and the CLI.
+import type { SessionInput } from './session-types';
 
 /** The `delegation:` config block as a session carries it (no key: keys stay on workers). */
 export interface DelegationSettings {
@@ -87,6 +88,8 @@ export interface ChildView {
   goal: string;
   role: SubagentRole;
   depth: number;
+  taskIndex: number;
+  taskCount: number;
   status: 'queued' | 'running' | SubagentStatus;
   /** Approvals the child (or its own descendants) waits for. */
   pendingApprovals?: number;
@@ -99,4 +102,19 @@ export interface DescendantApprovals {
   count: number;
   /** The oldest pending request, one line. */
   first?: string;
+}
+
+/**
+ * A child asks the same humans as its parent, under the same rules. subagent_auto_approve (an
+ * operator's setting) answers the child's questions with "approve" instead of a human; the
+ * hardline floor, deny rules and protected paths still block, and a parent whose own questions
+ * are denied unattended passes that on: a child never gets more authority than its parent.
+ */
+export function childApprovals(parent: Pick<SessionInput, 'approvals'>, settings: Pick<DelegationSettings, 'subagentAutoApprove'>): SessionInput['approvals'] {
+  const approvals = { ...parent.approvals };
+  const parentDeniesUnattended = approvals.surface === 'unattended' && approvals.unattendedPolicy !== 'approve';
+  if (settings.subagentAutoApprove && !parentDeniesUnattended) return { ...approvals, surface: 'unattended', unattendedPolicy: 'approve' };
+  // A terminal prompt answers only the root: children wait for decisions from the CLI, webhook or UI.
+  if (approvals.surface === 'interactive') return { ...approvals, surface: 'async' };
+  return approvals;
 }

@@ -59,6 +59,7 @@ export function sessionActivities(limits: SessionLimits, toolTaskQueue?: string)
     appendSessionMessage: bookkeeping.appendSessionMessage,
     appendToolResult: bookkeeping.appendToolResult,
     appendSubagentReport: bookkeeping.appendSubagentReport,
+    closedWorkflows: bookkeeping.closedWorkflows,
     watchBackgroundProcess,
     assessCommand,
     reviewCommand,

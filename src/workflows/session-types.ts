@@ -46,6 +46,8 @@ export interface SessionLimits {
   toolHeartbeatTimeoutSeconds: number;
   /** Continue as new after this many turns even if the server has not suggested it. */
   turnsPerRun: number;
+  /** How often a session waiting for its sub-agents checks that they still run (a terminated one never reports). */
+  subagentCheckSeconds: number;
 }
 
 export const DEFAULT_SESSION_LIMITS: SessionLimits = {
@@ -55,6 +57,7 @@ export const DEFAULT_SESSION_LIMITS: SessionLimits = {
   toolTimeoutSeconds: 660,
   toolHeartbeatTimeoutSeconds: 10,
   turnsPerRun: 200,
+  subagentCheckSeconds: 300,
 };
 
 /** The little state a session carries into its next run. */

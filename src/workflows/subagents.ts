@@ -13,7 +13,7 @@ import {
 } from '@temporalio/workflow';
 import { HermesParentSession, HermesRootSession, HermesStatus, HermesModel, HermesToolCalls } from '../temporal/search-attributes';
 import { parseDelegateRequest, dispatchedResult } from './delegate-request';
-import type { ChildView, DelegationSettings, DescendantApprovals, SubagentInfo, SubagentReport } from './delegation-types';
+import { childApprovals, type ChildView, type DelegationSettings, type DescendantApprovals, type SubagentInfo, type SubagentReport } from './delegation-types';
 import type { SessionInput, SubagentsCarryOver } from './session-types';
 
 export type ChildEvent =
@@ -80,7 +80,16 @@ export class Subagents {
         ...(this.settings.childTimeoutSeconds > 0 ? { timeoutSeconds: Math.max(30, this.settings.childTimeoutSeconds) } : {}),
       };
       this.queued.push(this.childInput(sessionId, subagent, environment));
-      this.children.push({ sessionId, workflowId: childWorkflowId(sessionId), goal: task.goal.slice(0, 200), role: task.role, depth: subagent.depth, status: 'queued' });
+      this.children.push({
+        sessionId,
+        workflowId: childWorkflowId(sessionId),
+        goal: task.goal.slice(0, 200),
+        role: task.role,
+        depth: subagent.depth,
+        taskIndex: index,
+        taskCount: request.tasks.length,
+        status: 'queued',
+      });
     });
     this.pump();
     const stillQueued = sessionIds.filter((sessionId) => this.queued.some((queued) => queued.sessionId === sessionId)).length;
@@ -105,9 +114,25 @@ export class Subagents {
     return this.undelivered.splice(0);
   }
 
-  /** Waits until a child reports (or none is outstanding). */
-  async waitForNews(): Promise<void> {
-    await condition(() => this.undelivered.length > 0 || this.outstanding === 0);
+  /**
+   * Waits until a child reports (or none is outstanding). Now and then it asks the server whether a
+   * running child closed without reporting: terminated by an operator after this session continued
+   * as new, when no child handle is left to say so.
+   */
+  async waitForNews(closedWorkflows: (workflowIds: string[]) => Promise<{ workflowId: string; status: string }[]>, checkEverySeconds: number): Promise<void> {
+    while (!(await condition(() => this.undelivered.length > 0 || this.outstanding === 0, checkEverySeconds * 1000))) {
+      const running = this.children.filter((child) => child.status === 'running');
+      if (!running.length) continue;
+      for (const closed of await closedWorkflows(running.map((child) => child.workflowId))) {
+        const child = running.find((candidate) => candidate.workflowId === closed.workflowId);
+        if (child) this.receive(silentEnd(child, closed.status, this.settings.model ?? this.input.model));
+      }
+    }
+  }
+
+  /** Waits until no child is between "dequeued" and "started", so a carry-over misses none. */
+  async settled(): Promise<void> {
+    await condition(() => this.starting === 0);
   }
 
   noteDescendantApprovals(entry: DescendantApprovals): void {
@@ -230,21 +255,6 @@ export function childWorkflowId(sessionId: string): string {
   return `hermes-session-${sessionId}`;
 }
 
-/**
- * A child asks the same humans as its parent, under the same rules. subagent_auto_approve (an
- * operator's setting) answers the child's questions with "approve" instead of a human; the
- * hardline floor, deny rules and protected paths still block, and a parent whose own questions
- * are denied unattended passes that on: a child never gets more authority than its parent.
- */
-function childApprovals(parent: SessionInput, settings: DelegationSettings): SessionInput['approvals'] {
-  const approvals = { ...parent.approvals };
-  const parentDeniesUnattended = approvals.surface === 'unattended' && approvals.unattendedPolicy !== 'approve';
-  if (settings.subagentAutoApprove && !parentDeniesUnattended) return { ...approvals, surface: 'unattended', unattendedPolicy: 'approve' };
-  // A terminal prompt answers only the root: children wait for decisions from the CLI, webhook or UI.
-  if (approvals.surface === 'interactive') return { ...approvals, surface: 'async' };
-  return approvals;
-}
-
 function closedWithoutReport(childInput: SessionInput, status: SubagentReport['status'], error: string): SubagentReport {
   const subagent = childInput.subagent as SubagentInfo;
   return {
@@ -261,6 +271,25 @@ function closedWithoutReport(childInput: SessionInput, status: SubagentReport['s
     durationSeconds: 0,
     model: childInput.model,
     error,
+  };
+}
+
+/** The report for a child whose workflow closed without reporting. */
+function silentEnd(child: ChildView, status: string, model: string): SubagentReport {
+  return {
+    sessionId: child.sessionId,
+    taskIndex: child.taskIndex,
+    taskCount: child.taskCount,
+    goal: child.goal,
+    status: status === 'canceled' ? 'cancelled' : status === 'timed_out' ? 'timed_out' : 'failed',
+    preview: '',
+    answerChars: 0,
+    turns: 0,
+    toolCalls: 0,
+    tokens: { input: 0, output: 0 },
+    durationSeconds: 0,
+    model,
+    error: `The sub-agent's workflow ended (${status}) without reporting`,
   };
 }
 

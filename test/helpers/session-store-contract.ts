@@ -153,6 +153,14 @@ export function describeSessionStoreContract(name: string, makeStorage: () => Pr
         expect(await store.getMessages('s1', { fromSeq: 10 })).toEqual([]);
       });
 
+      it('reads the last N messages, still in seq order (a session\'s end without its whole transcript)', async () => {
+        const store = open();
+        for (let seq = 0; seq < 10; seq += 1) await store.appendMessage('s1', message(seq));
+        expect((await store.getMessages('s1', { last: 3 })).map((m) => m.seq)).toEqual([7, 8, 9]);
+        expect((await store.getMessages('s1', { last: 20 })).map((m) => m.seq)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+        expect(await store.getMessages('s1', { last: 0 })).toEqual([]);
+      });
+
       it('round-trips tool calls, tool results and null content', async () => {
         const store = open();
         const toolCalls = [

@@ -52,6 +52,9 @@ test("a sub-agent's dangerous command waits, shows on the root, and is approved 
     const [waiting] = (await handle.query(statusQuery)).descendantApprovals ?? [];
     expect(waiting?.sessionId).toBe(`${root}-sa0`);
     expect(waiting?.first).toContain('rm -rf scratch');
+    // ... and in the UI's current-details line.
+    const metadata = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+    expect(metadata.currentDetails).toContain(`A sub-agent awaits approval**: ${root}-sa0 ap-1`);
     expect(existsSync(path.join(config.session.cwd, 'scratch'))).toBe(true);
 
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, HERMES_TEMPORAL_HOME: config.home, TEMPORAL_ADDRESS: harness.address };
@@ -191,3 +194,63 @@ test('32 children of 3 turns each grow the parent history by a few events per ch
     expect(bytes).toBeLessThan(200_000);
   });
 }, 180_000);
+
+test('a sub-agent past delegation.child_timeout_seconds is cancelled, its command killed, and reported as timed out', async () => {
+  const sleep = markedSleep(300);
+  const script = {
+    turns: [{ tool_calls: [{ name: 'delegate_task', arguments: { goal: 'stuck: wait forever' } }] }, ...repeat('the child timed out', 3)],
+    agents: [{ match: 'stuck', turns: [{ tool_calls: [{ name: 'terminal', arguments: { command: sleep, timeout: 600 } }] }, { content: 'never' }] }],
+  };
+  // 30 s is the smallest limit the original accepts (smaller positive values are raised to it).
+  await withScriptedSession(harness, { script, task: 'root: one child with a time limit', config: { delegation: { child_timeout_seconds: 5 } } }, async ({ handle, store }) => {
+    await waitFor(() => pidsRunning(sleep).length === 1, { timeoutMs: 30_000, what: 'the child command running' });
+    expect(await handle.result()).toMatchObject({ status: 'completed' });
+    // Cancellation reaches the command through its activity's heartbeat, within seconds.
+    await waitFor(() => pidsRunning(sleep).length === 0, { timeoutMs: 15_000, what: 'the child command killed' });
+    const [report] = await reportsIn(store, sessionIdOf(handle));
+    expect(report).toMatchObject({ status: 'timed_out', error: expect.stringMatching(/time limit of 30 s/) });
+    expect(Number(report?.duration_seconds)).toBeGreaterThanOrEqual(30);
+    expect((await store.getSession(`${sessionIdOf(handle)}-sa0`))?.status).toBe('timed_out');
+  });
+}, 120_000);
+
+test('with delegation.subagent_auto_approve a sub-agent\'s dangerous command runs without a human; the hardline floor still blocks', async () => {
+  const script = {
+    turns: [{ tool_calls: [{ name: 'delegate_task', arguments: { goal: 'janitor: clean up' } }] }, ...repeat('cleaned', 3)],
+    agents: [
+      {
+        match: 'janitor',
+        turns: [
+          { tool_calls: [{ name: 'terminal', arguments: { command: 'rm -rf scratch' } }] },
+          { tool_calls: [{ name: 'terminal', arguments: { command: 'rm -rf /' } }] },
+          { content: 'janitor done' },
+        ],
+      },
+    ],
+  };
+  await withScriptedSession(harness, { script, task: 'root: auto-approved child', config: { delegation: { subagent_auto_approve: true } } }, async ({ handle, config, store }) => {
+    mkdirSync(path.join(config.session.cwd, 'scratch'), { recursive: true });
+    expect(await handle.result()).toMatchObject({ status: 'completed' });
+    expect(existsSync(path.join(config.session.cwd, 'scratch'))).toBe(false);
+    const childResults = (await store.getMessages(`${sessionIdOf(handle)}-sa0`)).filter((message) => message.role === 'tool').map((message) => JSON.parse(message.content ?? '{}') as Record<string, unknown>);
+    expect(childResults[0]).toMatchObject({ exit_code: 0 });
+    expect(childResults[1]).toMatchObject({ status: 'blocked' });
+    expect(await reportsIn(store, sessionIdOf(handle))).toEqual([expect.objectContaining({ status: 'completed', summary: 'janitor done' })]);
+  });
+});
+
+test('a sub-agent terminated after its parent continued as new is noticed and reported, instead of being waited for forever', async () => {
+  const sleep = markedSleep(300);
+  const script = {
+    turns: [{ tool_calls: [{ name: 'delegate_task', arguments: { goal: 'doomed: sleep a long time' } }] }, ...repeat('noticed', 3)],
+    agents: [{ match: 'doomed', turns: [{ tool_calls: [{ name: 'terminal', arguments: { command: sleep, timeout: 600 } }] }, { content: 'never' }] }],
+  };
+  await withScriptedSession(harness, { script, task: 'root: outlived child', limits: { turnsPerRun: 1, subagentCheckSeconds: 2 } }, async ({ handle, store }) => {
+    const root = sessionIdOf(handle);
+    await waitFor(() => pidsRunning(sleep).length === 1, { timeoutMs: 30_000, what: 'the child command running' });
+    await harness.client.workflow.getHandle(`hermes-session-${root}-sa0`).terminate('operator stopped it');
+    expect(await handle.result()).toMatchObject({ status: 'completed' });
+    const [report] = await reportsIn(store, root);
+    expect(report).toMatchObject({ status: 'failed', error: "The sub-agent's workflow ended (terminated) without reporting" });
+  });
+});

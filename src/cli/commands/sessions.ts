@@ -8,6 +8,7 @@ import { connectTemporalClient, type TemporalClientConnection } from '../../temp
 import { syncSessionStatuses } from '../../temporal/session-status-sync';
 import { workflowIdFor } from '../../temporal/sessions';
 import { statusQuery } from '../../workflows/messages';
+import { depthOf, sessionTree } from '../session-tree';
 
 export function registerSessionCommands(program: Command): void {
   program
@@ -22,7 +23,8 @@ export function registerSessionCommands(program: Command): void {
         const sessions = await reconciled(config, store, await store.listSessions({ limit: Number(flags.limit) || 20 }));
         if (flags.json) return console.log(JSON.stringify(sessions, null, 2));
         if (!sessions.length) return console.log('No sessions yet. Start one with: hermes-temporal run "<task>"');
-        for (const session of sessions) console.log(sessionLine(session));
+        // Sub-agents appear under the session that delegated to them.
+        for (const row of sessionTree(sessions)) console.log(sessionLine(row.session, row.depth));
       } finally {
         await store.close();
       }
@@ -49,9 +51,22 @@ export function registerSessionCommands(program: Command): void {
         }
         const messages = await store.getMessages(sessionId);
         const live = config.temporal.address ? await liveStatus(sessionId) : undefined;
-        if (flags.json) return console.log(JSON.stringify({ session, live, messages }, null, 2));
+        if (flags.json) {
+          const family = await store.listSessions({ limit: 1000 });
+          const subagents = family.filter((candidate) => isBelow(candidate, sessionId, family)).map((candidate) => ({ sessionId: candidate.sessionId, parentSessionId: candidate.parentSessionId, depth: depthOf(candidate, family), status: candidate.status, task: candidate.task }));
+          return console.log(JSON.stringify({ session, depth: depthOf(session, family), subagents, live, messages }, null, 2));
+        }
+        const family = await store.listSessions({ limit: 1000 });
+        const children = family.filter((candidate) => candidate.parentSessionId === sessionId);
         console.log(sessionLine(session));
         console.log(`  workflow ${session.workflowId}, cwd ${session.cwd}, ${session.toolNames.length} tools`);
+        if (session.parentSessionId) console.log(`  sub-agent of ${session.parentSessionId} (depth ${depthOf(session, family)})`);
+        if (children.length) {
+          console.log(`  sub-agents (${children.length}):`);
+          for (const row of sessionTree(family).filter((entry) => isBelow(entry.session, sessionId, family))) {
+            console.log(`  ${sessionLine(row.session, row.depth - depthOf(session, family) - 1)}`);
+          }
+        }
         if (live) console.log(`  live: ${live}`);
         if (session.error) console.log(`  error: ${session.error}`);
         for (const message of messages) console.log(formatMessage(message));
@@ -92,7 +107,15 @@ async function liveStatus(sessionId: string): Promise<string | undefined> {
       const description = await handle.describe();
       if (description.status.name !== 'RUNNING') return description.status.name.toLowerCase();
       const status = await connection.client.connection.withDeadline(Date.now() + LIVE_STATUS_TIMEOUT_MS, () => handle.query(statusQuery));
-      return `${status.status}, turn ${status.turn}/${status.maxTurns}, ${status.toolCalls} tool calls`;
+      const children = status.children ?? [];
+      const running = children.filter((child) => child.status === 'running' || child.status === 'queued').length;
+      const waiting = (status.descendantApprovals ?? []).map((entry) => entry.sessionId);
+      return [
+        `${status.status}, turn ${status.turn}/${status.maxTurns}, ${status.toolCalls} tool calls`,
+        ...(children.length ? [`${children.length} sub-agents (${running} running)`] : []),
+        ...(waiting.length ? [`sub-agents awaiting approval: ${waiting.join(', ')}`] : []),
+        ...(status.todos?.length ? [`plan: ${status.todos.filter((item) => item.status === 'completed').length}/${status.todos.length} done`] : []),
+      ].join(', ');
     } finally {
       await connection.close();
     }
@@ -101,9 +124,21 @@ async function liveStatus(sessionId: string): Promise<string | undefined> {
   }
 }
 
-function sessionLine(session: SessionRecord): string {
+function sessionLine(session: SessionRecord, depth = 0): string {
   const task = session.task.replace(/\s+/g, ' ');
-  return `${session.sessionId}  ${session.status.padEnd(10)} ${session.createdAt}  ${session.model}  ${task.length > 70 ? `${task.slice(0, 69)}…` : task}`;
+  const indent = depth > 0 ? `${'  '.repeat(depth - 1)}└ ` : '';
+  return `${indent}${session.sessionId}  ${session.status.padEnd(10)} ${session.createdAt}  ${session.model}  ${task.length > 70 ? `${task.slice(0, 69)}…` : task}`;
+}
+
+/** Whether `session` descends from `ancestorId` (its parent, or its parent's parent, ...). */
+function isBelow(session: SessionRecord, ancestorId: string, family: readonly SessionRecord[]): boolean {
+  const byId = new Map(family.map((candidate) => [candidate.sessionId, candidate]));
+  let parent = session.parentSessionId;
+  for (let steps = 0; parent && steps < 100; steps += 1) {
+    if (parent === ancestorId) return true;
+    parent = byId.get(parent)?.parentSessionId;
+  }
+  return false;
 }
 
 function formatMessage(message: StoredMessage): string {

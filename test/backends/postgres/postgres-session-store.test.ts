@@ -3,8 +3,11 @@
 // racing at start-up, and a whole session served by two workers on one task queue.
 // Needs scripts/services/postgres.sh start (HERMES_TEST_POSTGRES_URL).
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { NativeConnection } from '@temporalio/worker';
 import { Pool } from 'pg';
+import { createMemoryStore } from '../../../src/memory/create-memory-store';
 import { startScriptedModelServer } from '../../../src/model/scripted-model-server';
 import { createSessionStore } from '../../../src/store/create-session-store';
 import { PostgresSessionStore } from '../../../src/store/postgres-session-store';
@@ -12,7 +15,9 @@ import type { NewMessage, NewSession, SessionStore, SessionUpdate } from '../../
 import { startSession } from '../../../src/temporal/sessions';
 import { describeWithService } from '../../helpers/services';
 import { connectHarness, createTestWorker, sessionIdOf, testConfig, type Harness } from '../../helpers/session-harness';
+import { describeRecallContract } from '../../helpers/recall-contract';
 import { describeSessionStoreContract, message, session } from '../../helpers/session-store-contract';
+import { tempDir } from '../../helpers/session-harness';
 
 describeWithService('postgres', ['HERMES_TEST_POSTGRES_URL'], 'PostgreSQL session store', (env) => {
   const url = env.HERMES_TEST_POSTGRES_URL!;
@@ -50,6 +55,27 @@ describeWithService('postgres', ['HERMES_TEST_POSTGRES_URL'], 'PostgreSQL sessio
       open: () => new PostgresSessionStore({ connectionString: url, schema, poolSize: 4 }),
       dispose: () => dropSchema(schema),
     };
+  });
+
+  // Memory lives in the database here: the home folder given must stay unused.
+  describeRecallContract('memory and session_search', () => {
+    const schema = freshSchema();
+    return {
+      home: tempDir('hermes-pg-recall-home-'),
+      open: () => new PostgresSessionStore({ connectionString: url, schema, poolSize: 4 }),
+      dispose: () => dropSchema(schema),
+    };
+  });
+
+  it('keeps memory in the database, not in files under the home folder', async () => {
+    const schema = freshSchema();
+    const home = tempDir('hermes-pg-home-');
+    const store = open(schema);
+    const memory = createMemoryStore({ home, memory: { memory_enabled: true, user_profile_enabled: true, memory_char_limit: 2200, user_char_limit: 1375 } }, store);
+    await memory!.add('user', 'Name: Ada');
+    const rows = await admin.query<{ name: string; content: string }>(`SELECT name, content FROM "${schema}".hermes_memories ORDER BY name`);
+    expect(rows.rows).toEqual([{ name: 'user', content: 'Name: Ada' }]);
+    expect(existsSync(path.join(home, 'memories'))).toBe(false);
   });
 
   it("gives two workers' stores (two pools) each other's writes, and one message per (session, seq) when they race", async () => {
@@ -90,7 +116,7 @@ describeWithService('postgres', ['HERMES_TEST_POSTGRES_URL'], 'PostgreSQL sessio
       'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name',
       [schema],
     );
-    expect(tables.rows.map((row) => row.table_name)).toEqual(['hermes_messages', 'hermes_sessions']);
+    expect(tables.rows.map((row) => row.table_name)).toEqual(['hermes_memories', 'hermes_messages', 'hermes_sessions']);
   });
 
   it('stores JSONB tool calls and tool names, and timestamptz times returned as ISO strings', async () => {
@@ -107,6 +133,7 @@ describeWithService('postgres', ['HERMES_TEST_POSTGRES_URL'], 'PostgreSQL sessio
       [schema],
     );
     expect(columns.rows.map((row) => `${row.table_name}.${row.column_name}: ${row.data_type}`)).toEqual([
+      'hermes_memories.updated_at: timestamp with time zone',
       'hermes_messages.created_at: timestamp with time zone',
       'hermes_messages.tool_calls: jsonb',
       'hermes_sessions.created_at: timestamp with time zone',

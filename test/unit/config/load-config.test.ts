@@ -64,6 +64,7 @@ describe('defaults', () => {
     });
     expect(config.approvals).toMatchObject({ mode: 'manual', timeout_seconds: 1800, unattended_policy: 'deny', deny: [] });
     expect(config.command_allowlist).toEqual([]);
+    expect(config.memory).toEqual({ memory_enabled: true, user_profile_enabled: true, memory_char_limit: 2200, user_char_limit: 1375 });
     expect(config.store).toMatchObject({ path: path.join(home, 'sessions.db') });
     expect(config.logging).toEqual({ level: 'warn' });
   });
@@ -122,8 +123,11 @@ describe('precedence: defaults < home config < project config < environment < fl
         HERMES_TASK_QUEUE: 'agents',
         HERMES_MAX_TURNS: '7',
         HERMES_TOOLSETS: 'web, terminal,,files ',
+        DELEGATION_MAX_CONCURRENT_CHILDREN: '8',
+        DELEGATION_CHILD_TIMEOUT_SECONDS: '120',
       },
     });
+    expect(config.delegation).toMatchObject({ max_concurrent_children: 8, child_timeout_seconds: 120 });
     expect(config.model).toMatchObject({ api_key: 'sk-test', base_url: 'http://localhost:1234/v1', name: 'local-model' });
     expect(config.temporal).toMatchObject({ address: 'temporal.internal:7233', task_queue: 'agents' });
     expect(config.session.max_turns).toBe(7);

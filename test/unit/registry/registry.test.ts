@@ -13,7 +13,6 @@ import { z } from 'zod';
 import { definitionsForTools, getToolDefinitions } from '../../../src/registry/definitions';
 import { discoverBuiltinTools } from '../../../src/registry/discovery';
 import {
-  AGENT_LOOP_TOOLS,
   handleFunctionCall,
   INVALID_ARGUMENTS_RESULT,
   parseToolArguments,
@@ -439,15 +438,17 @@ describe('handleFunctionCall', () => {
     expect(handler).not.toHaveBeenCalled();
   });
 
-  it.each([...AGENT_LOOP_TOOLS])('refuses the agent-loop tool %s: it must be handled by the agent loop', async (name) => {
+  it('refuses a tool the session workflow handles itself: it must be handled by the agent loop', async () => {
     const reached = jest.fn(() => 'the registry stub ran');
-    registerTool(registry, name, reached);
-    expect(await handleFunctionCall(name, '{}', context, registry)).toBe(JSON.stringify({ error: `${name} must be handled by the agent loop` }));
+    registry.register({ name: 'plan_things', toolset: 'test', schema: z.object({}), description: 'x', runsInWorkflow: true, handler: reached });
+    expect(await handleFunctionCall('plan_things', '{}', context, registry)).toBe(JSON.stringify({ error: 'plan_things must be handled by the agent loop' }));
     expect(reached).not.toHaveBeenCalled();
   });
 
-  it('the agent-loop tools are exactly todo, memory, session_search and delegate_task', () => {
-    expect([...AGENT_LOOP_TOOLS].sort()).toEqual(['delegate_task', 'memory', 'session_search', 'todo']);
+  it('the workflow-handled built-ins are exactly todo and delegate_task (memory and session_search run in the registry)', () => {
+    discoverBuiltinTools();
+    const names = processRegistry.getAllToolNames().filter((name) => processRegistry.get(name)?.runsInWorkflow);
+    expect(names.sort()).toEqual(['delegate_task', 'todo']);
   });
 
   it('names an unknown tool in the error', async () => {

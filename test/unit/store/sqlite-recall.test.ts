@@ -1,0 +1,60 @@
+// memory and session_search on the default store: SQLite (FTS5) with memory files under the home.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { SqliteSessionStore } from '../../../src/store/sqlite-session-store';
+import { describeRecallContract, pastSession } from '../../helpers/recall-contract';
+import { recallWorker } from '../../helpers/recall-tools';
+
+describeRecallContract('SQLite store, memory files', () => {
+  const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-recall-'));
+  return { home, open: () => new SqliteSessionStore(path.join(home, 'sessions.db')), dispose: async () => rmSync(home, { recursive: true, force: true }) };
+});
+
+describe('the SQLite search index', () => {
+  let home: string;
+  beforeEach(() => {
+    home = mkdtempSync(path.join(os.tmpdir(), 'hermes-fts-'));
+  });
+  afterEach(() => rmSync(home, { recursive: true, force: true }));
+
+  it('indexes the messages of a store made before search existed, once, when it is opened', async () => {
+    const file = path.join(home, 'sessions.db');
+    // The store as it was: the same tables, no index.
+    const old = new SqliteSessionStore(file);
+    await pastSession(old, 'before-upgrade', ['migrate the billing database']);
+    await old.close();
+    const raw = new Database(file);
+    raw.exec('DROP TRIGGER messages_fts_insert; DROP TRIGGER messages_fts_delete; DROP TABLE messages_fts;');
+    raw.close();
+
+    const [upgraded, again] = [new SqliteSessionStore(file), new SqliteSessionStore(file)];
+    const answer = await recallWorker(upgraded, home).call('session_search', { query: 'billing' });
+    expect(answer.results.map((result: { session_id: string }) => result.session_id)).toEqual(['before-upgrade']);
+    expect(await again.searchMessages({ query: 'billing', roles: ['user'], limit: 10 })).toHaveLength(1);
+    await Promise.all([upgraded.close(), again.close()]);
+  });
+
+  it('reports FTS5 syntax errors as "Search failed" with SQLite\'s reason', async () => {
+    const store = new SqliteSessionStore(':memory:');
+    await pastSession(store, 'one', ['hello world']);
+    expect(await recallWorker(store, home).call('session_search', { query: '"unbalanced' })).toEqual({
+      error: 'Search failed: unterminated string',
+      success: false,
+    });
+    await store.close();
+  });
+
+  it('searches tool output only when asked to', async () => {
+    const store = new SqliteSessionStore(':memory:');
+    await pastSession(store, 'tools', ['run the build']);
+    await store.appendMessage('tools', { seq: 2, role: 'tool', content: 'compiler said: frobnicate failed', toolCallId: 'c1', name: 'terminal' });
+    const worker = recallWorker(store, home);
+    expect((await worker.call('session_search', { query: 'frobnicate' })).count).toBe(0);
+    const answer = await worker.call('session_search', { query: 'frobnicate', role_filter: 'user,assistant,tool' });
+    expect(answer.results[0]).toMatchObject({ matched_role: 'tool', match_message_id: 2 });
+    expect(answer.results[0].messages.find((m: { anchor?: boolean }) => m.anchor)).toMatchObject({ role: 'tool', tool_name: 'terminal' });
+    await store.close();
+  });
+});
