@@ -299,7 +299,7 @@ export const configSchema = z
         base_url: z.url().optional(),
         /** Key for `base_url`; read by workers only, never written into workflow history. */
         api_key: z.string().optional(),
-        /** Kept for parity: a sub-agent lists the MCP servers its own toolsets select. */
+        /** Children list the same MCP servers as their parent (they inherit its toolsets); `false` is not honoured yet. */
         inherit_mcp_toolsets: z.boolean().default(true),
         /**
          * Children's dangerous commands are approved without asking a human. Off by default: a child's
