@@ -85,8 +85,9 @@ export function createCallMcpTool(deps: McpActivityDeps & { store: SessionStore;
       );
       breaker.succeeded();
       const mapped = deps.redactor.redactResult(mapCallResult(result as McpCallResult));
-      const environment = await deps.environments.attach(input.environment);
-      const budgeted = await applyResultBudget(mapped, DEFAULT_MAX_RESULT_CHARS, { workspace: environment.workspace, sessionId: input.sessionId, toolCallId: input.toolCallId });
+      // The call has run: an environment that cannot be reached now must not make it look interrupted.
+      const workspace = await deps.environments.attach(input.environment).then((environment) => environment.workspace, () => undefined);
+      const budgeted = workspace ? await applyResultBudget(mapped, DEFAULT_MAX_RESULT_CHARS, { workspace, sessionId: input.sessionId, toolCallId: input.toolCallId }) : mapped;
       return await store(budgeted, { toolsChanged: deps.pool.toolsChangedSince(server, listing?.listedAtMs ?? 0) });
     } catch (error) {
       if (signal.aborted) throw signal.reason instanceof CancelledFailure ? signal.reason : new CancelledFailure('The MCP call was cancelled');
