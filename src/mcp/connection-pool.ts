@@ -41,6 +41,8 @@ export class McpConnectionPool {
     private readonly openTransport: OpenTransport,
     private readonly logger: Logger = silentLogger,
     private readonly now: () => number = Date.now,
+    /** What a transport that failed to connect can tell about why (a stdio server's stderr). */
+    private readonly describeFailure?: (transport: Transport) => string,
   ) {
     this.sweeper = setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS);
     this.sweeper.unref();
@@ -156,7 +158,8 @@ export class McpConnectionPool {
       await client.connect(transport, { timeout: options.connectTimeoutMs, signal: anySignal(timeout.signal, options.signal) });
     } catch (error) {
       await client.close().catch(() => undefined);
-      throw error;
+      const stderr = this.describeFailure?.(transport);
+      throw stderr && error instanceof Error ? new Error(`${error.message} (server stderr: ${stderr})`, { cause: error }) : error;
     } finally {
       clearTimeout(timer);
     }

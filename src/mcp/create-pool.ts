@@ -3,9 +3,9 @@ import type { LoadedConfig } from '../config/load';
 import { localSandbox } from '../environments/drivers';
 import type { Logger } from '../logging';
 import { McpConnectionPool } from './connection-pool';
-import { openTransport } from './transports';
+import { openTransport, stderrTail } from './transports';
 
 export function createMcpPool(config: LoadedConfig, logger: Logger): McpConnectionPool {
   const sandbox = config.terminal.local.sandbox === 'on' ? localSandbox(config) : undefined;
-  return new McpConnectionPool((server) => openTransport(server, { sandbox, logger }), logger);
+  return new McpConnectionPool((server) => openTransport(server, { sandbox, logger }), logger, Date.now, stderrTail);
 }

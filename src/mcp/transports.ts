@@ -15,6 +15,14 @@ export interface TransportOptions {
   logger: Logger;
 }
 
+const STDERR_TAIL_CHARS = 500;
+const stderrTails = new WeakMap<Transport, () => string>();
+
+/** The last lines a stdio server wrote to stderr: why it would not start, usually. */
+export function stderrTail(transport: Transport): string {
+  return stderrTails.get(transport)?.().trim() ?? '';
+}
+
 export function openTransport(server: ResolvedServer, options: TransportOptions): Transport {
   const { config } = server;
   if (config.url) {
@@ -37,7 +45,14 @@ export function openTransport(server: ResolvedServer, options: TransportOptions)
     args = wrapped.args;
   }
   const transport = new StdioClientTransport({ command: file, args, env, cwd, stderr: 'pipe' });
-  // A server's stderr is its log: kept at debug level, never shown to the model.
-  transport.stderr?.on('data', (chunk: Buffer) => options.logger.debug({ server: server.name, stderr: chunk.toString().slice(0, 2000) }, 'MCP server stderr'));
+  // A server's stderr is its log: kept at debug level, never shown to the model; its tail
+  // explains a server that would not start.
+  let tail = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    const text = chunk.toString();
+    tail = (tail + text).slice(-STDERR_TAIL_CHARS);
+    options.logger.debug({ server: server.name, stderr: text.slice(0, 2000) }, 'MCP server stderr');
+  });
+  stderrTails.set(transport, () => tail);
   return transport;
 }
