@@ -72,26 +72,30 @@ export function createCallMcpTool(deps: McpActivityDeps & { store: SessionStore;
     const signal = cancellationSignal();
     const heartbeat = startHeartbeat({ phase: 'started' }, { immediate: true });
     try {
-      const result = await deps.pool.withClient(
-        server,
-        (client) =>
-          client.callTool({ name: record.tool, arguments: args }, undefined, {
-            signal,
-            timeout: config.timeout * 1000,
-            resetTimeoutOnProgress: true,
-            onprogress: (progress) => heartbeat.update({ progress: progress.progress, total: progress.total }),
-          }),
-        { connectTimeoutMs: config.connect_timeout * 1000, signal },
-      );
-      breaker.succeeded();
-      const mapped = deps.redactor.redactResult(mapCallResult(result as McpCallResult));
+      let result: McpCallResult;
+      try {
+        result = (await deps.pool.withClient(
+          server,
+          (client) =>
+            client.callTool({ name: record.tool, arguments: args }, undefined, {
+              signal,
+              timeout: config.timeout * 1000,
+              resetTimeoutOnProgress: true,
+              onprogress: (progress) => heartbeat.update({ progress: progress.progress, total: progress.total }),
+            }),
+          { connectTimeoutMs: config.connect_timeout * 1000, signal },
+        )) as McpCallResult;
+        breaker.succeeded();
+      } catch (error) {
+        if (signal.aborted) throw signal.reason instanceof CancelledFailure ? signal.reason : new CancelledFailure('The MCP call was cancelled');
+        return await store(await describeFailure(error));
+      }
+      // Only the call's own failures are the server's: a store that cannot be written fails the activity.
+      const mapped = deps.redactor.redactResult(mapCallResult(result));
       // The call has run: an environment that cannot be reached now must not make it look interrupted.
       const workspace = await deps.environments.attach(input.environment).then((environment) => environment.workspace, () => undefined);
       const budgeted = workspace ? await applyResultBudget(mapped, DEFAULT_MAX_RESULT_CHARS, { workspace, sessionId: input.sessionId, toolCallId: input.toolCallId }) : mapped;
       return await store(budgeted, { toolsChanged: deps.pool.toolsChangedSince(server, listing?.listedAtMs ?? 0) });
-    } catch (error) {
-      if (signal.aborted) throw signal.reason instanceof CancelledFailure ? signal.reason : new CancelledFailure('The MCP call was cancelled');
-      return await store(await describeFailure(error));
     } finally {
       heartbeat.stop();
     }
