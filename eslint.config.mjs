@@ -5,11 +5,11 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import { builtinModules } from 'node:module';
 
-const ioPackages = ['openai', 'dockerode', 'ssh2', 'pino', 'better-sqlite3', 'pg', 'node-pty', 'yaml', 'commander', 'modal', '@daytonaio/sdk', '@vercel/sandbox'];
+const ioPackages = ['openai', 'dockerode', 'ssh2', 'pino', 'better-sqlite3', 'pg', 'node-pty', 'yaml', 'commander', 'modal', '@daytonaio/sdk', '@vercel/sandbox', '@modelcontextprotocol/sdk'];
 
 export default tseslint.config(
   // skipped-reporter.js is plain JavaScript: Jest loads reporters without its TypeScript transform.
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.venv-temporal/**', '.tmp/**', 'eslint.config.mjs', 'jest.config.js', 'test/helpers/skipped-reporter.js'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.venv-temporal/**', '.tmp/**', 'eslint.config.mjs', 'jest.config.js', 'test/helpers/skipped-reporter.js', 'test/fixtures/mcp/*.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -26,7 +26,7 @@ export default tseslint.config(
   },
   {
     // The workflow's own folder and the approval modules it imports (signature checks run in the sandbox).
-    files: ['src/workflows/**/*.ts', 'src/approval-signals/decision-signature.ts', 'src/approval-signals/definitions.ts', 'src/approval-signals/approval-types.ts', 'src/approval-signals/pending-approvals-memo.ts', 'src/code-execution/callable-tools.ts'],
+    files: ['src/workflows/**/*.ts', 'src/approval-signals/decision-signature.ts', 'src/approval-signals/definitions.ts', 'src/approval-signals/approval-types.ts', 'src/approval-signals/pending-approvals-memo.ts', 'src/code-execution/callable-tools.ts', 'src/mcp/listing-types.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -35,7 +35,7 @@ export default tseslint.config(
             name,
             message: 'Workflow code runs in the deterministic sandbox: no Node built-ins or I/O packages.',
           })),
-          patterns: [{ group: ['**/activities/*', '**/store/*', '**/environments/*', '**/tools/*', '**/registry/*'], allowTypeImports: true, message: 'Workflows may import only types from worker-side modules.' }],
+          patterns: [{ group: ['@modelcontextprotocol/**'], message: 'MCP connections live in activities (the worker pool), never in workflow code.' }, { group: ['**/activities/*', '**/store/*', '**/environments/*', '**/tools/*', '**/registry/*'], allowTypeImports: true, message: 'Workflows may import only types from worker-side modules.' }],
         },
       ],
     },

@@ -13,6 +13,7 @@ import type { SessionStore } from '../store/session-store';
 import { userConfigFile } from '../approval-signals/command-assessment';
 import { createAssessToolCall } from './assess-tool-call';
 import type { ModelClients } from './model-clients';
+import type { McpListingStore } from '../mcp/listing-store';
 
 export { userConfigFile } from '../approval-signals/command-assessment';
 export type { AssessCommandInput } from './assess-tool-call';
@@ -26,6 +27,7 @@ export function createApprovalActivities(deps: {
   redactor?: SecretRedactor;
   /** pre_tool_call hooks run at assessment, before anyone is asked. */
   hooks?: HookRegistry;
+  mcpListings?: McpListingStore;
 }) {
   const { config } = deps;
   const redactor = deps.redactor ?? createSecretRedactor({ env: process.env, config });

@@ -28,12 +28,17 @@ import type { SessionStore } from '../store/session-store';
 import { parentOfInnerCall } from '../code-execution/callable-tools';
 import type { HookRegistry } from '../hooks/hook-registry';
 import { checkBeforeCall, preToolCallPayload } from '../hooks/tool-call-hooks';
+import { mcpApprovalRequest } from '../mcp/approval-request';
+import type { McpCallTarget } from '../mcp/listing-types';
+import type { McpListingStore } from '../mcp/listing-store';
 
 export interface AssessCommandInput {
   sessionId: string;
   assistantSeq: number;
   toolCallId: string;
   environment: EnvironmentHandle;
+  /** Set for an MCP call: its tool is found in the listing the model saw, not in the registry. */
+  mcp?: McpCallTarget;
 }
 
 export interface AssessDeps {
@@ -45,6 +50,7 @@ export interface AssessDeps {
   environments: EnvironmentFactory;
   /** Hides secrets in what a human is shown (the prompt, the UI, history). */
   redactor: SecretRedactor;
+  mcpListings?: McpListingStore;
 }
 
 const MAX_VERDICT_COMMANDS = 20;
@@ -65,8 +71,13 @@ export function createAssessToolCall(deps: AssessDeps) {
     const assistant = await deps.store.getMessage(input.sessionId, input.assistantSeq);
     const call = assistant?.toolCalls?.find((candidate) => candidate.id === input.toolCallId);
     const base: CommandAssessment = { isolated, ...(call ? { tool: call.name } : {}), cwd: input.environment.cwd };
-    const entry = call && deps.registry.get(call.name);
     const args = parseToolArguments(call?.arguments);
+    if (input.mcp && call && args) {
+      const record = (await deps.mcpListings?.load(input.mcp.listing))?.tools.find((tool) => tool.name === call.name);
+      const approval = record ? mcpApprovalRequest(record, args).approval : undefined;
+      return approval ? { ...base, display: clip(approval.display, MAX_DISPLAY), required: { description: approval.description, key: approval.key } } : base;
+    }
+    const entry = call && deps.registry.get(call.name);
     // Unknown tools and unreadable arguments are reported by the tool call itself.
     // pre_tool_call runs before anyone is asked: a call a hook blocks never waits for a human.
     if (call && args && deps.hooks?.has('pre_tool_call')) {

@@ -17,6 +17,8 @@ import { startHeartbeat } from './heartbeat';
 import type { ModelClients } from './model-clients';
 import { MODEL_FAILURE, toModelFailure } from './model-failures';
 import { clip, summarizeToolCall } from './tool-call-summary';
+import type { McpListingStore } from '../mcp/listing-store';
+import { mcpDefinitions, planMcpCall } from './mcp-model-tools';
 
 export interface CallModelInput {
   sessionId: string;
@@ -27,6 +29,8 @@ export interface CallModelInput {
   temperature?: number;
   /** What schema patching needs beyond the tool list (the session's delegation limits). */
   schemaContext?: SchemaContext;
+  /** Digest of the session's MCP listing (kept in the store; history carries only this). */
+  mcpListing?: string;
 }
 
 /** Arguments of workflow-handled calls travel through history: bounded. */
@@ -44,6 +48,7 @@ export function createCallModelActivity(deps: {
   retryUnreachable?: boolean;
   /** The worker's tool settings (a tool's concurrency may depend on them). */
   settings?: ToolSettings;
+  mcpListings?: McpListingStore;
 }) {
   const definitionCache = new Map<string, ToolDefinition[]>();
 
@@ -61,12 +66,15 @@ export function createCallModelActivity(deps: {
     const session = await deps.store.getSession(input.sessionId);
     if (!session) throw ApplicationFailure.nonRetryable(`Session ${input.sessionId} is not in the store`, 'Hermes.Store.MissingSession');
 
+    const mcpTools = input.mcpListing ? ((await deps.mcpListings?.load(input.mcpListing))?.tools ?? []) : [];
+    const mcpByName = new Map(mcpTools.map((tool) => [tool.name, tool]));
     // A retry after the reply was stored must not ask (and pay) the model again.
     const stored = await deps.store.getMessage(input.sessionId, input.seq);
     if (stored) return planTurn(stored, session.cwd, session.toolNames);
 
     const history = await deps.store.getMessages(input.sessionId, { limit: input.seq });
-    const tools = await toolDefinitions(session.toolNames, input.schemaContext ?? {});
+    // Built-in tools win a name clash (the listing already left such MCP tools out).
+    const tools = [...(await toolDefinitions(session.toolNames, input.schemaContext ?? {})), ...mcpDefinitions(mcpTools, session.toolNames)];
     // A reply that could not be kept would be asked for (and paid) again on every retry: a store
     // that cannot be written fails the turn here, before the model is called.
     await deps.store.assertWritable?.();
@@ -119,7 +127,10 @@ export function createCallModelActivity(deps: {
       const calls = reply.toolCalls ?? [];
       return {
         seq: reply.seq,
-        toolCalls: calls.map((call) => planCall(call, cwd, toolNames)),
+        toolCalls: calls.map((call) => {
+          const mcpTool = toolNames.includes(call.name) ? undefined : mcpByName.get(call.name);
+          return mcpTool && input.mcpListing ? planMcpCall(call, mcpTool, input.mcpListing, deps.redactor) : planCall(call, cwd, toolNames);
+        }),
         content: calls.length ? null : clip(reply.content ?? '', MAX_ANSWER_CHARS),
         finishReason,
       };

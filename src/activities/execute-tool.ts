@@ -191,7 +191,7 @@ export function redactFailure(error: unknown, redactor: SecretRedactor): unknown
   return error;
 }
 
-function outcomeOf(message: StoredMessage): ToolOutcome {
+export function outcomeOf(message: StoredMessage): ToolOutcome {
   const content = message.content ?? '';
   const backgroundStarted = message.name === 'terminal' ? startedBackgroundProcess(content) : undefined;
   return {

@@ -22,7 +22,7 @@ export interface GuardedStoreOptions {
   retryMaxDelayMs?: number;
 }
 
-const WRITES = new Set(['createSession', 'updateSession', 'appendMessage']);
+const WRITES = new Set(['createSession', 'updateSession', 'appendMessage', 'saveToolListing']);
 /** Leaves the activity time to report its failure before its start-to-close timeout. */
 const DEADLINE_MARGIN_MS = 5000;
 
@@ -65,6 +65,8 @@ export function guardStore(store: SessionStore, options: GuardedStoreOptions): S
     ...(store.searchMessages ? { searchMessages: (query) => call('searchMessages', () => store.searchMessages!(query)) } : {}),
     ...(store.memoryDocuments ? { memoryDocuments: () => store.memoryDocuments!() } : {}),
     assertWritable: () => call('assertWritable', () => store.assertWritable?.() ?? Promise.resolve()),
+    saveToolListing: (digest, listing) => call('saveToolListing', () => store.saveToolListing(digest, listing)),
+    getToolListing: (digest) => call('getToolListing', () => store.getToolListing(digest)),
     close: () => store.close(),
   };
 }

@@ -20,6 +20,11 @@ import { guardStore } from './guarded-store';
 import type { ModelClients } from './model-clients';
 import { createSessionActivities } from './session-activities';
 import { createWorkflowStatusActivities } from './workflow-status-activities';
+import { createCallMcpTool } from './mcp-call-tool';
+import { createListMcpTools } from './mcp-list-tools';
+import type { McpConnectionPool } from '../mcp/connection-pool';
+import { McpListingStore } from '../mcp/listing-store';
+import { createMcpPool } from '../mcp/create-pool';
 
 export interface ActivityDeps {
   config: LoadedConfig;
@@ -39,15 +44,20 @@ export interface ActivityDeps {
   memory?: MemoryStore;
   /** A client of the worker's own server: how sessions learn how other workflows ended. */
   client?: Client;
+  /** The worker's live MCP connections (one pool per worker, shared by every session); built from the config when absent. */
+  mcpPool?: McpConnectionPool;
 }
 
 export function createActivities(unguarded: ActivityDeps) {
   // Every activity writes through the guard: store faults are waited out or fail loudly.
   const deps = { ...unguarded, store: guardStore(unguarded.store, { logger: unguarded.logger, fullRetryLimitMs: unguarded.config.store.full_retry_seconds * 1000 }) };
+  const mcp = { ...deps, pool: deps.mcpPool ?? createMcpPool(deps.config, deps.logger), listings: new McpListingStore(deps.store) };
   return {
     ...createSessionActivities({ ...deps, allowlistFile: userConfigFile(deps.config) }),
-    ...createApprovalActivities(deps),
-    callModel: createCallModelActivity({ ...deps, retryUnreachable: deps.config.model.retry_unreachable }),
+    listMcpTools: createListMcpTools(mcp),
+    callMcpTool: createCallMcpTool(mcp),
+    ...createApprovalActivities({ ...deps, mcpListings: mcp.listings }),
+    callModel: createCallModelActivity({ ...deps, retryUnreachable: deps.config.model.retry_unreachable, mcpListings: mcp.listings }),
     // Tools read past sessions through the guarded store, like every other activity.
     executeTool: createExecuteToolActivity({ ...deps, services: { sessions: deps.store, ...(deps.memory ? { memory: deps.memory } : {}) } }),
     ...createEnvironmentActivities(deps),

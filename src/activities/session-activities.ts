@@ -13,6 +13,8 @@ import { childToolNames } from '../workflows/delegation-types';
 import type { SubagentReport } from '../workflows/delegation-types';
 import { subagentSystemPrompt, type SubagentBrief } from './subagent-prompt';
 import { reportMessage } from './subagent-report-message';
+import type { LoadedConfig } from '../config/load';
+import { mcpServerCount } from './mcp-list-tools';
 
 export interface PrepareSessionInput {
   sessionId: string;
@@ -35,6 +37,8 @@ export interface PreparedSession {
   toolCount: number;
   /** The permanent command allowlist, read afresh for every session. */
   allowlist: string[];
+  /** MCP servers the session gets (the workflow lists their tools when there are any). */
+  mcpServers?: number;
 }
 
 export interface FinishSessionInput {
@@ -62,6 +66,7 @@ export function createSessionActivities(deps: {
   /** Plugin and shell hooks (absent: none). */
   hooks?: HookRegistry;
   memory?: MemoryStore;
+  config?: LoadedConfig;
 }) {
   return {
     /** Records the session, resolves its tools once, and writes the system and user messages. */
@@ -95,7 +100,8 @@ export function createSessionActivities(deps: {
       await deps.store.appendMessage(input.sessionId, { seq: 1, role: 'user', content: input.task });
       // Observers only: what they say cannot change the session, so a retry that repeats them is harmless.
       await deps.hooks?.notify('on_session_start', { session_id: input.sessionId, model: input.model, platform: 'cli' });
-      return { nextSeq: 2, toolCount: toolNames.length, allowlist: await readCommandAllowlist(deps.allowlistFile) };
+      const mcpServers = deps.config ? mcpServerCount(deps.config, input.toolsets, input.disabledToolsets) : 0;
+      return { nextSeq: 2, toolCount: toolNames.length, allowlist: await readCommandAllowlist(deps.allowlistFile), ...(mcpServers ? { mcpServers } : {}) };
     },
 
     /** Adds a message the session itself produced (e.g. a background-process notification). */

@@ -130,6 +130,8 @@ export interface CommandAssessment {
   hookBlock?: { message: string; source: string };
   /** The pre_tool_call hooks ran at assessment and allowed the call. */
   hooksChecked?: true;
+  /** The tool says this call needs a human (AssessmentRequest.approval). */
+  required?: { description: string; key: string };
 }
 
 export interface PathFinding {

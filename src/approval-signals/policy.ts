@@ -48,6 +48,7 @@ export function decideCommand(input: PolicyInput): PolicyDecision {
 
   const concerns: Concern[] = [];
   if (assessment.problem) concerns.push({ description: assessment.problem, key: `PROBLEM:${assessment.display ?? assessment.problem}` });
+  if (assessment.required) concerns.push(assessment.required);
   // A sandbox without host mounts contains what its commands do; the worker's own files never are.
   const command = assessment.command;
   let commandAllowlisted = false;

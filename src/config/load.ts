@@ -89,6 +89,10 @@ const TRUSTED_SECTIONS = ['plugins', 'hooks'];
  * and flags may set them).
  */
 function withoutTrustSettings(source: Source | undefined): Source | undefined {
+  // An MCP server is a program the worker starts: one the agent could write in would run its code.
+  if (source && 'mcp_servers' in source.values) {
+    throw new ConfigError(`Invalid configuration:\n  mcp_servers: may not be set in the project file (from ${source.label}); set it in <home>/config.yaml`);
+  }
   const approvals = source?.values.approvals;
   const found = isMapping(approvals) ? TRUST_SETTINGS.filter((key) => key in approvals).map((key) => `approvals.${key}`) : [];
   // Plugins and shell hooks run code on the worker, outside the sandbox: never from the project file.

@@ -2,6 +2,7 @@
 // Keys are snake_case, as in the original Hermes config.yaml.
 import { z } from 'zod';
 import { BACKENDS } from '../environments/terminal-environment';
+import { mcpServersSchema } from '../mcp/server-config';
 
 const positiveInt = z.number().int().positive();
 
@@ -316,7 +317,7 @@ export const configSchema = z
         base_url: z.url().optional(),
         /** Key for `base_url`; read by workers only, never written into workflow history. */
         api_key: z.string().optional(),
-        /** Children keep their parent's MCP toolsets (kept for parity; MCP servers are not built yet). */
+        /** Children list the same MCP servers as their parent (they inherit its toolsets); `false` is not honoured yet. */
         inherit_mcp_toolsets: z.boolean().default(true),
         /**
          * Children's dangerous commands are approved without asking a human. Off by default: a child's
@@ -369,6 +370,11 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * MCP servers whose tools sessions get (`mcp__<server>__<tool>`), as in the original's
+     * config.yaml; string values may hold `${ENV_VAR}` placeholders, filled on the worker.
+     */
+    mcp_servers: mcpServersSchema,
     /** Approval keys (or exact commands) approved forever; `always` answers add to it. */
     command_allowlist: z.array(z.string()).default([]),
     logging: z

@@ -95,6 +95,11 @@ export interface AssessmentRequest {
   preview?: string;
   /** Text typed into a background process: a command when that process is a shell or an interpreter. */
   processInput?: { processId: string; data: string; action: 'write' | 'submit' };
+  /**
+   * The call waits for a human whatever it touches (an MCP tool marked `require_approval`):
+   * `display` is what the approver reads, `key` what a `session` answer approves from then on.
+   */
+  approval?: { description: string; key: string; display: string };
 }
 
 /** The part of the configuration tools read; plain data so tests can build it by hand. */

@@ -33,7 +33,7 @@ export interface PostgresSessionStoreOptions {
 /** Serialises schema creation across processes; the value is only ever used for this. */
 const SCHEMA_LOCK_KEY = 0x6865726d6573; // "hermes"
 
-const schemaSql = (sessions: string, messages: string) => `
+const schemaSql = (sessions: string, messages: string, listings: string) => `
 CREATE TABLE IF NOT EXISTS ${sessions} (
   session_id TEXT PRIMARY KEY,
   workflow_id TEXT NOT NULL,
@@ -59,6 +59,11 @@ CREATE TABLE IF NOT EXISTS ${messages} (
   name TEXT,
   created_at TIMESTAMPTZ NOT NULL,
   PRIMARY KEY (session_id, seq)
+);
+CREATE TABLE IF NOT EXISTS ${listings} (
+  digest TEXT PRIMARY KEY,
+  listing TEXT NOT NULL,
+  created_at TIMESTAMPTZ NOT NULL
 );
 `;
 
@@ -93,6 +98,7 @@ export class PostgresSessionStore implements SessionStore {
   private readonly sessions: string;
   private readonly messages: string;
   private readonly memories: string;
+  private readonly listings: string;
   private schemaReady: Promise<void> | undefined;
 
   constructor(options: PostgresSessionStoreOptions) {
@@ -104,6 +110,7 @@ export class PostgresSessionStore implements SessionStore {
     this.sessions = qualify('hermes_sessions');
     this.messages = qualify('hermes_messages');
     this.memories = qualify('hermes_memories');
+    this.listings = qualify('hermes_tool_listings');
     this.pool = new Pool({
       connectionString: options.connectionString,
       max: options.poolSize ?? DEFAULT_POSTGRES_POOL_SIZE,
@@ -207,6 +214,17 @@ export class PostgresSessionStore implements SessionStore {
     return row ? toMessage(row) : ((await this.getMessage(sessionId, message.seq)) as StoredMessage);
   }
 
+  async saveToolListing(digest: string, listing: string): Promise<void> {
+    await this.ready();
+    await this.pool.query(`INSERT INTO ${this.listings} (digest, listing, created_at) VALUES ($1, $2, now()) ON CONFLICT (digest) DO NOTHING`, [text(digest), text(listing)]);
+  }
+
+  async getToolListing(digest: string): Promise<string | undefined> {
+    await this.ready();
+    const result = await this.pool.query<{ listing: string }>(`SELECT listing FROM ${this.listings} WHERE digest = $1`, [text(digest)]);
+    return result.rows[0]?.listing;
+  }
+
   async getMessage(sessionId: string, seq: number): Promise<StoredMessage | undefined> {
     await this.ready();
     const result = await this.pool.query<MessageRow>(`SELECT * FROM ${this.messages} WHERE session_id = $1 AND seq = $2`, [
@@ -263,7 +281,7 @@ export class PostgresSessionStore implements SessionStore {
         // together), so they take turns; the lock ends with the transaction.
         await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [SCHEMA_LOCK_KEY]);
         if (this.schema) await client.query(`CREATE SCHEMA IF NOT EXISTS "${this.schema}"`);
-        await client.query(schemaSql(this.sessions, this.messages));
+        await client.query(schemaSql(this.sessions, this.messages, this.listings));
         // Added after the first release: created here for existing databases too.
         await client.query(searchIndexSql(this.messages));
         await client.query(memoryTableSql(this.memories));

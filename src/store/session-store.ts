@@ -89,5 +89,11 @@ export interface SessionStore {
    * replaced), so that work whose result could not be kept (a paid model call) is not started.
    */
   assertWritable?(): Promise<void>;
+  /**
+   * Keeps a session's listed MCP tools under their content digest (idempotent: same digest, same
+   * text), so workflow history carries the digest and never the schemas.
+   */
+  saveToolListing(digest: string, listing: string): Promise<void>;
+  getToolListing(digest: string): Promise<string | undefined>;
   close(): Promise<void>;
 }

@@ -42,6 +42,11 @@ CREATE TABLE IF NOT EXISTS messages (
   created_at TEXT NOT NULL,
   PRIMARY KEY (session_id, seq)
 );
+CREATE TABLE IF NOT EXISTS tool_listings (
+  digest TEXT PRIMARY KEY,
+  listing TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
 `;
 
 interface SessionRow {
@@ -106,6 +111,16 @@ export class SqliteSessionStore implements SessionStore {
     // A write statement that changes no row still needs a writable database (BEGIN IMMEDIATE does
     // not: it succeeds on a read-only WAL connection), and writes nothing.
     this.db.prepare('UPDATE sessions SET status = status WHERE 0').run();
+  }
+
+  async saveToolListing(digest: string, listing: string): Promise<void> {
+    this.checkIdentity();
+    this.db.prepare('INSERT OR IGNORE INTO tool_listings (digest, listing, created_at) VALUES (?, ?, ?)').run(digest, listing, new Date().toISOString());
+  }
+
+  async getToolListing(digest: string): Promise<string | undefined> {
+    const row = this.db.prepare('SELECT listing FROM tool_listings WHERE digest = ?').get(digest) as { listing: string } | undefined;
+    return row?.listing;
   }
 
   async createSession(session: NewSession): Promise<SessionRecord> {

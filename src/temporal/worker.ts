@@ -13,6 +13,8 @@ import { createSecretRedactor } from '../environments/secret-redaction';
 import type { EnvironmentDriver } from '../environments/terminal-environment';
 import type { Logger } from '../logging';
 import { loadWorkerExtensions } from '../plugins/worker-extensions';
+import type { McpConnectionPool } from '../mcp/connection-pool';
+import { createMcpPool } from '../mcp/create-pool';
 import { discoverBuiltinTools } from '../registry/discovery';
 import { registry as defaultRegistry, type ToolRegistry } from '../registry/registry';
 import type { ToolSettings } from '../registry/tool-entry';
@@ -82,7 +84,10 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
   }
   // The worker's own connection serves as a client too (a NativeConnection is a ConnectionLike).
   const client = new Client({ connection: options.connection, namespace: config.temporal.namespace });
+  // One pool of MCP connections per worker, shared by its sessions; closed with the worker.
+  const mcpPool = createMcpPool(config, logger);
   const activities = createActivities({
+    mcpPool,
     config,
     client,
     registry,
@@ -118,15 +123,17 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
     maxHeartbeatThrottleInterval: '1 second',
     defaultHeartbeatThrottleInterval: '1 second',
   });
-  workerEnvironments.set(worker, environments);
+  workerEnvironments.set(worker, { environments, mcpPool });
   return worker;
 }
 
-const workerEnvironments = new WeakMap<Worker, EnvironmentFactory>();
+const workerEnvironments = new WeakMap<Worker, { environments: EnvironmentFactory; mcpPool: McpConnectionPool }>();
 
-/** Closes the backend connections (ssh, docker) a worker kept; call once it has stopped. */
+/** Closes the backend connections (ssh, docker) and MCP servers a worker kept; call once it has stopped. */
 export async function releaseWorkerEnvironments(worker: Worker): Promise<void> {
-  await workerEnvironments.get(worker)?.releaseAll();
+  const kept = workerEnvironments.get(worker);
+  await kept?.mcpPool.closeAll();
+  await kept?.environments.releaseAll();
 }
 
 const quietBundlerLogger = {

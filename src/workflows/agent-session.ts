@@ -37,6 +37,7 @@ import { CodeCalls } from './code-calls';
 import { buildReport, reportToParent, tellRootAboutApprovals } from './subagent-reporting';
 import { Subagents } from './subagents';
 import { TodoList } from './todo-list';
+import { McpTools, mcpCallOptions } from './mcp-tools';
 import { sessionActivities } from './session-activities';
 import { BackgroundWatches } from './background-watches';
 import { awaitingApprovalDetails, installApprovals } from './session-approvals';
@@ -71,6 +72,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
   const state = new SessionState(input);
   const delegation = { ...DEFAULT_DELEGATION_SETTINGS, ...input.delegation };
   const todos = new TodoList(input.resume?.todos);
+  const mcp = new McpTools(input, activities);
   // The UI's details line: what the session does now, plus what an operator should know about its tree.
   let currentDetails = '';
   const showDetails = (text: string) => {
@@ -187,11 +189,21 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
         { sessionId: input.sessionId, seq, assistantSeq, toolCallId: call.id, name: call.name, environment: state.environment, ...(gate ? { gate } : {}), ...extra },
       ]);
     try {
-      // An execute_code script's own tool calls come back to the workflow while it runs (code-calls.ts).
-      outcome =
-        call.name === 'execute_code' && !parentToolCallId
-          ? await codeCalls.serve(call.id, (innerCalls) => execute({ innerCalls }))
-          : await execute(parentToolCallId ? { parentToolCallId } : {});
+      if (call.mcp) {
+        const options = { ...activities.toolOptions, summary: call.summary };
+        const where = { sessionId: input.sessionId, seq, assistantSeq, toolCallId: call.id, name: call.name, ...(gate ? { gate } : {}) };
+        const mcpOutcome = await activities.callMcpTool.executeWithOptions(mcpCallOptions(options, call.mcp, limits.toolTimeoutSeconds), [
+          { ...where, target: call.mcp, environment: state.environment },
+        ]);
+        if (mcpOutcome.toolsChanged) mcp.markStale();
+        outcome = mcpOutcome;
+      } else {
+        // An execute_code script's own tool calls come back to the workflow while it runs (code-calls.ts).
+        outcome =
+          call.name === 'execute_code' && !parentToolCallId
+            ? await codeCalls.serve(call.id, (innerCalls) => execute({ innerCalls }))
+            : await execute(parentToolCallId ? { parentToolCallId } : {});
+      }
     } catch (error) {
       if (isCancellation(error)) throw error;
       // The tool's infrastructure failed even after retries: the model hears it; the session goes on.
@@ -261,6 +273,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
       });
       state.nextSeq = prepared.nextSeq;
       approvals.extendAllowlist(prepared.allowlist);
+      if (prepared.mcpServers) await mcp.list();
     }
     if (input.environment.backend !== 'local' && !state.environment.id) {
       showDetails(`Starting the ${input.environment.backend} environment`);
@@ -272,9 +285,10 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
       state.turn += 1;
       turnsThisRun += 1;
       await deliverNotifications();
-      showDetails(`Turn ${state.turn}/${input.maxTurns}: waiting for the model (${input.model})`);
+      await mcp.refreshIfStale();
+      showDetails(`Turn ${state.turn}/${input.maxTurns}: waiting for the model (${input.model})${mcp.failuresLine()}`);
       const turn = await activities.callModel.executeWithOptions({ ...activities.modelOptions, summary: `${input.model}, turn ${state.turn}` }, [
-        { sessionId: input.sessionId, seq: state.reserveSeqs(1), model: input.model, baseUrl: input.baseUrl, ...(input.delegation ? { schemaContext: { delegation } } : {}) },
+        { sessionId: input.sessionId, seq: state.reserveSeqs(1), model: input.model, baseUrl: input.baseUrl, ...(input.delegation ? { schemaContext: { delegation } } : {}), ...mcp.callModelInput() },
       ]);
       state.addTokens(turn.usage);
       state.recordAssistant(turn.seq, turn.content ?? turn.toolCalls.map((call) => call.summary).join('; '));
@@ -303,7 +317,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
         await condition(allHandlersFinished);
         return await continueAsNew<typeof agentSession>({
           ...input,
-          resume: { ...state.carryOver(), ...watches.carryOver(), approvals: approvals.carryOver(), todos: todos.snapshot(), subagents: subagents.carryOver() },
+          resume: { ...state.carryOver(), ...watches.carryOver(), approvals: approvals.carryOver(), todos: todos.snapshot(), subagents: subagents.carryOver(), ...mcp.carryOver() },
         });
       }
     }

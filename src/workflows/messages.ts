@@ -10,3 +10,5 @@ export const transcriptQuery = defineQuery<TranscriptView>('transcript');
 export const subagentFinishedSignal = defineSignal<[SubagentReport]>('subagentFinished');
 /** A descendant's pending approvals changed: sent to the root, which shows them. */
 export const descendantApprovalsSignal = defineSignal<[DescendantApprovals]>('descendantApprovals');
+/** Lists the session's MCP tools again before its next model call (the original's /reload-mcp). */
+export const reloadMcpToolsSignal = defineSignal('reloadMcpTools');

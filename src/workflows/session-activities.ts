@@ -50,7 +50,9 @@ export function sessionActivities(limits: SessionLimits, toolTaskQueue?: string)
     retry: { initialInterval: '2 seconds', maximumAttempts: 20 },
   });
   const { callModel } = proxyActivities<HermesActivities>(modelOptions);
-  const { executeTool } = proxyActivities<HermesActivities>(toolOptions);
+  const { executeTool, callMcpTool } = proxyActivities<HermesActivities>(toolOptions);
+  // Listing connects to every server (npx may first download one): bounded by the connect timeouts.
+  const { listMcpTools } = proxyActivities<HermesActivities>({ startToCloseTimeout: '5 minutes', heartbeatTimeout: '30 seconds', retry: { initialInterval: '2 seconds', maximumAttempts: 3 } });
   return {
     modelOptions,
     toolOptions,
@@ -68,6 +70,8 @@ export function sessionActivities(limits: SessionLimits, toolTaskQueue?: string)
     notifyApproval,
     callModel,
     executeTool,
+    callMcpTool,
+    listMcpTools,
     startEnvironment: environment.startEnvironment,
     destroyEnvironment: environment.destroyEnvironment,
   };

@@ -26,7 +26,7 @@ export function installApprovals(
   const carry = input.resume?.approvals ?? { sessionApprovals: [], allowlist: [], approvalCounter: 0 };
   const gate = new ApprovalGate(settings, carry, {
     assess: (call, assistantSeq) =>
-      activities.assessCommand({ sessionId: input.sessionId, assistantSeq, toolCallId: call.id, environment: state.environment }),
+      activities.assessCommand({ sessionId: input.sessionId, assistantSeq, toolCallId: call.id, environment: state.environment, ...(call.mcp ? { mcp: call.mcp } : {}) }),
     // A failed review escalates to a human; a failed write keeps the approval for this session.
     review: (command, description) =>
       activities.reviewCommand({ command, description, model: input.model, baseUrl: input.baseUrl }).catch(() => 'escalate' as const),

@@ -2,6 +2,7 @@
 // summaries activities return, and what queries answer. Pure module shared by every side.
 import type { ApprovalGateResult, PendingApproval, SessionApprovalSettings } from '../approval-signals/approval-types';
 import type { EnvironmentHandle } from '../environments/terminal-environment';
+import type { McpCallTarget, McpListingSummary } from '../mcp/listing-types';
 import type { CallConcurrency } from '../registry/tool-entry';
 import type { SessionStatusValue } from '../temporal/search-attributes';
 import type { ChildView, DelegationSettings, DescendantApprovals, SubagentInfo, SubagentReport } from './delegation-types';
@@ -81,6 +82,8 @@ export interface SessionCarryOver {
   tokens?: TokenUsage;
   /** When the session started (ms since the epoch), for a sub-agent's reported duration. */
   startedAtMs?: number;
+  /** The MCP tools listed for the session (a digest of the stored listing). */
+  mcpListing?: McpListingSummary;
 }
 
 /** Sub-agents a session carries into its next run. */
@@ -119,6 +122,8 @@ export interface ToolCallPlan {
   concurrency: CallConcurrency;
   /** The tool declares what the approval gate must see (`assess`): the call is assessed before it runs. */
   needsAssessment?: boolean;
+  /** For an MCP tool: where the call goes (its activity gets this, the definition the model saw by reference). */
+  mcp?: McpCallTarget;
   /** For tools the workflow handles itself (todo, delegate_task): the parsed arguments, or the error result when they are unusable. */
   workflowCall?: { arguments: Record<string, unknown> } | { errorResult: string };
 }

@@ -14,7 +14,7 @@ import type { ModelScriptInput } from '../../src/model/model-script';
 import { createSessionStore } from '../../src/store/create-session-store';
 import type { SessionStore } from '../../src/store/session-store';
 import { installTemporalRuntime } from '../../src/temporal/runtime';
-import { createHermesWorker, WORKFLOWS_PATH } from '../../src/temporal/worker';
+import { createHermesWorker, releaseWorkerEnvironments, WORKFLOWS_PATH } from '../../src/temporal/worker';
 import { startSession, type SessionHandle } from '../../src/temporal/sessions';
 import type { SessionLimits } from '../../src/workflows/session-types';
 
@@ -140,9 +140,17 @@ export async function withScriptedSession<T>(
       return body({ config, store, model, handle });
     });
   } finally {
+    await releaseWorkerEnvironments(worker);
     await model.close();
     await store.close();
   }
+}
+
+/** Every payload in a history as text (payloads are base64 in the raw events). */
+export function historyText(history: { events?: unknown[] | null }): string {
+  return JSON.stringify(history.events ?? [], (key, value: unknown) =>
+    key === 'data' && typeof value === 'string' ? Buffer.from(value, 'base64').toString('utf8') : value,
+  );
 }
 
 export function sessionIdOf(handle: SessionHandle): string {

@@ -52,6 +52,16 @@ export function describeSessionStoreContract(name: string, makeStorage: () => Pr
       await storage.dispose();
     });
 
+    describe('tool listings', () => {
+      it('keeps a listing under its digest for every store on the same storage, the first write winning', async () => {
+        const writer = open();
+        await writer.saveToolListing('digest-1', '{"tools":[]}');
+        await writer.saveToolListing('digest-1', '{"tools":["other"]}');
+        expect(await open().getToolListing('digest-1')).toBe('{"tools":[]}');
+        expect(await writer.getToolListing('missing')).toBeUndefined();
+      });
+    });
+
     describe('sessions', () => {
       it('creates a session and reads it back', async () => {
         const store = open();

@@ -116,6 +116,8 @@ function switchingStore(first: SessionStore, next: () => SessionStore): SessionS
     getMessage: (sessionId, seq) => current.getMessage(sessionId, seq),
     getMessages: (sessionId, options) => current.getMessages(sessionId, options),
     assertWritable: () => current.assertWritable?.() ?? Promise.resolve(),
+    saveToolListing: (digest, listing) => current.saveToolListing(digest, listing),
+    getToolListing: (digest) => current.getToolListing(digest),
     close: () => current.close(),
   };
 }

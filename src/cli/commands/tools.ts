@@ -9,15 +9,21 @@ import { EnvironmentFactory } from '../../environments/factory';
 import { OPTIONAL_SDKS, optionalSdkLine, optionalSdkStatus } from '../../environments/optional-sdk';
 import { loadBuiltinTools } from '../../temporal/worker';
 import { loadWorkerExtensions } from '../../plugins/worker-extensions';
+import { listMcpServers, printMcpServers } from './mcp-servers-listing';
 
 export function registerToolsCommand(program: Command): void {
   program
     .command('tools')
     .description('List the tools and whether each is available here')
     .option('--toolsets', 'list toolsets instead of tools')
+    .option('--mcp', 'connect to the configured MCP servers and list their tools')
     .option('--json', 'print JSON')
-    .action(async (flags: { toolsets?: boolean; json?: boolean }) => {
+    .action(async (flags: { toolsets?: boolean; mcp?: boolean; json?: boolean }) => {
       const config = loadConfig();
+      if (flags.mcp) {
+        const reports = await listMcpServers(config, createConfiguredLogger(config));
+        return flags.json ? console.log(JSON.stringify(reports, null, 2)) : printMcpServers(reports);
+      }
       const logger = createConfiguredLogger(config);
       loadBuiltinTools(logger);
       // Plugin tools are listed too, each with the plugin it came from.

@@ -116,7 +116,7 @@ describeWithService('postgres', ['HERMES_TEST_POSTGRES_URL'], 'PostgreSQL sessio
       'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name',
       [schema],
     );
-    expect(tables.rows.map((row) => row.table_name)).toEqual(['hermes_memories', 'hermes_messages', 'hermes_sessions']);
+    expect(tables.rows.map((row) => row.table_name)).toEqual(['hermes_memories', 'hermes_messages', 'hermes_sessions', 'hermes_tool_listings']);
   });
 
   it('stores JSONB tool calls and tool names, and timestamptz times returned as ISO strings', async () => {
@@ -139,6 +139,7 @@ describeWithService('postgres', ['HERMES_TEST_POSTGRES_URL'], 'PostgreSQL sessio
       'hermes_sessions.created_at: timestamp with time zone',
       'hermes_sessions.tool_names: jsonb',
       'hermes_sessions.updated_at: timestamp with time zone',
+      'hermes_tool_listings.created_at: timestamp with time zone',
     ]);
     const raw = await admin.query<{ name: string }>(`SELECT tool_calls -> 0 ->> 'name' AS name FROM "${schema}".hermes_messages`);
     expect(raw.rows).toEqual([{ name: 'terminal' }]);
@@ -242,5 +243,7 @@ class CountingStore implements SessionStore {
   };
   getMessage = (sessionId: string, seq: number) => this.inner.getMessage(sessionId, seq);
   getMessages = (sessionId: string, options?: { fromSeq?: number; limit?: number }) => this.inner.getMessages(sessionId, options);
+  saveToolListing = (digest: string, listing: string) => this.inner.saveToolListing(digest, listing);
+  getToolListing = (digest: string) => this.inner.getToolListing(digest);
   close = () => this.inner.close();
 }

@@ -191,6 +191,13 @@ describe('bad values fail at once, naming the key, the reason and the source', (
     expect(message).not.toContain(homeConfig());
   });
 
+  it('takes MCP servers from the home config but refuses them in the project file, where the agent can write', () => {
+    writeFileSync(homeConfig(), 'mcp_servers:\n  everything:\n    command: node\n    args: [server.js]\n');
+    expect(load().mcp_servers.everything?.command).toBe('node');
+    writeFileSync(projectConfig(), 'mcp_servers:\n  evil:\n    command: sh\n');
+    expect(configErrorOf(() => load())).toContain('mcp_servers: may not be set in the project file');
+  });
+
   it('reports an unknown top-level key with its source', () => {
     writeFileSync(projectConfig(), 'modle:\n  name: typo\n');
     const message = configErrorOf(() => load());

@@ -1,0 +1,58 @@
+// Opens the transport a server's config names: Streamable HTTP (or legacy SSE) when it has a
+// `url`, else stdio — a child process started inside the local sandbox unless `sandbox: false`.
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { LocalSandbox } from '../environments/local-sandbox';
+import { shellQuote } from '../environments/shell-quote';
+import type { Logger } from '../logging';
+import { stdioEnvironment, type ResolvedServer } from './resolved-server';
+
+export interface TransportOptions {
+  /** The local backend's sandbox; stdio servers run in it unless their config says `sandbox: false`. */
+  sandbox?: LocalSandbox;
+  logger: Logger;
+}
+
+const STDERR_TAIL_CHARS = 500;
+const stderrTails = new WeakMap<Transport, () => string>();
+
+/** The last lines a stdio server wrote to stderr: why it would not start, usually. */
+export function stderrTail(transport: Transport): string {
+  return stderrTails.get(transport)?.().trim() ?? '';
+}
+
+export function openTransport(server: ResolvedServer, options: TransportOptions): Transport {
+  const { config } = server;
+  if (config.url) {
+    if (config.command) options.logger.warn({ server: server.name }, `MCP server '${server.name}' has both url and command: using url`);
+    const requestInit = { headers: config.headers };
+    return config.transport === 'sse'
+      ? new SSEClientTransport(new URL(config.url), { requestInit })
+      : new StreamableHTTPClientTransport(new URL(config.url), { requestInit });
+  }
+  const command = config.command as string;
+  const cwd = config.cwd ?? process.cwd();
+  const env = stdioEnvironment(config.env);
+  let file = command;
+  let args = config.args;
+  if (config.sandbox && options.sandbox) {
+    // The sandbox starts `bash -c script`: exec keeps the server the process whose pipes we hold.
+    const script = `exec ${[command, ...config.args].map(shellQuote).join(' ')}`;
+    const wrapped = options.sandbox.command(script, { workspace: cwd, cwd, sessionKey: `mcp-${server.name}` });
+    file = wrapped.file;
+    args = wrapped.args;
+  }
+  const transport = new StdioClientTransport({ command: file, args, env, cwd, stderr: 'pipe' });
+  // A server's stderr is its log: kept at debug level, never shown to the model; its tail
+  // explains a server that would not start.
+  let tail = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    const text = chunk.toString();
+    tail = (tail + text).slice(-STDERR_TAIL_CHARS);
+    options.logger.debug({ server: server.name, stderr: text.slice(0, 2000) }, 'MCP server stderr');
+  });
+  stderrTails.set(transport, () => tail);
+  return transport;
+}
