@@ -2,7 +2,7 @@
 # A real multi-service Temporal server (frontend, history, matching, worker in one process) on
 # 127.0.0.1, on PostgreSQL (scripts/services/postgres.sh's cluster, databases temporal and
 # temporal_visibility, SQL visibility), built from its Go module: the production engine, not the
-# dev server. The config it runs is scripts/services/temporal-server/config.yaml.
+# dev server. It runs scripts/services/temporal-server/config.yaml, the config docker-compose.yml mounts.
 #
 #   eval "$(scripts/services/temporal-server.sh start)"   # sets HERMES_TEST_TEMPORAL_SERVER_ADDRESS
 #   scripts/services/temporal-server.sh env               # prints the export line again
@@ -26,8 +26,6 @@ PIDFILE="$STATE/server.pid"
 # v1.32.2 needs Go >= 1.26.10; this machine has 1.26.8, which v1.32.1 accepts.
 TEMPORAL_SERVER_VERSION=v1.32.1
 NAMESPACE=default
-DEFAULT_DATABASE=temporal
-VISIBILITY_DATABASE=temporal_visibility
 DEFAULT_PORT=17233
 START_TIMEOUT_SECONDS=120
 BUILD_TIMEOUT_SECONDS=5400
@@ -91,33 +89,13 @@ postgres_settings() {
   PG_PORT=${BASH_REMATCH[3]}
 }
 
-sql_tool() {
-  timeout 120 "$BIN/sql" --ep 127.0.0.1 -p "$PG_PORT" -u "$PG_USER" --pw "$PG_PASSWORD" --pl postgres12 "$@" >>"$STATE/schema.log" 2>&1 ||
-    {
-      tail -n 20 "$STATE/schema.log" >&2
-      die "temporal-sql-tool $* failed (log: $STATE/schema.log)"
-    }
-}
-
-database_exists() {
-  PGPASSWORD=$PG_PASSWORD timeout 30 psql -h 127.0.0.1 -p "$PG_PORT" -U "$PG_USER" -d postgres -tAc \
-    "SELECT 1 FROM pg_database WHERE datname = '$1'" | grep -q 1
-}
-
-# With the server's own schema tool: create each database and its base schema once, then
-# update-schema (idempotent) brings it to this version's latest.
+# With the server's own schema tool (the same steps as docker-compose.yml's schema job).
 ensure_schema() {
-  local database schema
-  for database in $DEFAULT_DATABASE $VISIBILITY_DATABASE; do
-    schema=temporal
-    [[ $database == "$VISIBILITY_DATABASE" ]] && schema=visibility
-    if ! database_exists "$database"; then
-      say "creating database $database with temporal-sql-tool"
-      sql_tool --db "$database" create-database
-      sql_tool --db "$database" setup-schema -v 0.0
-    fi
-    sql_tool --db "$database" update-schema --schema-name "postgresql/v12/$schema"
-  done
+  SQL_TOOL="$BIN/sql" POSTGRES_HOST=127.0.0.1 POSTGRES_PORT="$PG_PORT" POSTGRES_USER="$PG_USER" POSTGRES_PWD="$PG_PASSWORD" \
+    "$HERE/setup-schema.sh" >>"$STATE/schema.log" 2>&1 || {
+    tail -n 20 "$STATE/schema.log" >&2
+    die "creating the schemas failed (log: $STATE/schema.log)"
+  }
 }
 
 # Frontend, history, matching, worker: gRPC on base+0..3, membership on base+10..13, HTTP on base+20.
@@ -143,20 +121,6 @@ choose_base_port() {
     fi
   done
   die "no free block of ports from $DEFAULT_PORT on 127.0.0.1"
-}
-
-render_config() {
-  local base=$1
-  mkdir -p "$STATE/config"
-  sed -e "s|@POSTGRES_PORT@|$PG_PORT|g" -e "s|@POSTGRES_USER@|$PG_USER|g" -e "s|@POSTGRES_PASSWORD@|$PG_PASSWORD|g" \
-    -e "s|@DEFAULT_DATABASE@|$DEFAULT_DATABASE|g" -e "s|@VISIBILITY_DATABASE@|$VISIBILITY_DATABASE|g" \
-    -e "s|@FRONTEND_PORT@|$base|g" -e "s|@HISTORY_PORT@|$((base + 1))|g" \
-    -e "s|@MATCHING_PORT@|$((base + 2))|g" -e "s|@WORKER_PORT@|$((base + 3))|g" \
-    -e "s|@FRONTEND_MEMBERSHIP_PORT@|$((base + 10))|g" -e "s|@HISTORY_MEMBERSHIP_PORT@|$((base + 11))|g" \
-    -e "s|@MATCHING_MEMBERSHIP_PORT@|$((base + 12))|g" -e "s|@WORKER_MEMBERSHIP_PORT@|$((base + 13))|g" \
-    -e "s|@FRONTEND_HTTP_PORT@|$((base + 20))|g" -e "s|@DYNAMIC_CONFIG@|$HERE/dynamic-config.yaml|g" \
-    "$HERE/config.yaml" >"$STATE/config/server.yaml"
-  chmod 600 "$STATE/config/server.yaml"
 }
 
 is_running() {
@@ -199,10 +163,13 @@ start() {
     local base
     base=$(choose_base_port)
     echo "$base" >"$STATE/port"
-    render_config "$base"
     say "starting Temporal server $TEMPORAL_SERVER_VERSION on 127.0.0.1:$base (log: $LOG)"
+    # The config is a template the server fills from these variables (as in docker-compose.yml).
     # setsid: its own process group, so stop() ends it and nothing else; fd 9 (the lock) stays here.
-    setsid "$BIN/server" --config-file "$STATE/config/server.yaml" --allow-no-auth start \
+    BIND_ON_IP=127.0.0.1 TEMPORAL_BROADCAST_ADDRESS=127.0.0.1 FRONTEND_GRPC_PORT="$base" \
+      POSTGRES_HOST=127.0.0.1 POSTGRES_PORT="$PG_PORT" POSTGRES_USER="$PG_USER" POSTGRES_PWD="$PG_PASSWORD" \
+      DYNAMIC_CONFIG_FILE_PATH="$HERE/dynamic-config.yaml" \
+      setsid "$BIN/server" --config-file "$HERE/config.yaml" --allow-no-auth start \
       --service frontend --service history --service matching --service worker >>"$LOG" 2>&1 </dev/null 9>&- &
     echo $! >"$PIDFILE"
   fi

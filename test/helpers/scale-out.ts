@@ -18,6 +18,19 @@ export interface Deployment {
   operatorHome: string;
 }
 
+/** What every worker of a deployment is told; docker-compose.yml's worker sets the same names. */
+export const DEPLOYMENT_ENV_NAMES = [
+  'TEMPORAL_ADDRESS',
+  'TEMPORAL_NAMESPACE',
+  'HERMES_TASK_QUEUE',
+  'HERMES_STORE_POSTGRES_URL',
+  'OPENAI_BASE_URL',
+  'OPENAI_API_KEY',
+  'HERMES_MODEL',
+  'HERMES_TEMPORAL_HOME',
+  'HERMES__WORKER__SHUTDOWN_GRACE_SECONDS',
+] as const;
+
 /** The environment every process of the deployment gets, as docker-compose.yml gives its worker. */
 export function deploymentEnv(deployment: Deployment, home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
