@@ -11,7 +11,6 @@ import { startScriptedModelServer, type ScriptedModelServer } from '../../../src
 import { PostgresSessionStore } from '../../../src/store/postgres-session-store';
 import { startSession, type SessionHandle } from '../../../src/temporal/sessions';
 import { statusQuery } from '../../../src/workflows/messages';
-import type { SessionResult } from '../../../src/workflows/session-types';
 import { requireBuild, withTimeout, type SpawnedProcess } from '../../helpers/cli';
 import { descendantPids } from '../../helpers/processes';
 import { describeWithService } from '../../helpers/services';
