@@ -2,6 +2,7 @@
 // registers the project's search attributes through the operator API, as on any cluster, then waits
 // until a visibility query on them succeeds. Usage: tsx prepare-namespace.ts <address> [namespace]
 import { Connection } from '@temporalio/client';
+import { msToTs } from '@temporalio/common/lib/time';
 import { ensureSearchAttributes } from '../../../src/temporal/search-attribute-registration';
 import { HERMES_SEARCH_ATTRIBUTES } from '../../../src/temporal/search-attributes';
 
@@ -28,7 +29,7 @@ async function main(): Promise<void> {
   try {
     await retryUntilDeadline('register the namespace', deadline, async () => {
       try {
-        await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: { seconds: RETENTION_SECONDS } });
+        await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs(RETENTION_SECONDS * 1000) });
         console.error(`temporal-server: namespace ${namespace} created`);
       } catch (error) {
         if ((error as { code?: number }).code !== ALREADY_EXISTS) throw error;
