@@ -128,7 +128,10 @@ describeWithService(
       await mapLimited(handles, 5, (handle) =>
         waitFor(async () => (await handle.query(statusQuery)).runningTools.length > 0, { timeoutMs: 90_000, intervalMs: 250, what: `${handle.workflowId}'s slow command` }),
       );
-      await waitFor(() => descendantPids(killed.child.pid!).length > 0, { timeoutMs: 10_000, what: 'a command running under the worker to kill' });
+      // Both workers about to go hold some of them (a sandboxed command is a process below its worker).
+      for (const worker of [killed, drained]) {
+        await waitFor(() => descendantPids(worker.child.pid!).length > 0, { timeoutMs: 10_000, what: `a command running under ${worker.label}` });
+      }
       step('every slow command running: SIGKILL one worker, SIGTERM another');
       killed.signal('SIGKILL');
       drained.signal('SIGTERM');
