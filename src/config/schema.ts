@@ -55,6 +55,8 @@ const localSchema = z
     hidden_paths: z.array(z.string().min(1)).default([]),
     /** Path of the bwrap binary; found on PATH when unset. */
     bwrap_path: z.string().optional(),
+    /** Commands run by the workers of this queue (a sandbox host), not the session's worker. */
+    task_queue: taskQueue,
   })
   .strict();
 

@@ -88,8 +88,7 @@ export function sessionWorkdir(config: LoadedConfig): string {
 }
 
 function toolTaskQueueFor(config: LoadedConfig): string | undefined {
-  const { backend } = config.terminal;
-  return backend === 'local' ? undefined : config.terminal[backend].task_queue;
+  return config.terminal[config.terminal.backend].task_queue;
 }
 
 export async function startSession(client: Client, options: StartSessionOptions): Promise<SessionHandle> {

@@ -38,3 +38,26 @@ export function pidsRunning(commandLine: string): number[] {
   }
   return pids;
 }
+
+/** Pids of every live process below `pid` (children, grandchildren, ...), read from /proc. */
+export function descendantPids(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const parent = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  const found: number[] = [];
+  const queue = [...(children.get(pid) ?? [])];
+  while (queue.length) {
+    const next = queue.shift()!;
+    if (!isAlive(next)) continue;
+    found.push(next);
+    queue.push(...(children.get(next) ?? []));
+  }
+  return found;
+}

@@ -96,9 +96,9 @@ const seconds = (duration: string): number => {
 };
 
 describe('docker-compose.yml: the production-like stack', () => {
-  test('defines PostgreSQL, Temporal, the search-attribute job, the Web UI and the worker', () => {
+  test('defines PostgreSQL, the schema job, Temporal, the namespace job, the Web UI and the worker', () => {
     expect(Object.keys(compose.services).sort()).toEqual(
-      ['postgresql', 'temporal', 'temporal-admin-tools', 'temporal-ui', 'worker'].sort(),
+      ['postgresql', 'temporal-schema', 'temporal', 'temporal-admin-tools', 'temporal-ui', 'worker'].sort(),
     );
   });
 
@@ -111,19 +111,21 @@ describe('docker-compose.yml: the production-like stack', () => {
     expect(JSON.stringify(postgresql.healthcheck?.test)).toContain('pg_isready');
   });
 
-  test('Temporal stores its history in PostgreSQL and starts once the database is healthy', () => {
-    const environment = environmentOf('temporal');
-    expect(environment.DB).toMatch(/^postgres/);
-    expect(environment.POSTGRES_SEEDS).toBe('postgresql');
-    expect(environment.POSTGRES_USER).toBe(environmentOf('postgresql').POSTGRES_USER);
-    expect(environment.POSTGRES_PWD).toBe(environmentOf('postgresql').POSTGRES_PASSWORD);
-    expect(dependenciesOf('temporal')).toEqual({ postgresql: 'service_healthy' });
+  test('Temporal stores its history in PostgreSQL and starts once the schema job has set it up', () => {
+    for (const name of ['temporal', 'temporal-schema']) {
+      const environment = environmentOf(name);
+      expect(environment.POSTGRES_HOST).toBe('postgresql');
+      expect(environment.POSTGRES_USER).toBe(environmentOf('postgresql').POSTGRES_USER);
+      expect(environment.POSTGRES_PWD).toBe(environmentOf('postgresql').POSTGRES_PASSWORD);
+    }
+    expect(dependenciesOf('temporal-schema')).toEqual({ postgresql: 'service_healthy' });
+    expect(dependenciesOf('temporal')).toEqual({ 'temporal-schema': 'service_completed_successfully' });
   });
 
-  test('clients on the host reach Temporal at localhost:7233, and the stack waits for it to be healthy', () => {
-    expect(service('temporal').image).toMatch(/^temporalio\/(auto-setup|server):\d+\.\d+\.\d+/);
+  test('clients on the host reach Temporal at localhost:7233; the namespace job waits for it to be healthy', () => {
+    expect(service('temporal').image).toMatch(/^temporalio\/server:\d+\.\d+\.\d+/);
     expect(portsOf('temporal')).toContain('7233:7233');
-    expect(JSON.stringify(service('temporal').healthcheck?.test)).toMatch(/cluster health|tctl/);
+    expect(commandTextOf('temporal-admin-tools')).toMatch(/temporal operator cluster health --address temporal:7233/);
   });
 
   test('the Web UI at localhost:8080 shows the stack’s Temporal server', () => {
@@ -148,7 +150,8 @@ describe('docker-compose.yml: the production-like stack', () => {
     test('registers them on the stack’s server, in the namespace the worker uses, once it is healthy', () => {
       expect(service('temporal-admin-tools').image).toMatch(/^temporalio\/admin-tools:/);
       expect(environmentOf('temporal-admin-tools').TEMPORAL_ADDRESS).toBe('temporal:7233');
-      expect(dependenciesOf('temporal-admin-tools')).toEqual({ temporal: 'service_healthy' });
+      expect(dependenciesOf('temporal-admin-tools')).toEqual({ temporal: 'service_started' });
+      expect(script).toContain(`temporal operator namespace create --address temporal:7233 --namespace ${environmentOf('worker').TEMPORAL_NAMESPACE}`);
       expect(createCommands.length).toBeGreaterThan(0);
       for (const line of createCommands) {
         expect(line).toContain('--address temporal:7233');
@@ -171,7 +174,8 @@ describe('docker-compose.yml: the production-like stack', () => {
           [
             '#!/bin/sh',
             'case "$*" in',
-            '  *"namespace describe"*) exit 0 ;;',
+            '  *"cluster health"*) echo SERVING; exit 0 ;;',
+            '  *"namespace create"*) exit 0 ;;',
             '  *"search-attribute create"*)',
             '    echo "$*" >> "$FAKE_LOG"',
             '    if [ -n "$FAKE_CREATE_ERROR" ]; then echo "Error: $FAKE_CREATE_ERROR"; exit 1; fi',
@@ -248,10 +252,7 @@ describe('docker-compose.yml: the production-like stack', () => {
     });
 
     test('starts only after Temporal is healthy and the search attributes are registered', () => {
-      expect(dependenciesOf('worker')).toEqual({
-        temporal: 'service_healthy',
-        'temporal-admin-tools': 'service_completed_successfully',
-      });
+      expect(dependenciesOf('worker')).toEqual({ 'temporal-admin-tools': 'service_completed_successfully' });
     });
 
     test('gets time to drain running tools when stopped, longer than its own shutdown grace', () => {
