@@ -255,42 +255,22 @@ export function childWorkflowId(sessionId: string): string {
   return `hermes-session-${sessionId}`;
 }
 
-function closedWithoutReport(childInput: SessionInput, status: SubagentReport['status'], error: string): SubagentReport {
-  const subagent = childInput.subagent as SubagentInfo;
-  return {
-    sessionId: childInput.sessionId,
-    taskIndex: subagent.taskIndex,
-    taskCount: subagent.taskCount,
-    goal: subagent.goal,
-    status,
-    preview: '',
-    answerChars: 0,
-    turns: 0,
-    toolCalls: 0,
-    tokens: { input: 0, output: 0 },
-    durationSeconds: 0,
-    model: childInput.model,
-    error,
-  };
+/** The report of a child that ended without sending one: no answer, only how it ended. */
+function reportWithoutAnswer(child: Pick<ChildView, 'sessionId' | 'taskIndex' | 'taskCount' | 'goal'>, model: string, status: SubagentReport['status'], error: string): SubagentReport {
+  const { sessionId, taskIndex, taskCount, goal } = child;
+  const nothing = { preview: '', answerChars: 0, turns: 0, toolCalls: 0, tokens: { input: 0, output: 0 }, durationSeconds: 0 };
+  return { sessionId, taskIndex, taskCount, goal, status, ...nothing, model, error };
 }
 
-/** The report for a child whose workflow closed without reporting. */
+function closedWithoutReport(childInput: SessionInput, status: SubagentReport['status'], error: string): SubagentReport {
+  const subagent = childInput.subagent as SubagentInfo;
+  return reportWithoutAnswer({ sessionId: childInput.sessionId, ...subagent }, childInput.model, status, error);
+}
+
+/** The report for a child whose workflow closed without reporting (`status` as the server says it). */
 function silentEnd(child: ChildView, status: string, model: string): SubagentReport {
-  return {
-    sessionId: child.sessionId,
-    taskIndex: child.taskIndex,
-    taskCount: child.taskCount,
-    goal: child.goal,
-    status: status === 'canceled' ? 'cancelled' : status === 'timed_out' ? 'timed_out' : 'failed',
-    preview: '',
-    answerChars: 0,
-    turns: 0,
-    toolCalls: 0,
-    tokens: { input: 0, output: 0 },
-    durationSeconds: 0,
-    model,
-    error: `The sub-agent's workflow ended (${status}) without reporting`,
-  };
+  const ended = status === 'canceled' ? 'cancelled' : status === 'timed_out' ? 'timed_out' : 'failed';
+  return reportWithoutAnswer(child, model, ended, `The sub-agent's workflow ended (${status}) without reporting`);
 }
 
 function isCancelled(error: unknown): boolean {
