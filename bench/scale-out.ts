@@ -35,7 +35,7 @@ function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
     const timer = setTimeout(() => reject(new Error(`worker did not poll within ${WORKER_START_TIMEOUT_MS} ms: ${output.slice(-500)}`)), WORKER_START_TIMEOUT_MS);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (/worker polling/.test(output)) {
+      if (/worker polling/i.test(output)) {
         clearTimeout(timer);
         resolve(child);
       }

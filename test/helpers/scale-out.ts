@@ -51,7 +51,7 @@ export function deploymentEnv(deployment: Deployment, home: string, extra: Recor
 /** Starts `node dist/worker.js` and resolves once it polls its task queue. */
 export async function startWorkerProcess(label: string, env: NodeJS.ProcessEnv, cwd: string): Promise<SpawnedProcess> {
   const worker = new SpawnedProcess(label, [WORKER_ENTRY], { cwd, env });
-  await waitFor(() => /worker polling/.test(worker.stdout + worker.stderr) || !worker.running, {
+  await waitFor(() => /worker polling/i.test(worker.stdout + worker.stderr) || !worker.running, {
     timeoutMs: 60_000,
     what: `${label} to poll`,
   });
