@@ -11,6 +11,9 @@ setUpAttacks((connected) => (harness = connected), (created) => (world = created
 
 const readFile = (path: string) => ({ name: 'read_file', arguments: { path } });
 
+// Each test runs a whole attacking session in the sandbox; on a busy 2-core CI machine one took over 120 s.
+jest.setTimeout(300_000);
+
 test('commands cannot read the worker environment or memory through /proc', async () => {
   const before = world.snapshot();
   const run = await runAttack(harness, world, () => ({
