@@ -32,10 +32,22 @@ export function sessionTree(sessions: readonly SessionRecord[]): TreeRow[] {
   return rows;
 }
 
+/** The session's parent, its parent's parent, ... as far as `sessions` knows them (bounded). */
+function* ancestorsOf(session: SessionRecord, sessions: readonly SessionRecord[]): Generator<string> {
+  const byId = new Map(sessions.map((candidate) => [candidate.sessionId, candidate]));
+  let parent = session.parentSessionId;
+  for (let steps = 0; parent && steps < 100; steps += 1) {
+    yield parent;
+    parent = byId.get(parent)?.parentSessionId;
+  }
+}
+
 /** How deep a session sits: 0 for a root, counting parents found in `sessions`. */
 export function depthOf(session: SessionRecord, sessions: readonly SessionRecord[]): number {
-  const byId = new Map(sessions.map((candidate) => [candidate.sessionId, candidate]));
-  let depth = 0;
-  for (let parent = session.parentSessionId; parent && depth < 100; parent = byId.get(parent)?.parentSessionId) depth += 1;
-  return depth;
+  return [...ancestorsOf(session, sessions)].length;
+}
+
+/** Whether `session` descends from `ancestorId`. */
+export function isBelow(session: SessionRecord, ancestorId: string, sessions: readonly SessionRecord[]): boolean {
+  return [...ancestorsOf(session, sessions)].includes(ancestorId);
 }

@@ -8,7 +8,7 @@ import { connectTemporalClient, type TemporalClientConnection } from '../../temp
 import { syncSessionStatuses } from '../../temporal/session-status-sync';
 import { workflowIdFor } from '../../temporal/sessions';
 import { statusQuery } from '../../workflows/messages';
-import { depthOf, sessionTree } from '../session-tree';
+import { depthOf, isBelow, sessionTree } from '../session-tree';
 import { plural } from '../plural';
 
 export function registerSessionCommands(program: Command): void {
@@ -140,16 +140,6 @@ function indentOf(depth: number): string {
   return depth > 0 ? `${'  '.repeat(depth - 1)}└ ` : '';
 }
 
-/** Whether `session` descends from `ancestorId` (its parent, or its parent's parent, ...). */
-function isBelow(session: SessionRecord, ancestorId: string, family: readonly SessionRecord[]): boolean {
-  const byId = new Map(family.map((candidate) => [candidate.sessionId, candidate]));
-  let parent = session.parentSessionId;
-  for (let steps = 0; parent && steps < 100; steps += 1) {
-    if (parent === ancestorId) return true;
-    parent = byId.get(parent)?.parentSessionId;
-  }
-  return false;
-}
 
 function formatMessage(message: StoredMessage): string {
   const head = `\n[${message.seq}] ${message.role}${message.name ? ` (${message.name})` : ''}`;
