@@ -17,7 +17,9 @@ import { DEFAULT_MAX_RESULT_CHARS, isRetrySafeCall, type ToolContext, type ToolS
 import type { SessionStore, StoredMessage } from '../store/session-store';
 import { commandIdFor, type EnvironmentHandle } from '../environments/terminal-environment';
 import type { ExecuteToolInput, ToolOutcome } from '../workflows/session-types';
-import { pathsMovedSinceAssessment } from './assess-tool-call';
+import { pathsMovedSinceAssessment, type AssessCommandInput } from './assess-tool-call';
+import { clearedWithoutAsking } from '../approval-signals/cleared-call';
+import type { CommandAssessment } from '../approval-signals/approval-types';
 import { createCodeCallChannel, type SignalSession } from './code-call-channel';
 import { CODE_CALLABLE_TOOLS } from '../code-execution/callable-tools';
 import { startHeartbeat } from './heartbeat';
@@ -45,6 +47,8 @@ export interface ExecuteToolDeps {
   signalSession?: SignalSession;
   /** Worker-side services handed to tools (memory, past sessions). */
   services?: ToolServices;
+  /** The approval gate's assessment of a call (the `assessCommand` activity), for calls sent with a `gatePolicy`. */
+  assess: (input: AssessCommandInput) => Promise<CommandAssessment>;
 }
 
 export function createExecuteToolActivity(deps: ExecuteToolDeps) {
@@ -94,20 +98,27 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
       return store(toolError(`${input.name} cannot be called from execute_code`));
     }
 
-    if (input.gate && !input.gate.approved) {
+    let gate = input.gate;
+    if (!gate && input.gatePolicy && entry?.assess) {
+      // Assessed here, at the moment it would run: a call the policy runs unasked saves the workflow a step.
+      const assessment = await deps.assess({ sessionId: input.sessionId, assistantSeq: input.assistantSeq, toolCallId: input.toolCallId, environment: input.environment });
+      gate = clearedWithoutAsking(assessment, input.gatePolicy);
+      if (!gate) return { seq: input.seq, ok: false, preview: '', resultChars: 0, needsGate: assessment };
+    }
+    if (gate && !gate.approved) {
       // A hook's block reads as the hook wrote it, and the outcome in history names the hook.
-      if (input.gate.blockedBy) return { ...(await store(toolError(input.gate.message))), blockedBy: input.gate.blockedBy };
-      return store(JSON.stringify({ output: '', exit_code: -1, error: input.gate.message, status: 'blocked' }));
+      if (gate.blockedBy) return { ...(await store(toolError(gate.message))), blockedBy: gate.blockedBy };
+      return store(JSON.stringify({ output: '', exit_code: -1, error: gate.message, status: 'blocked' }));
     }
     const environment = await deps.environments.attach(input.environment);
-    if (input.gate?.checkedPaths && entry?.assess) {
+    if (gate?.checkedPaths && entry?.assess) {
       const args = parseToolArguments(call.arguments) ?? {};
-      const moved = await pathsMovedSinceAssessment(entry, args, input.gate.checkedPaths, environment.workspace);
+      const moved = await pathsMovedSinceAssessment(entry, args, gate.checkedPaths, environment.workspace);
       if (moved) return store(JSON.stringify({ output: '', exit_code: -1, error: moved, status: 'blocked' }));
     }
     // Hooks may take a while: the activity stays alive meanwhile, but is not "started" until the
     // tool is. Without pre_tool_call hooks the first heartbeat already says "started", as before.
-    const guarded = deps.hooks.has('pre_tool_call') && !(input.gate?.approved && input.gate.hooksChecked);
+    const guarded = deps.hooks.has('pre_tool_call') && !(gate?.approved && gate.hooksChecked);
     // No early beat while hooks run: the first one the server sees should already say "started"
     // (later beats within a second are held back by the SDK's throttle).
     const heartbeat = startHeartbeat(guarded ? {} : { phase: 'started' }, { immediate: !retrySafe && !guarded });
@@ -135,7 +146,7 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
         heartbeat: (details) => heartbeat.update(typeof details === 'object' && details ? redactor.redactValue({ ...details }) : {}),
         settings: deps.settings,
         ...(deps.services ? { services: deps.services } : {}),
-        ...(input.gate ? { commandApproval: input.gate } : {}),
+        ...(gate ? { commandApproval: gate } : {}),
         ...(input.innerCalls && deps.signalSession
           ? createCodeCallChannel({
               store: deps.store,

@@ -52,14 +52,15 @@ export function createActivities(unguarded: ActivityDeps) {
   // Every activity writes through the guard: store faults are waited out or fail loudly.
   const deps = { ...unguarded, store: guardStore(unguarded.store, { logger: unguarded.logger, fullRetryLimitMs: unguarded.config.store.full_retry_seconds * 1000 }) };
   const mcp = { ...deps, pool: deps.mcpPool ?? createMcpPool(deps.config, deps.logger), listings: new McpListingStore(deps.store) };
+  const approvals = createApprovalActivities({ ...deps, mcpListings: mcp.listings });
   return {
     ...createSessionActivities({ ...deps, allowlistFile: userConfigFile(deps.config) }),
     listMcpTools: createListMcpTools(mcp),
     callMcpTool: createCallMcpTool(mcp),
-    ...createApprovalActivities({ ...deps, mcpListings: mcp.listings }),
+    ...approvals,
     callModel: createCallModelActivity({ ...deps, retryUnreachable: deps.config.model.retry_unreachable, mcpListings: mcp.listings }),
     // Tools read past sessions through the guarded store, like every other activity.
-    executeTool: createExecuteToolActivity({ ...deps, services: { sessions: deps.store, ...(deps.memory ? { memory: deps.memory } : {}) } }),
+    executeTool: createExecuteToolActivity({ ...deps, assess: approvals.assessCommand, services: { sessions: deps.store, ...(deps.memory ? { memory: deps.memory } : {}) } }),
     ...createEnvironmentActivities(deps),
     ...createBackgroundActivities(deps),
     ...createWorkflowStatusActivities(deps),

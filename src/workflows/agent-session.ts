@@ -57,6 +57,15 @@ import { planToolBatches } from './tool-batches';
 export const SESSION_FAILED = 'Hermes.Session.Failed';
 /** Histories recorded before every declaring tool was gated replay as they ran (terminal calls only). */
 const GATE_EVERY_TOOL_PATCH = 'gate-every-declaring-tool';
+/**
+ * Histories recorded before the gate ran without local activities replay with them. (A lone gated
+ * call is now assessed by its own tool activity, several by ordinary activities: a local activity's
+ * result can reach the workflow in a later task than on replay, which moved approvals' times.)
+ */
+const GATE_WITHOUT_LOCAL_ACTIVITY_PATCH = 'gate-without-local-activity';
+/** Marks the call whose tool activity assesses it (see approval-gate.ts). */
+const GATED_IN_TOOL = 'gated-in-tool';
+type CallGate = Promise<ApprovalGateResult> | typeof GATED_IN_TOOL;
 /** Histories recorded before pending approvals were kept in the memo replay without it. */
 const PENDING_APPROVALS_MEMO_PATCH = 'pending-approvals-memo';
 /** Histories recorded before delegation trees replay without the root search attribute. */
@@ -92,7 +101,9 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     state.status = status;
     upsertSearchAttributes([{ key: HermesStatus, value: status }]);
   };
-  const approvals = installApprovals(input, state, activities, (awaiting) => {
+  // Both decided in the first task, before any local activity could split one (see below).
+  const gateInTools = patched(GATE_WITHOUT_LOCAL_ACTIVITY_PATCH);
+  const approvals = installApprovals(input, state, { ...activities, assessCommand: gateInTools ? activities.assessCommand : activities.assessCommandLocally }, (awaiting) => {
     setStatus(awaiting ? 'awaiting_approval' : 'running');
     // The UI's current-details line says what a human is being asked, and how to answer.
     const waiting = approvals.pending();
@@ -124,6 +135,10 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     ...(input.parentSessionId ? [{ key: HermesParentSession, value: input.parentSessionId }] : []),
   ]);
   if (patched(DELEGATION_TREE_PATCH)) upsertSearchAttributes([{ key: HermesRootSession, value: input.subagent?.rootSessionId ?? input.sessionId }]);
+  // Decided here, in the first task: first asked where an approval is raised, right after a local
+  // activity (older histories), its marker can land in a later task than replay looks for it, and
+  // the session would not replay. (A replay that finds no marker yet decides nothing: asked later.)
+  patched(PENDING_APPROVALS_MEMO_PATCH);
 
   // The session's environment goes when the session does, however it ends.
   const destroyEnvironment = () =>
@@ -175,9 +190,10 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     state.toolFinished(call, { seq, ok: !content.startsWith('{"error"'), preview: content.slice(0, 200), resultChars: content.length }, Date.now());
   };
 
-  const runCall = async (call: ToolCallPlan, seq: number, assistantSeq: number, pendingGate: Promise<ApprovalGateResult> | undefined, assessedCwd: string, parentToolCallId?: string) => {
+  const runCall = async (call: ToolCallPlan, seq: number, assistantSeq: number, callGate: CallGate | undefined, assessedCwd: string, parentToolCallId?: string) => {
     if (call.workflowCall) return runInWorkflow(call, seq, call.workflowCall);
-    let gate = pendingGate && (await pendingGate);
+    const gatedInTool = callGate === GATED_IN_TOOL;
+    let gate = callGate && !gatedInTool ? await callGate : undefined;
     // An earlier call of the turn changed directory: relative paths now lead elsewhere, so judge again.
     if (gate?.approved && state.environment.cwd !== assessedCwd && patched(GATE_EVERY_TOOL_PATCH)) {
       gate = await (await approvals.prepare([call], assistantSeq)).get(call.id);
@@ -202,7 +218,12 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
         outcome =
           call.name === 'execute_code' && !parentToolCallId
             ? await codeCalls.serve(call.id, (innerCalls) => execute({ innerCalls }))
-            : await execute(parentToolCallId ? { parentToolCallId } : {});
+            : await execute({ ...(parentToolCallId ? { parentToolCallId } : {}), ...(gatedInTool ? { gatePolicy: approvals.policy() } : {}) });
+        if (outcome.needsGate) {
+          // Nothing ran: the gate decides (and may ask), then the call goes again with its decision.
+          gate = await approvals.gate(call, outcome.needsGate);
+          outcome = await execute();
+        }
       }
     } catch (error) {
       if (isCancellation(error)) throw error;
@@ -224,8 +245,8 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
   const codeCalls = new CodeCalls(
     (count) => state.reserveSeqs(count),
     async (call, requestSeq, parentCallId) => {
-      const gates = await approvals.prepare([call], requestSeq);
-      await runCall(call, requestSeq + 1, requestSeq, gates.get(call.id), state.environment.cwd, parentCallId);
+      const gate = gateInTools ? GATED_IN_TOOL : (await approvals.prepare([call], requestSeq)).get(call.id);
+      await runCall(call, requestSeq + 1, requestSeq, gate, state.environment.cwd, parentCallId);
     },
   );
 
@@ -248,7 +269,12 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     const assessedCwd = state.environment.cwd;
     const gatesEveryTool = patched(GATE_EVERY_TOOL_PATCH);
     const legacyGated = (call: ToolCallPlan) => call.name === 'terminal';
-    const gates = await approvals.prepare(turn.toolCalls.filter((call) => (gatesEveryTool ? call.needsAssessment === true : legacyGated(call))), turn.seq);
+    const gated = turn.toolCalls.filter((call) => (gatesEveryTool ? call.needsAssessment === true : legacyGated(call)));
+    // With one gated call there are no approvals to raise together: its own activity assesses it.
+    const lone = gated.length === 1 ? gated[0] : undefined;
+    const inTool = gateInTools && lone && !lone.mcp && lone.name !== 'execute_code' && !lone.workflowCall ? lone : undefined;
+    const gates: Map<string, CallGate> = await approvals.prepare(inTool ? [] : gated, turn.seq);
+    if (inTool) gates.set(inTool.id, GATED_IN_TOOL);
     for (const batch of planToolBatches(turn.toolCalls)) {
       const run = (call: ToolCallPlan) => runCall(call, seqOf.get(call.id) as number, turn.seq, gates.get(call.id), assessedCwd);
       if (batch.concurrent) await Promise.all(batch.calls.map(run));

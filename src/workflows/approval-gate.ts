@@ -2,6 +2,8 @@
 // must see is assessed (a recorded activity), the policy decides, and calls that need a human
 // wait durably for a decision (signal or update) or for the timeout, which denies. An approval
 // carries what it was given for: the files the command runs and the paths that were judged.
+// A turn's lone gated call is assessed by its own tool activity instead, which runs it at once
+// when the policy needs nobody's approval, and otherwise hands the assessment back to `gate`.
 import { condition, log } from '@temporalio/workflow';
 import { approvedNote, approverKind, deniedByUser, timedOut } from '../approval-signals/approval-messages';
 import type {
@@ -13,6 +15,7 @@ import type {
   SessionApprovalSettings,
 } from '../approval-signals/approval-types';
 import type { ApprovalAuditEntry, DecideApprovalResult } from '../approval-signals/definitions';
+import { clearedCall, type GatePolicy } from '../approval-signals/cleared-call';
 import { decideCommand } from '../approval-signals/policy';
 import type { ToolCallPlan } from './session-types';
 
@@ -161,17 +164,15 @@ export class ApprovalGate {
     if (this.audit.length > MAX_AUDIT_ENTRIES) this.audit.shift();
   }
 
-  private async gate(call: ToolCallPlan, assessment: CommandAssessment): Promise<ApprovalGateResult> {
+  /** What the tool's activity may check for itself before it runs a call (see cleared-call.ts). */
+  policy(): GatePolicy {
+    return { mode: this.settings.mode, surface: this.settings.surface, unattendedPolicy: this.settings.unattendedPolicy };
+  }
+
+  /** Gates a call its own activity assessed and handed back: it needs more than the policy alone. */
+  async gate(call: ToolCallPlan, assessment: CommandAssessment): Promise<ApprovalGateResult> {
     const result = await this.decideCall(call, assessment);
-    if (!result.approved) return result;
-    // The tool refuses to run if the files or paths it was judged by changed in between.
-    const checkedPaths = assessment.paths?.map((finding) => finding.resolved);
-    return {
-      ...result,
-      ...(assessment.boundFiles?.length ? { boundFiles: assessment.boundFiles } : {}),
-      ...(checkedPaths?.length ? { checkedPaths } : {}),
-      ...(assessment.hooksChecked ? { hooksChecked: true as const } : {}),
-    };
+    return result.approved ? clearedCall(assessment, result.note) : result;
   }
 
   private async decideCall(call: ToolCallPlan, assessment: CommandAssessment): Promise<ApprovalGateResult> {

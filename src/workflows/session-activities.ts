@@ -26,13 +26,11 @@ export function sessionActivities(limits: SessionLimits, toolTaskQueue?: string)
   // Its heartbeats (not this bound) tell when its worker died.
   const codeOptions: ActivityOptions = { ...toolOptions, startToCloseTimeout: '24 hours' };
   const bookkeeping = proxyActivities<HermesActivities>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 10 } });
-  // Assessing a call reads the session's environment (links, processes, digests). By default the
-  // workflow's worker reaches it, so it runs as a local activity (one marker in history); where
-  // dedicated workers serve the backend, it runs on their queue like the tool itself.
+  // Assessing a call reads the session's environment (links, processes, digests): it runs where the
+  // tools run. Sessions recorded before the gate ran without local activities replay with one.
   const assessOptions: ActivityOptions = { startToCloseTimeout: '1 minute', retry: { initialInterval: '1 second', maximumAttempts: 5 } };
-  const { assessCommand } = toolTaskQueue
-    ? proxyActivities<HermesActivities>({ ...assessOptions, ...onToolQueue })
-    : proxyLocalActivities<HermesActivities>(assessOptions);
+  const { assessCommand } = proxyActivities<HermesActivities>({ ...assessOptions, ...onToolQueue });
+  const assessCommandLocally = toolTaskQueue ? assessCommand : proxyLocalActivities<HermesActivities>(assessOptions).assessCommand;
   const { reviewCommand } = proxyActivities<HermesActivities>({ startToCloseTimeout: '2 minutes', retry: { maximumAttempts: 2 } });
   const { notifyApproval } = proxyActivities<HermesActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 3 } });
   // Reaching the backend may take a while (image, sandbox); it is safe to retry.
@@ -66,6 +64,7 @@ export function sessionActivities(limits: SessionLimits, toolTaskQueue?: string)
     closedWorkflows: bookkeeping.closedWorkflows,
     watchBackgroundProcess,
     assessCommand,
+    assessCommandLocally,
     reviewCommand,
     notifyApproval,
     callModel,

@@ -1,6 +1,7 @@
 // JSON-only types that cross the workflow boundary: session input and result, the small
 // summaries activities return, and what queries answer. Pure module shared by every side.
-import type { ApprovalGateResult, PendingApproval, SessionApprovalSettings } from '../approval-signals/approval-types';
+import type { ApprovalGateResult, CommandAssessment, PendingApproval, SessionApprovalSettings } from '../approval-signals/approval-types';
+import type { GatePolicy } from '../approval-signals/cleared-call';
 import type { EnvironmentHandle } from '../environments/terminal-environment';
 import type { McpCallTarget, McpListingSummary } from '../mcp/listing-types';
 import type { CallConcurrency } from '../registry/tool-entry';
@@ -150,6 +151,11 @@ export interface ExecuteToolInput {
   environment: EnvironmentHandle;
   /** The approval gate's decision for the call (absent: its tool declares nothing to assess). */
   gate?: ApprovalGateResult;
+  /**
+   * Instead of `gate`: assess the call here and run it if this policy runs it without anyone's
+   * approval; otherwise run nothing and hand the assessment back (`needsGate`).
+   */
+  gatePolicy?: GatePolicy;
   /** execute_code: the seqs reserved for its script's tool calls (request, result, request, ...). */
   innerCalls?: { firstSeq: number; count: number };
   /** Set on a call an execute_code script made: that execute_code call. */
@@ -168,6 +174,8 @@ export interface ToolOutcome {
   blockedBy?: string;
   /** Set when the call was terminal(background=true) and started a process. */
   backgroundStarted?: { processId: string; notifyOnComplete: boolean };
+  /** Set when a call sent with `gatePolicy` needs the gate: nothing ran and nothing was stored. */
+  needsGate?: CommandAssessment;
 }
 
 /** A tool's start or end; `child_started`/`child_finished` are a sub-agent's (callId: its session id). */

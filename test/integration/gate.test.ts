@@ -166,10 +166,13 @@ test('a background bash started as safe still cannot be told to delete: process 
     expect(submitted).toMatchObject({ status: 'blocked' });
     expect(killed).toMatchObject({ status: 'killed' });
     expect(existsSync(path.join(victim, 'precious.txt'))).toBe(true);
-    // History: one local-activity marker per gated call (3 calls here), nothing for the model's turns.
+    // History: each call was a turn's lone gated call, so its own activity assessed it (no separate
+    // assessment); the one that needed a human went a second time, with the decision.
     const events = (await handle.fetchHistory()).events ?? [];
     const markers = events.filter((event) => event.markerRecordedEventAttributes?.markerName === 'core_local_activity');
-    expect(markers).toHaveLength(3);
+    expect(markers).toHaveLength(0);
+    const toolActivities = events.filter((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'executeTool');
+    expect(toolActivities).toHaveLength(4);
   });
 });
 
