@@ -19,6 +19,7 @@ import type { EnvironmentFactory } from '../environments/factory';
 import type { SecretRedactor } from '../environments/secret-redaction';
 import { LocalWorkspace } from '../environments/local-workspace';
 import type { EnvironmentHandle, TerminalEnvironment } from '../environments/terminal-environment';
+import { recordedWorkspace } from '../workflows/recorded-workspace';
 import type { Workspace } from '../environments/workspace';
 import { parseToolArguments } from '../registry/handle-function-call';
 import type { ToolRegistry } from '../registry/registry';
@@ -103,7 +104,8 @@ export function createAssessToolCall(deps: AssessDeps) {
       return { ...base, display: displayOf(call.name, request), problem: `the ${input.environment.backend} environment could not be reached to check this call (${describe(error)})` };
     }
     const session = await deps.store.getSession(input.sessionId);
-    const world = await worldOf(environment.workspace, session?.cwd ?? input.environment.cwd, isolated);
+    // The recorded workspace, not where the session (a sub-agent: its parent's cwd) started.
+    const world = await worldOf(environment.workspace, recordedWorkspace(input.environment) ?? session?.cwd ?? input.environment.cwd, isolated);
     const assessment: CommandAssessment = { ...base, display: displayOf(call.name, request) };
 
     const command = request.commands?.[0];

@@ -4,6 +4,7 @@
 import { LocalPtyProcesses } from './background/local-pty-processes';
 import { LocalEnvironment, sessionKeyOf, type LocalEnvironmentOptions } from './local-environment';
 import { LocalSandbox, type SandboxState } from './local-sandbox';
+import { withRecordedWorkspace } from '../workflows/recorded-workspace';
 import type { Backend, EnvironmentDriver, EnvironmentHandle, TerminalEnvironment } from './terminal-environment';
 
 /** The local backend: nothing to create, nothing to destroy; commands run in its sandbox. */
@@ -27,8 +28,7 @@ export class LocalDriver implements EnvironmentDriver {
 
   /** Records the workspace the session starts in: the one folder its commands may write. */
   async start(handle: EnvironmentHandle): Promise<EnvironmentHandle> {
-    if (typeof handle.details?.workspace === 'string') return handle;
-    return { ...handle, details: { ...handle.details, workspace: handle.cwd } };
+    return withRecordedWorkspace(handle);
   }
 
   async attach(handle: EnvironmentHandle): Promise<TerminalEnvironment> {

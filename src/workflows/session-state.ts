@@ -3,6 +3,7 @@
 import type { PendingApproval } from '../approval-signals/approval-types';
 import type { EnvironmentHandle } from '../environments/terminal-environment';
 import type { SessionStatusValue } from '../temporal/search-attributes';
+import { withRecordedWorkspace } from './recorded-workspace';
 import type { ChildEvent } from './subagents';
 import type {
   RunningTool,
@@ -42,7 +43,9 @@ export class SessionState {
     this.turn = input.resume?.turn ?? 0;
     this.nextSeq = input.resume?.nextSeq ?? 0;
     this.toolCallCount = input.resume?.toolCallCount ?? 0;
-    this.environment = input.resume?.environment ?? input.environment;
+    // The local backend is never "started": its workspace is recorded here, where the session
+    // begins, so a later `cd` moves only the cwd and never the folder commands may write.
+    this.environment = withRecordedWorkspace(input.resume?.environment ?? input.environment, input.environment.cwd);
     this.eventIndex = input.resume?.eventIndex ?? 0;
     this.tokens = { ...(input.resume?.tokens ?? { input: 0, output: 0 }) };
     this.startedAtMs = input.resume?.startedAtMs ?? Date.now();

@@ -13,6 +13,7 @@ import {
 } from '@temporalio/workflow';
 import { HermesParentSession, HermesRootSession, HermesStatus, HermesModel, HermesToolCalls } from '../temporal/search-attributes';
 import { parseDelegateRequest, dispatchedResult } from './delegate-request';
+import { recordedWorkspace, withRecordedWorkspace } from './recorded-workspace';
 import { childApprovals, type ChildView, type DelegationSettings, type DescendantApprovals, type SubagentInfo, type SubagentReport } from './delegation-types';
 import type { SessionInput, SubagentsCarryOver } from './session-types';
 
@@ -234,7 +235,11 @@ export class Subagents {
       model: this.settings.model ?? parent.model,
       ...(this.settings.baseUrl ?? parent.baseUrl ? { baseUrl: this.settings.baseUrl ?? parent.baseUrl } : {}),
       // Its own terminal session, starting where the parent is now; a container backend gets its own container.
-      environment: { backend: environment.backend, cwd: environment.backend === 'local' ? environment.cwd : parent.environment.cwd, sessionId },
+      // A local child writes only its parent's workspace: the parent's cwd may have left it (`cd ..`).
+      environment:
+        environment.backend === 'local'
+          ? withRecordedWorkspace({ backend: 'local', cwd: environment.cwd, sessionId }, recordedWorkspace(environment) ?? parent.environment.cwd)
+          : { backend: environment.backend, cwd: parent.environment.cwd, sessionId },
       maxTurns: this.settings.maxIterations,
       parentSessionId: parent.sessionId,
       approvals: childApprovals(parent, this.settings),

@@ -100,11 +100,35 @@ export function createAttackWorld(): AttackWorld {
     // The session store changes by design while a session runs; everything else must not.
     snapshot: () => hashTree(home, [workspace, ...['', '-wal', '-shm', '-journal'].map((suffix) => path.join(hermesHome, `sessions.db${suffix}`))]),
     restore: () => {
+      killBackgroundRunnersIn(home);
       rmSync(home, { recursive: true, force: true });
       for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
       Object.assign(process.env, saved);
     },
   };
+}
+
+/**
+ * Background processes of the world's sessions outlive them (the local machine is not destroyed
+ * with a session), and a shell the attacker started waits on its input for ever: each runner, a
+ * process group of its own (setsid), goes with its keeper, sandbox and command.
+ */
+function killBackgroundRunnersIn(home: string): void {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let commandLine: string;
+    try {
+      commandLine = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+    } catch {
+      continue; // Gone while we looked.
+    }
+    if (!commandLine.startsWith('bash\0-c\0sleep 2147483647') || !commandLine.includes(home)) continue;
+    try {
+      process.kill(-Number(entry), 'SIGKILL');
+    } catch {
+      // Ended meanwhile.
+    }
+  }
 }
 
 function hashTree(root: string, skip: readonly string[]): Map<string, string> {

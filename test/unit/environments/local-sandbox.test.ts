@@ -279,4 +279,19 @@ describe('a sandboxed local command', () => {
     const driver = new LocalDriver();
     expect(await driver.start({ backend: 'local', cwd: workspace })).toMatchObject({ details: { workspace } });
   });
+
+  it('keeps the recorded workspace when the next call attaches to the handle `cd` moved, as each activity does', async () => {
+    const driver = new LocalDriver();
+    const first = await driver.attach(await driver.start({ backend: 'local', cwd: workspace }));
+    await first.exec({ command: 'cd /usr', timeoutMs: 10_000 });
+    expect(first.handle).toMatchObject({ cwd: '/usr', details: { workspace } });
+    const marker = `/usr/hermes-escape-${path.basename(dir)}`;
+    try {
+      const next = await driver.attach(first.handle);
+      const { output } = await next.exec({ command: `touch ${marker} 2>/dev/null && echo written || echo refused`, timeoutMs: 10_000 });
+      expect(output).toBe('refused\n');
+    } finally {
+      rmSync(marker, { force: true });
+    }
+  });
 });
