@@ -43,8 +43,11 @@ const SECRET_NAME =
   /(?:PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|CREDENTIALS?)$|(?:^|_)(?:KEY|PAT|PASS|PWD|DSN|AUTH|COOKIE|SIGNATURE|SALT)$|WEBHOOK|PRIVATE_?KEY|_PEM$/i;
 const SECRET_PREFIX = /^(?:AWS|GH|GITHUB|AZURE|GOOGLE|GCP|HF|NPM)_/i;
 
+/** The shell's own directories: `PWD` reads like a password's name but holds a path every tool prints. */
+const SHELL_DIRECTORIES = new Set(['PWD', 'OLDPWD']);
+
 export function isSecretVariableName(name: string): boolean {
-  return SECRET_NAME.test(name);
+  return SECRET_NAME.test(name) && !SHELL_DIRECTORIES.has(name.toUpperCase());
 }
 
 function looksLikeToken(value: string): boolean {

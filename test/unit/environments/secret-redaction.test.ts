@@ -222,6 +222,12 @@ describe("the worker's secret variables are hidden by value", () => {
     expect(custom.redact(`x ${FAKE.openai}`)).toBe('x [REDACTED:env:MY_SETTING]');
   });
 
+  test("the worker's own directory stays readable: PWD is the shell's, not a password", () => {
+    const cwd = '/work/projects/my-service';
+    expect(createSecretRedactor({ env: { PWD: cwd, OLDPWD: '/work/projects' } }).redact(`ls ${cwd}`)).toBe(`ls ${cwd}`);
+    expect(createSecretRedactor({ env: { MYSQL_PWD: 'hunter2-but-longer' } }).redact('pw hunter2-but-longer')).not.toContain('hunter2');
+  });
+
   test('ordinary variables stay readable, short values are never matched', () => {
     const text = `cd ${WORKER_ENV.GITHUB_WORKSPACE} && git checkout ${WORKER_ENV.GITHUB_SHA} # ${WORKER_ENV.AWS_REGION} ${WORKER_ENV.NODE_ENV} ${WORKER_ENV.LANG}`;
     expect(redactor.redact(text)).toBe(text);
@@ -233,7 +239,7 @@ describe("the worker's secret variables are hidden by value", () => {
     for (const name of ['PGPASSWORD', 'MYSQL_PWD', 'GH_PAT', 'GITHUB_TOKEN', 'OPENAI_API_KEY', 'SLACK_WEBHOOK_URL', 'PRIVATE_KEY_PEM', 'SENTRY_DSN', 'CLIENT_SECRET', 'GOOGLE_APPLICATION_CREDENTIALS', 'TLS_PEM']) {
       expect([name, isSecretVariableName(name)]).toEqual([name, true]);
     }
-    for (const name of ['PATH', 'HOME', 'AWS_REGION', 'GITHUB_SHA', 'MONKEY', 'KEYBOARD_LAYOUT', 'TOKENIZERS_PARALLELISM']) {
+    for (const name of ['PATH', 'HOME', 'PWD', 'OLDPWD', 'AWS_REGION', 'GITHUB_SHA', 'MONKEY', 'KEYBOARD_LAYOUT', 'TOKENIZERS_PARALLELISM']) {
       expect([name, isSecretVariableName(name)]).toEqual([name, false]);
     }
   });
