@@ -1,10 +1,11 @@
 // Benchmark: what a session costs next to Temporal's own floor, both measured in this run on the
 // same in-memory dev server (bench/floor/: the same shapes with trivial activities).
-//   - per turn: a model call plus one cheap tool call, vs two trivial activity round trips;
+//   - per turn: a model call plus one cheap tool call, vs two trivial activity round trips; the
+//     cheap call is a `read_file` (no process) and, apart, a terminal `true` (one sandboxed process);
 //   - parallel terminal: CALLS `sleep 1` calls in one turn vs one such call, vs CALLS
 //     one-second activities at once vs one.
 // Prints figures and ratios; no pass/fail.   npx tsx bench/session-figures.ts
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
   installTemporalRuntime(silentLogger);
   const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-bench-figures-'));
   const cwd = mkdtempSync(path.join(os.tmpdir(), 'hermes-bench-figures-cwd-'));
+  writeFileSync(path.join(cwd, 'notes.txt'), 'a short file\n');
   const models: ScriptedModelServer[] = [];
   const server = await startDevServer({ headless: true });
   const connection = await Connection.connect({ address: server.address });
@@ -87,19 +89,25 @@ async function main(): Promise<void> {
         floorWorker.runUntil(async () => {
           const answerOnly = await scripted({ turns: [{ content: 'done' }] });
           const cheapTurns = await scripted({ turns: [...Array.from({ length: TURNS }, () => ({ tool_calls: [terminalCall('true')] })), { content: 'done' }] });
+          const readTurns = await scripted({
+            turns: [...Array.from({ length: TURNS }, () => ({ tool_calls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] })), { content: 'done' }],
+          });
           const oneSleep = await scripted({ turns: [{ tool_calls: [terminalCall('sleep 1')] }, { content: 'done' }] });
           const manySleeps = await scripted({ turns: [{ tool_calls: Array.from({ length: CALLS }, () => terminalCall('sleep 1')) }, { content: 'done' }] });
           await session(cheapTurns)(); // warm up: bundle caches, sandbox probe, first connections
 
           const floorTurn = ((await medianMs(floor('floorTurns', TURNS))) - (await medianMs(floor('floorTurns', 0)))) / TURNS;
-          const turn = ((await medianMs(session(cheapTurns))) - (await medianMs(session(answerOnly)))) / TURNS;
+          const answerOnlyMs = await medianMs(session(answerOnly));
+          const turn = ((await medianMs(session(cheapTurns))) - answerOnlyMs) / TURNS;
+          const readTurn = ((await medianMs(session(readTurns))) - answerOnlyMs) / TURNS;
           const floorOne = await medianMs(floor('floorParallel', 1));
           const floorMany = await medianMs(floor('floorParallel', CALLS));
           const one = await medianMs(session(oneSleep));
           const many = await medianMs(session(manySleeps));
 
           console.log(`Session figures vs Temporal's floor, same dev server, same run (median of ${ROUNDS}; ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'unknown CPU'})`);
-          console.log(`  per turn (model call + one \`true\` tool call): ${turn.toFixed(0)} ms; floor (two trivial activities): ${floorTurn.toFixed(0)} ms: ${(turn / floorTurn).toFixed(2)}x floor (goal 1.3x)`);
+          console.log(`  per turn (model call + one \`read_file\`): ${readTurn.toFixed(0)} ms; floor (two trivial activities): ${floorTurn.toFixed(0)} ms: ${(readTurn / floorTurn).toFixed(2)}x floor (goal 1.3x)`);
+          console.log(`  per turn (model call + one terminal \`true\`, a sandboxed process): ${turn.toFixed(0)} ms: ${(turn / floorTurn).toFixed(2)}x floor`);
           console.log(
             `  parallel terminal, ${CALLS} x \`sleep 1\` in one turn vs one (sandbox ${sandbox}): ${(many / one).toFixed(2)}x; ` +
               `floor, ${CALLS} one-second activities vs one: ${(floorMany / floorOne).toFixed(2)}x (goal 1.15x)`,
