@@ -23,6 +23,14 @@ import type { SessionStore } from '../store/session-store';
 
 export const WORKFLOWS_PATH = path.join(__dirname, '..', 'workflows');
 
+/**
+ * Workflow modules the sandbox loads once and shares, deep-frozen, between all sessions, instead of
+ * one copy per session: only pure ones may be listed. Checking a decision's signature builds
+ * noble's Ed25519 base-point table on first use (about 35 ms and 1 MB); in per-session copies every
+ * approval paid that again, and again after every eviction from the workflow cache.
+ */
+export const WORKFLOW_PRELOAD_MODULES = [path.join(__dirname, '..', 'approval-signals', 'decision-signature')];
+
 export interface HermesWorkerOptions {
   connection: NativeConnection;
   config: LoadedConfig;
@@ -60,7 +68,7 @@ export function toolSettingsFrom(config: LoadedConfig): ToolSettings {
 
 /** Bundles the workflow code (webpack); do it once per process and share the result. */
 export async function bundleWorkflows(): Promise<WorkflowBundleOption> {
-  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger });
+  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, preloadModules: WORKFLOW_PRELOAD_MODULES, logger: quietBundlerLogger });
   return { code };
 }
 
@@ -111,7 +119,9 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
     connection: options.connection,
     namespace: config.temporal.namespace,
     taskQueue: options.taskQueue ?? config.temporal.task_queue,
-    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    ...(options.workflowBundle
+      ? { workflowBundle: options.workflowBundle }
+      : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { preloadModules: WORKFLOW_PRELOAD_MODULES } }),
     activities,
     maxConcurrentActivityTaskExecutions: config.worker.max_concurrent_activities,
     maxConcurrentWorkflowTaskExecutions: config.worker.max_concurrent_workflow_tasks,
