@@ -20,6 +20,7 @@ import { registry as defaultRegistry, type ToolRegistry } from '../registry/regi
 import type { ToolSettings } from '../registry/tool-entry';
 import { createMemoryStore } from '../memory/create-memory-store';
 import type { SessionStore } from '../store/session-store';
+import { workflowTaskPolls } from './worker-tuning';
 
 export const WORKFLOWS_PATH = path.join(__dirname, '..', 'workflows');
 
@@ -125,7 +126,8 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
     activities,
     maxConcurrentActivityTaskExecutions: config.worker.max_concurrent_activities,
     maxConcurrentWorkflowTaskExecutions: config.worker.max_concurrent_workflow_tasks,
-    ...(config.worker.max_cached_workflows ? { maxCachedWorkflows: config.worker.max_cached_workflows } : {}),
+    maxConcurrentWorkflowTaskPolls: workflowTaskPolls(config),
+    maxCachedWorkflows: config.worker.max_cached_workflows,
     shutdownGraceTime: `${config.worker.shutdown_grace_seconds} seconds`,
     // A cancellation or termination reaches a running tool only in a heartbeat's response: the
     // SDK's default throttle (0.8 × the heartbeat timeout, up to 60 s) would hold it back for
