@@ -6,7 +6,7 @@
 //   npm run build && node -r tsx/cjs bench/parked-sessions.ts
 //   SESSIONS=300; CACHE=n overrides worker.max_cached_workflows; APPROVERS=100 updates in flight
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -34,10 +34,45 @@ const progress = (message: string) => process.stderr.write(`  ... ${new Date().t
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Resident and peak resident memory of a process, in MB, as the kernel counts them. */
-function memoryOf(pid: number): { rss: number; peak: number } {
+interface Memory {
+  rss: number;
+  peak: number;
+}
+
+function memoryOf(pid: number): Memory {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+/** CPU seconds (user and system) a process has used so far. */
+function cpuSecondsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Busy and total CPU seconds of the whole machine so far: other people's work shows here too. */
+function machineCpuSeconds(): { busy: number; total: number } {
+  const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = ticks.reduce((sum, value) => sum + value, 0);
+  return { busy: (total - ticks[3]! - ticks[4]!) / 100, total: total / 100 };
+}
+
+/** The dev server's own process (the CLI runs under a watchdog shell), found by its port. */
+function serverPid(address: string): number | undefined {
+  const port = address.split(':').at(-1);
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    const command = (() => {
+      try {
+        return readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      } catch {
+        return [];
+      }
+    })();
+    const isServer = command[0] !== '/bin/sh' && command.includes('start-dev');
+    if (isServer && command[command.indexOf('--port') + 1] === port) return Number(entry);
+  }
+  return undefined;
 }
 
 /** Runs `work` on items, `width` at a time. */
@@ -52,10 +87,10 @@ function startProcess(args: string[], env: NodeJS.ProcessEnv, cwd: string): Prom
   const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   child.once('exit', (code, signal) => {
-    if (signal !== 'SIGKILL') progress(`worker ${args.at(-1)} exited (${code ?? signal}): ${output.slice(-1000)}`);
+    if (code !== 0 && signal !== 'SIGTERM' && signal !== 'SIGKILL') progress(`worker ${args.at(-1)} exited (${code ?? signal}): ${output.slice(-1000)}`);
   });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`worker did not poll within 120 s: ${output.slice(-500)}`)), 120_000);
@@ -70,8 +105,14 @@ function startProcess(args: string[], env: NodeJS.ProcessEnv, cwd: string): Prom
   });
 }
 
-function stopProcess(child: ChildProcess | undefined): void {
-  if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+/** Stops a worker as an operator would (SIGTERM: it drains and exits), killing it if it lingers. */
+async function stopProcess(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  await exited;
+  clearTimeout(timer);
 }
 
 /** Waits until `done` holds, checking every second, or throws after the park limit. */
@@ -81,6 +122,14 @@ async function waitFor(what: string, done: () => Promise<boolean>): Promise<void
     if (Date.now() > deadline) throw new Error(`${what}: not within ${PARK_LIMIT_MS / 1000} s`);
     await sleep(1000);
   }
+}
+
+/** For profiling: one session's events, with seconds since its first event (SHOW_HISTORY=1). */
+async function showHistory(client: Client, handle: SessionHandle): Promise<void> {
+  const history = await client.workflow.getHandle(handle.workflowId).fetchHistory();
+  const seconds = (event: NonNullable<typeof history.events>[number]) => Number(event.eventTime?.seconds ?? 0) + (event.eventTime?.nanos ?? 0) / 1e9;
+  const first = seconds(history.events![0]!);
+  for (const event of history.events ?? []) progress(`${(seconds(event) - first).toFixed(3).padStart(9)} ${String(event.eventType)} ${String(event.eventId)}`);
 }
 
 const percentile = (sorted: number[], fraction: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!;
@@ -117,8 +166,8 @@ async function main(): Promise<void> {
   };
   let floorWorker: ChildProcess | undefined;
   let worker: ChildProcess | undefined;
-  try {
-    // The floor: a worker process of Temporal's own holding as many trivial workflows waiting.
+  /** A worker process of Temporal's own holding as many trivial workflows waiting for a signal. */
+  async function measureFloor(): Promise<{ idle: Memory; parked: Memory }> {
     floorWorker = await startProcess(
       ['-r', 'tsx/cjs', path.join(__dirname, 'floor/parked-floor-worker.ts')],
       { ...workerEnv, FLOOR_QUEUE: floorQueue, ...(cache ? { MAX_CACHED_WORKFLOWS: String(cache) } : {}) },
@@ -138,11 +187,20 @@ async function main(): Promise<void> {
     });
     await sleep(SETTLE_MS);
     const floorParked = memoryOf(floorWorker.pid!);
-    stopProcess(floorWorker);
-    progress(`${SESSIONS} floor workflows waiting`);
+    await stopProcess(floorWorker);
+    return { idle: floorIdle, parked: floorParked };
+  }
+
+  try {
+    // The floor (FLOOR=0 skips it, for quicker looks at the sessions alone).
+    const floor = process.env.FLOOR === '0' ? undefined : await measureFloor();
+    progress(floor ? `${SESSIONS} floor workflows waiting` : 'floor skipped');
 
     // The sessions, on a worker process of their own started as `npm run worker` starts it.
-    worker = await startProcess([path.join(ROOT, 'dist/worker.js')], workerEnv, cwd);
+    // WORKER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles it (written as it stops).
+    const nodeArgs = process.env.WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+    worker = await startProcess([...nodeArgs, path.join(ROOT, 'dist/worker.js')], workerEnv, cwd);
+    progress(`worker pid ${worker.pid}, bench pid ${process.pid}`);
     await sleep(SETTLE_MS);
     const idle = memoryOf(worker.pid!);
     const startedAt = Date.now();
@@ -169,39 +227,71 @@ async function main(): Promise<void> {
       return decisions.size === handles.length;
     });
 
+    const serverProcess = serverPid(server.address);
+    const cpuBefore = { worker: cpuSecondsOf(worker.pid!), server: serverProcess ? cpuSecondsOf(serverProcess) : NaN, machine: machineCpuSeconds() };
     const approvedAt = Date.now();
     const resumeLatencies: number[] = [];
-    const finished: Promise<unknown>[] = [];
+    const failures: string[] = [];
+    const failed = (what: string) => (error: unknown) => void failures.push(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+    const failureSummary = () => {
+      const counts = new Map<string, number>();
+      for (const failure of failures) counts.set(failure, (counts.get(failure) ?? 0) + 1);
+      return [...counts].map(([failure, count]) => `${count} × ${failure}`).join('; ');
+    };
     let resumedAt = 0;
+    const resumed: SessionHandle[] = [];
     await inBatches(handles, APPROVERS, async (handle) => {
       const sent = Date.now();
-      await handle.executeUpdate(decideApprovalUpdate, { args: [decisions.get(handle)!] });
+      try {
+        await handle.executeUpdate(decideApprovalUpdate, { args: [decisions.get(handle)!] });
+      } catch (error) {
+        return failed('update')(error);
+      }
       resumedAt = Date.now();
       resumeLatencies.push(resumedAt - sent);
-      finished.push(handle.result());
+      resumed.push(handle);
     });
     const resumeSeconds = (resumedAt - approvedAt) / 1000;
-    progress(`${SESSIONS} sessions resumed in ${resumeSeconds.toFixed(1)} s`);
-    await Promise.all(finished);
+    progress(`${resumed.length} sessions resumed in ${resumeSeconds.toFixed(1)} s`);
+    // Waiting for results only now keeps thousands of long polls off the connection the updates use.
+    let finishedCount = 0;
+    await inBatches(resumed, APPROVERS, (handle) =>
+      handle.result().then(() => finishedCount++, failed('result')),
+    );
+    if (process.env.SHOW_HISTORY) await showHistory(client, resumed[Math.floor(resumed.length / 2)]!);
     const finishSeconds = (Date.now() - approvedAt) / 1000;
+    const machine = machineCpuSeconds();
+    const cpu = {
+      worker: cpuSecondsOf(worker.pid!) - cpuBefore.worker,
+      server: serverProcess ? cpuSecondsOf(serverProcess) - cpuBefore.server : NaN,
+      busy: machine.busy - cpuBefore.machine.busy,
+      total: machine.total - cpuBefore.machine.total,
+    };
     const afterAll = memoryOf(worker.pid!);
     resumeLatencies.sort((a, b) => a - b);
 
     const perSession = ((parked.rss - idle.rss) * 1024) / SESSIONS;
-    const perFloor = ((floorParked.rss - floorIdle.rss) * 1024) / SESSIONS;
+    const perFloor = floor ? `${(((floor.parked.rss - floor.idle.rss) * 1024) / SESSIONS).toFixed(0)} KB (${floor.parked.rss.toFixed(0)} MB for ${SESSIONS})` : 'not measured (FLOOR=0)';
     const goalNote = SESSIONS === GOAL.sessions ? '' : ` (this run: ${SESSIONS} sessions)`;
     console.log(`Parked sessions: ${SESSIONS} waiting for approval on one worker process, workflow cache ${cache ?? 'SDK default'} (${os.cpus().length} cores)`);
     console.log(`  worker RSS parked ${parked.rss.toFixed(0)} MB (idle before any session ${idle.rss.toFixed(0)} MB)   goal: ${GOAL.sessions} parked under ${GOAL.rssMb} MB${goalNote}`);
-    console.log(`  per parked session ${perSession.toFixed(0)} KB; floor, a trivial workflow waiting for a signal: ${perFloor.toFixed(0)} KB (${floorParked.rss.toFixed(0)} MB for ${SESSIONS})`);
+    console.log(`  per parked session ${perSession.toFixed(0)} KB; floor, a trivial workflow waiting for a signal: ${perFloor}`);
     console.log(`  worker peak RSS ${afterAll.peak.toFixed(0)} MB (starting, parking and resuming); ${parkSeconds.toFixed(0)} s from the first start until all were parked`);
     console.log(
-      `  all resumed (approval update returned) ${resumeSeconds.toFixed(1)} s after the approvals were sent, ${APPROVERS} at a time; ` +
+      `  ${resumed.length === SESSIONS ? 'all' : `${resumed.length} of ${SESSIONS}`} resumed (approval update returned) ${resumeSeconds.toFixed(1)} s after the approvals were sent, ${APPROVERS} at a time; ` +
         `one update p50 ${(percentile(resumeLatencies, 0.5) / 1000).toFixed(2)} s, max ${(resumeLatencies.at(-1)! / 1000).toFixed(2)} s   goal: all ${GOAL.sessions} within ${GOAL.resumeSeconds} s${goalNote}`,
     );
-    console.log(`  all finished (command run, last model turn) ${finishSeconds.toFixed(1)} s after the approvals were sent   goal: none set (#9 item 13 asks for resuming)`);
+    console.log(
+      `  ${finishedCount === SESSIONS ? 'all' : `${finishedCount} of ${SESSIONS}`} finished (command run, last model turn) ${finishSeconds.toFixed(1)} s after the approvals were sent   goal: none set (#9 item 13 asks for resuming)`,
+    );
+    if (failures.length) console.log(`  failed: ${failureSummary()}`);
+    console.log(
+      `  CPU from the approvals until all finished: worker ${cpu.worker.toFixed(0)} s, dev server ${cpu.server.toFixed(0)} s ` +
+        `(${(((cpu.worker + cpu.server) * 1000) / SESSIONS).toFixed(0)} ms a session); the machine's cores were busy ${((cpu.busy / cpu.total) * 100).toFixed(0)}% of that time, other work included`,
+    );
   } finally {
-    stopProcess(floorWorker);
-    stopProcess(worker);
+    await stopProcess(floorWorker);
+    await stopProcess(worker);
     await model.close();
     await connection.close();
     await server.stop();
