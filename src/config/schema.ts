@@ -185,11 +185,17 @@ export const configSchema = z
         /** A worker started while its server is down retries this long (0: for ever) before exiting. */
         connect_timeout_seconds: z.number().int().min(0).default(600),
         /**
-         * Sessions kept in memory between their workflow tasks. Beyond it the least recently used
-         * (sessions parked on an approval, say) are evicted and replayed from their short history
-         * when they wake. Unset: the Temporal SDK's default, which grows with the heap.
+         * Sessions kept in memory between their workflow tasks (about 1 MB each). Beyond it the least
+         * recently used (sessions parked on an approval, say) are evicted and replayed from their
+         * short history when they wake. The SDK's own default grows with the heap limit (thousands
+         * on a large machine), so parked sessions filled the worker's memory.
          */
-        max_cached_workflows: positiveInt.optional(),
+        max_cached_workflows: positiveInt.default(200),
+        /**
+         * Workflow tasks polled at once. Unset: half of max_concurrent_workflow_tasks (the SDK's
+         * advice); the SDK's default of 10 left tasks queued for seconds while the worker idled.
+         */
+        max_concurrent_workflow_task_polls: z.number().int().min(2).optional(),
       })
       .strict()
       .prefault({}),

@@ -20,8 +20,17 @@ import { registry as defaultRegistry, type ToolRegistry } from '../registry/regi
 import type { ToolSettings } from '../registry/tool-entry';
 import { createMemoryStore } from '../memory/create-memory-store';
 import type { SessionStore } from '../store/session-store';
+import { workflowTaskPolls } from './worker-tuning';
 
 export const WORKFLOWS_PATH = path.join(__dirname, '..', 'workflows');
+
+/**
+ * Workflow modules the sandbox loads once and shares, deep-frozen, between all sessions, instead of
+ * one copy per session: only pure ones may be listed. Checking a decision's signature builds
+ * noble's Ed25519 base-point table on first use (about 35 ms and 1 MB); in per-session copies every
+ * approval paid that again, and again after every eviction from the workflow cache.
+ */
+export const WORKFLOW_PRELOAD_MODULES = [path.join(__dirname, '..', 'approval-signals', 'decision-signature')];
 
 export interface HermesWorkerOptions {
   connection: NativeConnection;
@@ -60,7 +69,7 @@ export function toolSettingsFrom(config: LoadedConfig): ToolSettings {
 
 /** Bundles the workflow code (webpack); do it once per process and share the result. */
 export async function bundleWorkflows(): Promise<WorkflowBundleOption> {
-  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietBundlerLogger });
+  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, preloadModules: WORKFLOW_PRELOAD_MODULES, logger: quietBundlerLogger });
   return { code };
 }
 
@@ -111,11 +120,14 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
     connection: options.connection,
     namespace: config.temporal.namespace,
     taskQueue: options.taskQueue ?? config.temporal.task_queue,
-    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    ...(options.workflowBundle
+      ? { workflowBundle: options.workflowBundle }
+      : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { preloadModules: WORKFLOW_PRELOAD_MODULES } }),
     activities,
     maxConcurrentActivityTaskExecutions: config.worker.max_concurrent_activities,
     maxConcurrentWorkflowTaskExecutions: config.worker.max_concurrent_workflow_tasks,
-    ...(config.worker.max_cached_workflows ? { maxCachedWorkflows: config.worker.max_cached_workflows } : {}),
+    maxConcurrentWorkflowTaskPolls: workflowTaskPolls(config),
+    maxCachedWorkflows: config.worker.max_cached_workflows,
     shutdownGraceTime: `${config.worker.shutdown_grace_seconds} seconds`,
     // A cancellation or termination reaches a running tool only in a heartbeat's response: the
     // SDK's default throttle (0.8 × the heartbeat timeout, up to 60 s) would hold it back for
