@@ -52,7 +52,7 @@ import {
   type ToolCallPlan,
   type ToolOutcome,
 } from './session-types';
-import { planToolBatches } from './tool-batches';
+import { gatedInTheirActivities, planToolBatches } from './tool-batches';
 
 export const SESSION_FAILED = 'Hermes.Session.Failed';
 /** Histories recorded before every declaring tool was gated replay as they ran (terminal calls only). */
@@ -270,12 +270,13 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     const gatesEveryTool = patched(GATE_EVERY_TOOL_PATCH);
     const legacyGated = (call: ToolCallPlan) => call.name === 'terminal';
     const gated = turn.toolCalls.filter((call) => (gatesEveryTool ? call.needsAssessment === true : legacyGated(call)));
-    // With one gated call there are no approvals to raise together: its own activity assesses it.
-    const lone = gated.length === 1 ? gated[0] : undefined;
-    const inTool = gateInTools && lone && !lone.mcp && lone.name !== 'execute_code' && !lone.workflowCall ? lone : undefined;
-    const gates: Map<string, CallGate> = await approvals.prepare(inTool ? [] : gated, turn.seq);
-    if (inTool) gates.set(inTool.id, GATED_IN_TOOL);
-    for (const batch of planToolBatches(turn.toolCalls)) {
+    const batches = planToolBatches(turn.toolCalls);
+    // Where no approval must wait for another call's assessment, each call's own activity assesses it.
+    const assessableInTool = (call: ToolCallPlan) => !call.mcp && call.name !== 'execute_code' && !call.workflowCall;
+    const inTool = new Set(gateInTools ? gatedInTheirActivities(batches, gated).filter(assessableInTool) : []);
+    const gates: Map<string, CallGate> = await approvals.prepare(gated.filter((call) => !inTool.has(call)), turn.seq);
+    for (const call of inTool) gates.set(call.id, GATED_IN_TOOL);
+    for (const batch of batches) {
       const run = (call: ToolCallPlan) => runCall(call, seqOf.get(call.id) as number, turn.seq, gates.get(call.id), assessedCwd);
       if (batch.concurrent) await Promise.all(batch.calls.map(run));
       else for (const call of batch.calls) await run(call);

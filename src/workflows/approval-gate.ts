@@ -2,8 +2,9 @@
 // must see is assessed (a recorded activity), the policy decides, and calls that need a human
 // wait durably for a decision (signal or update) or for the timeout, which denies. An approval
 // carries what it was given for: the files the command runs and the paths that were judged.
-// A turn's lone gated call is assessed by its own tool activity instead, which runs it at once
-// when the policy needs nobody's approval, and otherwise hands the assessment back to `gate`.
+// Where no approval must wait for another call's assessment (one gated call, or gated calls that
+// run side by side), each call's own tool activity assesses it instead, runs it at once when the
+// policy needs nobody's approval, and otherwise hands the assessment back to `gate`.
 import { condition, log } from '@temporalio/workflow';
 import { approvedNote, approverKind, deniedByUser, timedOut } from '../approval-signals/approval-messages';
 import type {

@@ -1,7 +1,7 @@
 // How one turn's tool calls are grouped: what runs together, what runs alone, and that the order
 // of side effects is always the order the model asked for.
 import type { CallConcurrency } from '../../../src/registry/tool-entry';
-import { pathsOverlap, planToolBatches } from '../../../src/workflows/tool-batches';
+import { gatedInTheirActivities, pathsOverlap, planToolBatches } from '../../../src/workflows/tool-batches';
 import type { ToolCallPlan } from '../../../src/workflows/session-types';
 
 /** A call written as `p` (parallel), `x` (exclusive) or a path (path-scoped). */
@@ -86,5 +86,21 @@ describe('pathsOverlap', () => {
   ])('%s and %s overlap: %s', (a, b, overlap) => {
     expect(pathsOverlap(a, b)).toBe(overlap);
     expect(pathsOverlap(b, a)).toBe(overlap);
+  });
+});
+
+describe('gatedInTheirActivities', () => {
+  /** Which of the gated calls (by id) their own activities assess. */
+  const inTool = (plan: ToolCallPlan[], gatedIds: string) =>
+    gatedInTheirActivities(planToolBatches(plan), plan.filter((c) => gatedIds.includes(c.id))).map((c) => c.id).join(' ');
+
+  it.each<[description: string, specs: string[], gated: string, expected: string]>([
+    ['no gated call', ['p', 'x'], '', ''],
+    ['a lone gated call, whatever runs beside it', ['x', 'x', 'p'], 'b', 'b'],
+    ['gated calls running side by side in one batch', ['p', 'p', 'p'], 'ac', 'a c'],
+    ['gated calls in separate batches are assessed together first', ['x', 'x'], 'ab', ''],
+    ['one gated call in a parallel batch, another after it', ['p', 'p', 'x'], 'ac', ''],
+  ])('%s', (_description, specs, gated, expected) => {
+    expect(inTool(calls(...specs), gated)).toBe(expected);
   });
 });
