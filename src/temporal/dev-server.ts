@@ -11,6 +11,15 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { resolveTemporalCli, type TemporalCli } from './cli-binary';
 import { HERMES_SEARCH_ATTRIBUTES, SEARCH_ATTRIBUTE_KEYS } from './search-attributes';
 
+/**
+ * What keeps a session's turns quick (scripts/services/temporal-server/dynamic-config.yaml sets
+ * the same on a cluster): activities a workflow task schedules start on its own worker without a
+ * round trip through matching, and the history service reads its transfer queue as often as it
+ * has work, where the default (20 reads a second) held every workflow task after an activity for
+ * up to 50 ms (the "50 ms beat" under short activities, Temporal's own floor included).
+ */
+export const LATENCY_DYNAMIC_CONFIG = { 'system.enableActivityEagerExecution': true, 'history.transferProcessorMaxPollRPS': 1000 } as const;
+
 export interface DevServerOptions {
   cli?: TemporalCli;
   ip?: string;
@@ -64,8 +73,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     ...(options.searchAttributes === false
       ? []
       : HERMES_SEARCH_ATTRIBUTES.flatMap(({ name, type }) => ['--search-attribute', `${name}=${type}`])),
-    // Activities scheduled by a workflow task start on the same worker without a round trip.
-    ...Object.entries({ 'system.enableActivityEagerExecution': true, ...options.dynamicConfig }).flatMap(([key, value]) => [
+    ...Object.entries({ ...LATENCY_DYNAMIC_CONFIG, ...options.dynamicConfig }).flatMap(([key, value]) => [
       '--dynamic-config-value',
       `${key}=${JSON.stringify(value)}`,
     ]),
