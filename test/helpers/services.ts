@@ -41,3 +41,12 @@ export function describeWithService(
     });
   }
 }
+
+/**
+ * `test` when what it needs is here; otherwise a skipped test whose title names what is missing.
+ * CI has everything: there a missing prerequisite runs the test, which fails, instead of a skip.
+ */
+export function testNeeding(available: boolean, missing: string, title: string, fn: jest.ProvidesCallback, timeoutMs?: number): void {
+  if (available || process.env.CI) test(title, fn, timeoutMs);
+  else test.skip(`${title} (skipped: ${missing})`, fn);
+}

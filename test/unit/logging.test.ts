@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { testNeeding } from '../helpers/services';
 
 const LOGGING = path.resolve(__dirname, '../../src/logging.ts');
 
@@ -27,8 +28,7 @@ try {
 }
 
 const prettyTitle = 'by default a warning is one short line for people, not a JSON record';
-// CI installs every dependency: there a missing pino-pretty fails the test instead of skipping it.
-(prettyInstalled || process.env.CI ? test : test.skip)(prettyInstalled || process.env.CI ? prettyTitle : `${prettyTitle} (skipped: pino-pretty is not installed: run npm install)`, () => {
+testNeeding(prettyInstalled, 'pino-pretty is not installed: run npm install', prettyTitle, () => {
   const output = runAndCaptureStderr({ level: 'warn' });
   expect(output.trim()).toBe('WARN: the sandbox is off {"detail":1}');
 });

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { runScript, type ScriptLimits } from '../../../src/code-execution/script-process';
 import { PRELUDE_VARIABLE, runtimeFor, SOURCE_VARIABLE, TOOLS_VARIABLE, type ScriptLanguage } from '../../../src/code-execution/script-runtimes';
 import { LocalEnvironment } from '../../../src/environments/local-environment';
+import { testNeeding } from '../../helpers/services';
 
 const LIMITS: ScriptLimits = { timeoutMs: 20_000, maxToolCalls: 50, maxStdoutBytes: 50_000, maxStderrBytes: 10_000 };
 
@@ -78,8 +79,7 @@ it('runs inside the sandbox: nothing outside the workspace can be written', asyn
 
 const python = spawnSync('python3', ['-c', 'print(1)']).status === 0;
 const pythonTitle = 'runs Python with hermes_tools imports where python3 exists';
-// CI has python3: there a missing one fails the test instead of skipping it.
-(python || process.env.CI ? it : it.skip)(python || process.env.CI ? pythonTitle : `${pythonTitle} (skipped: python3 is not installed: apt-get install python3)`, async () => {
+testNeeding(python, 'python3 is not installed: apt-get install python3', pythonTitle, async () => {
   const { result, calls } = run(`from hermes_tools import read_file, terminal\nanswer = read_file("a.txt", 3)\nprint(answer["tool"], terminal(command="ls")["args"]["command"])`, { language: 'python' });
   const outcome = await result;
   // python3 may be absent inside the sandbox even where the worker has one (e.g. under ~/.pyenv): then bash says 127.
