@@ -78,6 +78,8 @@ export class SqliteSessionStore implements SessionStore {
   private readonly db: Database.Database;
   /** The file this connection writes into: a store deleted or replaced under it loses every write. */
   private readonly identity?: { dev: number; ino: number };
+  /** Prepared once: preparing parses the SQL, a cost every turn's reads and writes paid again. */
+  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(readonly file: string) {
     if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
@@ -90,6 +92,15 @@ export class SqliteSessionStore implements SessionStore {
       const stats = statSync(file);
       this.identity = { dev: stats.dev, ino: stats.ino };
     }
+  }
+
+  private statement(sql: string): Database.Statement {
+    let prepared = this.statements.get(sql);
+    if (!prepared) {
+      prepared = this.db.prepare(sql);
+      this.statements.set(sql, prepared);
+    }
+    return prepared;
   }
 
   /** Throws when the path no longer names the file this connection has open. */
@@ -110,43 +121,41 @@ export class SqliteSessionStore implements SessionStore {
     this.checkIdentity();
     // A write statement that changes no row still needs a writable database (BEGIN IMMEDIATE does
     // not: it succeeds on a read-only WAL connection), and writes nothing.
-    this.db.prepare('UPDATE sessions SET status = status WHERE 0').run();
+    this.statement('UPDATE sessions SET status = status WHERE 0').run();
   }
 
   async saveToolListing(digest: string, listing: string): Promise<void> {
     this.checkIdentity();
-    this.db.prepare('INSERT OR IGNORE INTO tool_listings (digest, listing, created_at) VALUES (?, ?, ?)').run(digest, listing, new Date().toISOString());
+    this.statement('INSERT OR IGNORE INTO tool_listings (digest, listing, created_at) VALUES (?, ?, ?)').run(digest, listing, new Date().toISOString());
   }
 
   async getToolListing(digest: string): Promise<string | undefined> {
-    const row = this.db.prepare('SELECT listing FROM tool_listings WHERE digest = ?').get(digest) as { listing: string } | undefined;
+    const row = this.statement('SELECT listing FROM tool_listings WHERE digest = ?').get(digest) as { listing: string } | undefined;
     return row?.listing;
   }
 
   async createSession(session: NewSession): Promise<SessionRecord> {
     this.checkIdentity();
     const now = new Date().toISOString();
-    this.db
-      .prepare(
-        `INSERT OR IGNORE INTO sessions (session_id, workflow_id, task, model, cwd, tool_names, status,
-           parent_session_id, answer, error, created_at, updated_at)
-         VALUES (@sessionId, @workflowId, @task, @model, @cwd, @toolNames, @status, @parentSessionId, @answer,
-           @error, @now, @now)`,
-      )
-      .run({
-        ...session,
-        toolNames: JSON.stringify(session.toolNames),
-        parentSessionId: session.parentSessionId ?? null,
-        answer: session.answer ?? null,
-        error: session.error ?? null,
-        now,
-      });
+    this.statement(
+      `INSERT OR IGNORE INTO sessions (session_id, workflow_id, task, model, cwd, tool_names, status,
+         parent_session_id, answer, error, created_at, updated_at)
+       VALUES (@sessionId, @workflowId, @task, @model, @cwd, @toolNames, @status, @parentSessionId, @answer,
+         @error, @now, @now)`,
+    ).run({
+      ...session,
+      toolNames: JSON.stringify(session.toolNames),
+      parentSessionId: session.parentSessionId ?? null,
+      answer: session.answer ?? null,
+      error: session.error ?? null,
+      now,
+    });
     return (await this.getSession(session.sessionId)) as SessionRecord;
   }
 
   async getSession(sessionId: string): Promise<SessionRecord | undefined> {
     this.checkIdentity();
-    const row = this.db.prepare('SELECT * FROM sessions WHERE session_id = ?').get(sessionId) as SessionRow | undefined;
+    const row = this.statement('SELECT * FROM sessions WHERE session_id = ?').get(sessionId) as SessionRow | undefined;
     return row && toSession(row);
   }
 
@@ -160,41 +169,35 @@ export class SqliteSessionStore implements SessionStore {
     const names = Object.keys(columns);
     if (!names.length) return;
     const assignments = names.map((name) => `${name} = @${name}`).join(', ');
-    this.db
-      .prepare(`UPDATE sessions SET ${assignments}, updated_at = @now WHERE session_id = @sessionId`)
-      .run({ ...columns, now: new Date().toISOString(), sessionId });
+    this.statement(`UPDATE sessions SET ${assignments}, updated_at = @now WHERE session_id = @sessionId`).run({ ...columns, now: new Date().toISOString(), sessionId });
   }
 
   async listSessions(options: { limit?: number } = {}): Promise<SessionRecord[]> {
-    const rows = this.db
-      .prepare('SELECT * FROM sessions ORDER BY created_at DESC LIMIT ?')
-      .all(options.limit ?? 50) as SessionRow[];
+    const rows = this.statement('SELECT * FROM sessions ORDER BY created_at DESC LIMIT ?').all(options.limit ?? 50) as SessionRow[];
     return rows.map(toSession);
   }
 
   async appendMessage(sessionId: string, message: NewMessage): Promise<StoredMessage> {
     this.checkIdentity();
-    this.db
-      .prepare(
-        `INSERT OR IGNORE INTO messages (session_id, seq, role, content, tool_calls, tool_call_id, name, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        sessionId,
-        message.seq,
-        message.role,
-        message.content,
-        message.toolCalls ? JSON.stringify(message.toolCalls) : null,
-        message.toolCallId ?? null,
-        message.name ?? null,
-        new Date().toISOString(),
-      );
+    this.statement(
+      `INSERT OR IGNORE INTO messages (session_id, seq, role, content, tool_calls, tool_call_id, name, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      sessionId,
+      message.seq,
+      message.role,
+      message.content,
+      message.toolCalls ? JSON.stringify(message.toolCalls) : null,
+      message.toolCallId ?? null,
+      message.name ?? null,
+      new Date().toISOString(),
+    );
     return (await this.getMessage(sessionId, message.seq)) as StoredMessage;
   }
 
   async getMessage(sessionId: string, seq: number): Promise<StoredMessage | undefined> {
     this.checkIdentity();
-    const row = this.db.prepare('SELECT * FROM messages WHERE session_id = ? AND seq = ?').get(sessionId, seq) as
+    const row = this.statement('SELECT * FROM messages WHERE session_id = ? AND seq = ?').get(sessionId, seq) as
       | MessageRow
       | undefined;
     return row && toMessage(row);
@@ -202,13 +205,11 @@ export class SqliteSessionStore implements SessionStore {
 
   async getMessages(sessionId: string, options: { fromSeq?: number; limit?: number; last?: number } = {}): Promise<StoredMessage[]> {
     if (options.last !== undefined) {
-      const rows = this.db
-        .prepare('SELECT * FROM (SELECT * FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq DESC LIMIT ?) ORDER BY seq')
+      const rows = this.statement('SELECT * FROM (SELECT * FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq DESC LIMIT ?) ORDER BY seq')
         .all(sessionId, options.fromSeq ?? 0, Math.max(0, options.last)) as MessageRow[];
       return rows.map(toMessage);
     }
-    const rows = this.db
-      .prepare('SELECT * FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?')
+    const rows = this.statement('SELECT * FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?')
       .all(sessionId, options.fromSeq ?? 0, options.limit ?? -1) as MessageRow[];
     return rows.map(toMessage);
   }
