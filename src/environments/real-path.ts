@@ -1,6 +1,7 @@
 // Where a path really leads once symbolic links are followed, on any backend. A path that does
 // not exist yet resolves through its deepest existing ancestor, and a dangling link through its
 // target, so a write that would create a file is judged by where the file would land.
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path/posix';
 
 /** Following more links than this is a loop (the kernel gives up at 40 too). */
@@ -29,6 +30,29 @@ export async function resolveRealPath(absolute: string, primitives: RealPathPrim
     return resolve(path.resolve(parent, link));
   };
   return resolve(path.normalize(absolute));
+}
+
+/**
+ * `resolveRealPath` on this machine with synchronous calls: for the worker's own files (its
+ * config, store, keys), resolved on every assessment. Each is a syscall of microseconds, where
+ * the asynchronous calls queue for libuv's four threads. Never for paths a model names: those
+ * may sit on a mount that hangs, which must not stall the worker's event loop.
+ */
+export function resolveOwnRealPath(absolute: string): Promise<string> {
+  // lstat answers "no such file" without throwing: an error's stack costs more than the syscall.
+  const entry = (target: string) => lstatSync(target, { throwIfNoEntry: false });
+  return resolveRealPath(absolute, {
+    realpath: async (target) => (entry(target) ? attempt(() => realpathSync.native(target)) : null),
+    readlink: async (target) => (entry(target)?.isSymbolicLink() ? attempt(() => readlinkSync(target)) : null),
+  });
+}
+
+function attempt(call: () => string): string | null {
+  try {
+    return call();
+  } catch {
+    return null;
+  }
 }
 
 /**
