@@ -4,7 +4,8 @@
 // pseudo-terminal (node-pty) instead of pipes.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { closeSync, constants, mkdirSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -42,6 +43,8 @@ const DEFAULT_MAX_OUTPUT_CHARS = 50_000;
 const WRAPPER_MARKER = '__hermes_exit';
 /** Stop reading ~300 ms after bash exits even if a grandchild still holds the pipe open. */
 const DRAIN_AFTER_EXIT_MS = 300;
+/** Linux's PATH_MAX: no directory a command ends in has a longer name. */
+const PATH_MAX_BYTES = 4096;
 
 export class LocalEnvironment implements TerminalEnvironment {
   readonly workspace: LocalWorkspace;
@@ -106,12 +109,14 @@ export class LocalEnvironment implements TerminalEnvironment {
     // Outside the sandbox (our own control scripts) no variable may change what bash itself runs.
     const extra = sandboxed ? request.env : withoutShellHooks(request.env);
     const env = { ...sanitizeEnvironment(process.env, this.options.envPassthrough), ...extra };
-    // The sandbox's /tmp is its own: the cwd file exists first, so it can be bound in.
-    if (sandboxed) await writeFile(cwdFile, '', { mode: 0o600 });
+    // The sandbox's /tmp is its own: the cwd file exists first, so it can be bound in. This file,
+    // the pidfile and the log are the worker's own, in its temporary folder: written synchronously,
+    // as each is a syscall of microseconds where the asynchronous calls queue for libuv's threads.
+    if (sandboxed) writeFileSync(cwdFile, '', { mode: 0o600 });
     const argv = sandboxed ? this.sandbox.command(script, this.runOptions(cwd, [cwdFile])) : { file: 'bash', args: ['-c', script] };
 
     const pidFile = request.id ? pidFileFor(request.id) : undefined;
-    if (pidFile) await mkdir(path.dirname(pidFile), { recursive: true });
+    if (pidFile) mkdirSync(path.dirname(pidFile), { recursive: true });
     // Beside the pidfile: if this worker dies, the retry reads what the command printed so far.
     const log = request.id ? CommandLog.create(logFileFor(request.id)) : undefined;
     const onText = (text: string) => {
@@ -122,19 +127,19 @@ export class LocalEnvironment implements TerminalEnvironment {
     const child = request.pty ? startInPty(argv, env, onText) : await startWithPipes(argv, env, onText);
     // Listen for the exit before the first await: a quick command can finish in between.
     child.exited.catch(() => undefined); // handled where it is awaited below
-    if (pidFile && child.pid) await writeFile(pidFile, String(child.pid));
+    if (pidFile && child.pid) writeFileSync(pidFile, String(child.pid));
 
     const deadline = new ExecDeadline(request, () => killProcessGroup(child.pid, this.options.killGraceMs ?? 1000));
     try {
       const code = await child.exited;
       const { output: text, exitCode } = deadline.conclude(output.toString(), code);
-      const finalCwd = (await readFile(cwdFile, 'utf8').catch(() => '')).trim() || cwd;
+      const finalCwd = readCwdFile(cwdFile).trim() || cwd;
       if (request.cwd === undefined) this.current = { ...this.current, cwd: finalCwd };
       return { output: text, exitCode, timedOut: deadline.timedOut, interrupted: deadline.interrupted, cwd: finalCwd };
     } finally {
       deadline.dispose();
-      await rm(cwdFile, { force: true });
-      if (pidFile) await rm(pidFile, { force: true });
+      rmSync(cwdFile, { force: true });
+      if (pidFile) rmSync(pidFile, { force: true });
       log?.remove();
     }
   }
@@ -161,6 +166,23 @@ export class LocalEnvironment implements TerminalEnvironment {
   async release(): Promise<void> {
     // Nothing else is held between commands on the local backend.
     this.sandbox.releaseSession(this.sessionKey);
+  }
+}
+
+/**
+ * Where the command ended, as its wrapper wrote it: at most a path's length is read, never
+ * through a link, and never waiting (a command could leave a FIFO or a huge file in its place).
+ */
+function readCwdFile(file: string): string {
+  let descriptor: number | undefined;
+  try {
+    descriptor = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    const buffer = Buffer.alloc(PATH_MAX_BYTES);
+    return buffer.toString('utf8', 0, readSync(descriptor, buffer, 0, buffer.length, 0));
+  } catch {
+    return '';
+  } finally {
+    if (descriptor !== undefined) closeSync(descriptor);
   }
 }
 
