@@ -112,8 +112,12 @@ test('patch of ~/.ssh/authorized_keys waits, directly and through a workspace sy
     const pending = await pendingApprovals(handle, 2);
     // The human sees where, and what: the text replaced and its replacement.
     const shown = 'replace:\nowner\nwith:\nowner\nssh-ed25519 BBBB attacker';
-    expect(pending.map((approval) => approval.command)).toEqual([`patch ~/.ssh/authorized_keys\n${shown}`, `patch notes.txt (→ ~/.ssh/authorized_keys)\n${shown}`]);
-    expect(pending[1]!.description).toBe('write to a protected file (through a symbolic link: notes.txt): ~/.ssh/authorized_keys');
+    // The two calls run side by side, each judged in its own activity: they ask in the order their judgements finish.
+    const direct = pending.find((approval) => approval.command.startsWith('patch ~/'));
+    const linked = pending.find((approval) => approval.command.startsWith('patch notes.txt'));
+    expect(direct?.command).toBe(`patch ~/.ssh/authorized_keys\n${shown}`);
+    expect(linked?.command).toBe(`patch notes.txt (→ ~/.ssh/authorized_keys)\n${shown}`);
+    expect(linked?.description).toBe('write to a protected file (through a symbolic link: notes.txt): ~/.ssh/authorized_keys');
     await decide(handle, 'ap-1', 'deny');
     await decide(handle, 'ap-2', 'deny');
     await handle.result();
