@@ -13,17 +13,17 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { loadConfig, type LoadedConfig } from '../src/config/load';
 import { silentLogger } from '../src/logging';
 import type { ModelScriptInput } from '../src/model/model-script';
-import { startScriptedModelServer, type ScriptedModelServer } from '../src/model/scripted-model-server';
 import { SqliteSessionStore } from '../src/store/sqlite-session-store';
 import { startDevServer } from '../src/temporal/dev-server';
 import { installTemporalRuntime } from '../src/temporal/runtime';
 import { startSession } from '../src/temporal/sessions';
 import { bundleWorkflows, createHermesWorker } from '../src/temporal/worker';
 import { floorActivities } from './floor/floor-activities';
+import { startScriptedModelProcess, type ModelProcess } from './model-process';
 
 const CALLS = Number(process.env.CALLS ?? 16);
-const TURNS = Number(process.env.TURNS ?? 10);
-const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const TURNS = Number(process.env.TURNS ?? 20);
+const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const FLOOR_QUEUE = 'hermes-bench-floor';
 
 function median(values: number[]): number {
@@ -31,14 +31,10 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
-async function medianMs(run: () => Promise<unknown>): Promise<number> {
-  const times: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    const started = process.hrtime.bigint();
-    await run();
-    times.push(Number(process.hrtime.bigint() - started) / 1e6);
-  }
-  return median(times);
+async function timed(run: () => Promise<unknown>): Promise<number> {
+  const started = process.hrtime.bigint();
+  await run();
+  return Number(process.hrtime.bigint() - started) / 1e6;
 }
 
 const terminalCall = (command: string) => ({ name: 'terminal', arguments: { command } });
@@ -48,7 +44,7 @@ async function main(): Promise<void> {
   const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-bench-figures-'));
   const cwd = mkdtempSync(path.join(os.tmpdir(), 'hermes-bench-figures-cwd-'));
   writeFileSync(path.join(cwd, 'notes.txt'), 'a short file\n');
-  const models: ScriptedModelServer[] = [];
+  const models: ModelProcess[] = [];
   const server = await startDevServer({ headless: true });
   const connection = await Connection.connect({ address: server.address });
   const nativeConnection = await NativeConnection.connect({ address: server.address });
@@ -61,9 +57,9 @@ async function main(): Promise<void> {
   });
   const store = new SqliteSessionStore(baseConfig.store.path);
 
-  /** A config whose model replays `script`. */
+  /** A config whose model, in a process of its own, replays `script`. */
   const scripted = async (script: ModelScriptInput): Promise<LoadedConfig> => {
-    const model = await startScriptedModelServer({ script });
+    const model = await startScriptedModelProcess(script);
     models.push(model);
     return { ...baseConfig, model: { ...baseConfig.model, name: 'bench', base_url: model.url, api_key: 'bench' } };
   };
@@ -77,48 +73,54 @@ async function main(): Promise<void> {
 
   const sandbox = baseConfig.terminal.local.sandbox;
   try {
-    // Each side runs with only its own worker polling, as a deployment's worker would.
+    // Floor and sessions alternate, round by round, each on its own worker and task queue: the
+    // machine's drift (another process, the server's compactions) then reaches both sides alike,
+    // and each round's ratio compares like with like.
     const floorWorker = await Worker.create({
       connection: nativeConnection,
       taskQueue: FLOOR_QUEUE,
       workflowsPath: require.resolve('./floor/floor-workflows'),
       activities: floorActivities,
     });
-    const floorFigures = await floorWorker.runUntil(async () => {
-      await floor('floorTurns', TURNS)(); // warm up
-      return {
-        turn: ((await medianMs(floor('floorTurns', TURNS))) - (await medianMs(floor('floorTurns', 0)))) / TURNS,
-        one: await medianMs(floor('floorParallel', 1)),
-        many: await medianMs(floor('floorParallel', CALLS)),
-      };
-    });
-
     const hermes = await createHermesWorker({ connection: nativeConnection, config: baseConfig, store, logger: silentLogger, workflowBundle: await bundleWorkflows() });
-    await hermes.runUntil(async () => {
-      const answerOnly = await scripted({ turns: [{ content: 'done' }] });
-      const cheapTurns = await scripted({ turns: [...Array.from({ length: TURNS }, () => ({ tool_calls: [terminalCall('true')] })), { content: 'done' }] });
-      const readTurns = await scripted({
-        turns: [...Array.from({ length: TURNS }, () => ({ tool_calls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] })), { content: 'done' }],
-      });
-      const oneSleep = await scripted({ turns: [{ tool_calls: [terminalCall('sleep 1')] }, { content: 'done' }] });
-      const manySleeps = await scripted({ turns: [{ tool_calls: Array.from({ length: CALLS }, () => terminalCall('sleep 1')) }, { content: 'done' }] });
-      await session(cheapTurns)(); // warm up: bundle caches, sandbox probe, first connections
+    await floorWorker.runUntil(() =>
+      hermes.runUntil(async () => {
+        const answerOnly = await scripted({ turns: [{ content: 'done' }] });
+        const cheapTurns = await scripted({ turns: [...Array.from({ length: TURNS }, () => ({ tool_calls: [terminalCall('true')] })), { content: 'done' }] });
+        const readTurns = await scripted({
+          turns: [...Array.from({ length: TURNS }, () => ({ tool_calls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] })), { content: 'done' }],
+        });
+        const oneSleep = await scripted({ turns: [{ tool_calls: [terminalCall('sleep 1')] }, { content: 'done' }] });
+        const manySleeps = await scripted({ turns: [{ tool_calls: Array.from({ length: CALLS }, () => terminalCall('sleep 1')) }, { content: 'done' }] });
+        // Warm up: bundle caches, the sandbox probe, first connections, the JIT.
+        await floor('floorTurns', TURNS)();
+        await session(cheapTurns)();
+        await session(readTurns)();
 
-      const answerOnlyMs = await medianMs(session(answerOnly));
-      const turn = ((await medianMs(session(cheapTurns))) - answerOnlyMs) / TURNS;
-      const readTurn = ((await medianMs(session(readTurns))) - answerOnlyMs) / TURNS;
-      const one = await medianMs(session(oneSleep));
-      const many = await medianMs(session(manySleeps));
-
-      const floorTurn = floorFigures.turn;
-      console.log(`Session figures vs Temporal's floor, same dev server, same run (median of ${ROUNDS}; ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'unknown CPU'})`);
-      console.log(`  per turn (model call + one \`read_file\`): ${readTurn.toFixed(0)} ms; floor (two trivial activities): ${floorTurn.toFixed(0)} ms: ${(readTurn / floorTurn).toFixed(2)}x floor (goal 1.3x)`);
-      console.log(`  per turn (model call + one terminal \`true\`, a sandboxed process): ${turn.toFixed(0)} ms: ${(turn / floorTurn).toFixed(2)}x floor`);
-      console.log(
-        `  parallel terminal, ${CALLS} x \`sleep 1\` in one turn vs one (sandbox ${sandbox}): ${(many / one).toFixed(2)}x; ` +
-          `floor, ${CALLS} one-second activities vs one: ${(floorFigures.many / floorFigures.one).toFixed(2)}x (goal 1.15x)`,
-      );
-    });
+        const rounds: Record<'floorTurn' | 'readTurn' | 'terminalTurn' | 'floorOne' | 'floorMany' | 'one' | 'many', number>[] = [];
+        for (let round = 0; round < ROUNDS; round++) {
+          const floorTurn = ((await timed(floor('floorTurns', TURNS))) - (await timed(floor('floorTurns', 0)))) / TURNS;
+          const answerOnlyMs = await timed(session(answerOnly));
+          const readTurn = ((await timed(session(readTurns))) - answerOnlyMs) / TURNS;
+          const terminalTurn = ((await timed(session(cheapTurns))) - answerOnlyMs) / TURNS;
+          const [floorOne, floorMany] = [await timed(floor('floorParallel', 1)), await timed(floor('floorParallel', CALLS))];
+          const [one, many] = [await timed(session(oneSleep)), await timed(session(manySleeps))];
+          rounds.push({ floorTurn, readTurn, terminalTurn, floorOne, floorMany, one, many });
+        }
+        const med = (pick: (round: (typeof rounds)[number]) => number) => median(rounds.map(pick));
+        const floorTurn = med((round) => round.floorTurn);
+        console.log(`Session figures vs Temporal's floor, same dev server, rounds alternating (median of ${ROUNDS}; ${TURNS} turns; ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'unknown CPU'})`);
+        console.log(
+          `  per turn (model call + one \`read_file\`): ${med((round) => round.readTurn).toFixed(0)} ms; floor (two trivial activities): ${floorTurn.toFixed(0)} ms: ` +
+            `${med((round) => round.readTurn / round.floorTurn).toFixed(2)}x floor (goal 1.3x)`,
+        );
+        console.log(`  per turn (model call + one terminal \`true\`, a sandboxed process): ${med((round) => round.terminalTurn).toFixed(0)} ms: ${med((round) => round.terminalTurn / round.floorTurn).toFixed(2)}x floor`);
+        console.log(
+          `  parallel terminal, ${CALLS} x \`sleep 1\` in one turn vs one (sandbox ${sandbox}): ${med((round) => round.many / round.one).toFixed(2)}x; ` +
+            `floor, ${CALLS} one-second activities vs one: ${med((round) => round.floorMany / round.floorOne).toFixed(2)}x (goal 1.15x)`,
+        );
+      }),
+    );
   } finally {
     await store.close();
     await Promise.all(models.map((model) => model.close()));
