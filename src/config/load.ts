@@ -177,11 +177,13 @@ function environmentValues(env: NodeJS.ProcessEnv): Record<string, unknown> {
 }
 
 type JsonSchemaNode = { type?: string; properties?: Record<string, JsonSchemaNode> };
-const CONFIG_JSON_SCHEMA = z.toJSONSchema(configSchema, { io: 'input' }) as JsonSchemaNode;
+/** Built when a generic variable first needs it: ~20 ms that every command's start-up paid. */
+let configJsonSchema: JsonSchemaNode | undefined;
 
 /** Reads a generic variable as its key's type: `a` is a one-item list, `4` a model name. */
 function parserFor(keyPath: string[]): EnvParser {
-  let node: JsonSchemaNode | undefined = CONFIG_JSON_SCHEMA;
+  configJsonSchema ??= z.toJSONSchema(configSchema, { io: 'input' }) as JsonSchemaNode;
+  let node: JsonSchemaNode | undefined = configJsonSchema;
   for (const key of keyPath) node = node?.properties?.[key];
   if (node?.type === 'array') return asList;
   if (node?.type === 'string') return asString;
