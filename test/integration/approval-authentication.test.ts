@@ -133,6 +133,32 @@ test('a process with only Temporal access cannot approve; the signed `hermes-tem
   });
 });
 
+test('approve leaves the decision with the server when the session does not answer in time; the session applies it once', async () => {
+  const script = { turns: [turnOf('rm -rf answered-late'), { content: 'done' }] };
+  await withScriptedSession(harness, { script }, async ({ handle, store, config }) => {
+    mkdirSync(path.join(config.session.cwd, 'answered-late'));
+    await pendingApproval(handle);
+    const cli = (args: string[]) =>
+      run(process.execPath, [CLI_ENTRY, ...args], {
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, HERMES_TEMPORAL_HOME: config.home, TEMPORAL_ADDRESS: harness.address },
+        cwd: config.session.cwd,
+        timeout: 30_000,
+      });
+    const badWait = await cli(['approve', sessionIdOf(handle), 'ap-1', '--wait', 'soon']).catch((error: { stderr?: string }) => error);
+    expect(badWait.stderr).toMatch(/--wait must be a number of seconds above 0 and at most 3600, not 'soon'/);
+
+    // A wait no worker can meet stands in for a worker with a deep backlog.
+    const { stdout } = await cli(['approve', sessionIdOf(handle), 'ap-1', '--json', '--wait', '0.001']);
+    expect(JSON.parse(stdout)).toMatchObject({ approvalId: 'ap-1', choice: 'once', recorded: 'signal', note: 'The session did not answer within 0.001 s (its worker is busy)' });
+    expect(await handle.result()).toMatchObject({ status: 'completed' });
+    expect((await toolResults(store, handle))[0]).toMatchObject({ exit_code: 0 });
+    expect(existsSync(path.join(config.session.cwd, 'answered-late'))).toBe(false);
+    // Decided once, by the signed key, whichever copy (update or signal) reached the session first.
+    const decided = (await handle.query(approvalAuditQuery)).filter((entry) => entry.outcome === 'decided');
+    expect(decided).toEqual([expect.objectContaining({ approvalId: 'ap-1', applied: 'once', decidedBy: expect.stringMatching(/^key:/) })]);
+  });
+});
+
 test('with approvals.accept_unsigned the Temporal UI\'s unsigned signal decides, recorded as unsigned', async () => {
   const script = { turns: [turnOf('rm -rf via-ui'), { content: 'done' }] };
   await withScriptedSession(harness, { script, config: { approvals: { accept_unsigned: true } } }, async ({ handle, store }) => {

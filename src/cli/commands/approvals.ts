@@ -12,7 +12,7 @@ import type { MemoPendingApproval } from '../../approval-signals/pending-approva
 import { loadConfig } from '../../config/load';
 import { createSecretRedactor } from '../../environments/secret-redaction';
 import { connectTemporalClient, type TemporalClientConnection } from '../../temporal/connection';
-import { bounded, CLI_CALL_TIMEOUT_MS, noWorkerMessage, reachSession, type SessionReach } from '../session-reach';
+import { bounded, CLI_CALL_TIMEOUT_MS, DeadlineError, noWorkerMessage, reachSession, type SessionReach } from '../session-reach';
 import { workflowIdFor } from '../../temporal/sessions';
 
 async function withConnection<T>(action: (connection: TemporalClientConnection) => Promise<T>): Promise<T> {
@@ -56,10 +56,20 @@ async function pendingOf(client: Client, reach: SessionReach): Promise<PendingVi
   }
 }
 
-async function decide(sessionId: string, approvalId: string | undefined, choice: ApprovalChoice, flags: { reason?: string; json?: boolean }) {
+/** How long `approve` and `deny` wait, by default, for the session to answer before leaving the decision with the server. */
+const DEFAULT_ANSWER_WAIT_SECONDS = 15;
+
+interface DecideFlags {
+  reason?: string;
+  json?: boolean;
+  wait?: string;
+}
+
+async function decide(sessionId: string, approvalId: string | undefined, choice: ApprovalChoice, flags: DecideFlags) {
   const config = loadConfig();
   const approver = loadApproverKey(config.home, { create: true });
   if (flags.reason && flags.reason.length > 1000) throw new Error('--reason must be at most 1000 characters');
+  const waitSeconds = answerWaitSeconds(flags.wait);
   await withConnection(async ({ client }) => {
     // The signature binds this very pending approval (its id, requestedAt and command), so read it
     // first: from the worker, or from what the workflow itself recorded when no worker runs.
@@ -72,20 +82,36 @@ async function decide(sessionId: string, approvalId: string | undefined, choice:
       ...(flags.reason ? { reason: flags.reason } : {}),
       via: `cli:${os.userInfo().username}`,
     });
-    if (pending.note) {
-      // A signal needs no worker: the server records it and the session applies it (checking the
-      // signature) as soon as a worker serves it. It cannot answer, so say what is known.
+    // A signal needs no worker: the server records it and the session applies it (checking the
+    // signature) as soon as a worker serves it. It cannot answer, so say what is known.
+    const recordBySignal = async (note: string) => {
       await bounded(client, `send the decision to session ${sessionId}`, () => reach.handle.signal(approvalDecisionSignal, decision));
-      if (flags.json) return console.log(JSON.stringify({ sessionId, approvalId: approval.approvalId, choice, recorded: 'signal', note: pending.note }));
+      if (flags.json) return console.log(JSON.stringify({ sessionId, approvalId: approval.approvalId, choice, recorded: 'signal', note }));
       console.log(`${sessionId} ${approval.approvalId}: ${choice === 'deny' ? 'denial' : `approval (${choice})`} recorded by the server for \`${redactedCommand(approval.command)}\``);
-      console.log(`  ${pending.note}. The session applies the decision when a worker serves it.`);
-      return;
+      console.log(`  ${note}. The session applies the decision when a worker serves it.`);
+    };
+    if (pending.note) return recordBySignal(pending.note);
+    let result;
+    try {
+      result = await bounded(client, `deliver the decision to session ${sessionId}`, () => reach.handle.executeUpdate(decideApprovalUpdate, { args: [decision] }), waitSeconds * 1000);
+    } catch (error) {
+      if (!(error instanceof DeadlineError)) throw error;
+      // A worker with a deep backlog answers late. The same signed decision, sent again as a
+      // signal, is kept by the server; should the update still land first, the session applies
+      // that one and records the signal's copy as already decided.
+      return recordBySignal(`The session did not answer within ${waitSeconds} s (its worker is busy)`);
     }
-    const result = await bounded(client, `deliver the decision to session ${sessionId}`, () => reach.handle.executeUpdate(decideApprovalUpdate, { args: [decision] }), 15_000);
     if (flags.json) return console.log(JSON.stringify({ sessionId, ...result }));
     const applied = result.applied === 'deny' ? 'denied' : `approved (${result.applied})`;
     console.log(`${sessionId} ${result.approvalId}: ${applied} by ${result.decidedBy}${result.applied !== choice ? ` — asked for ${choice}` : ''}`);
   });
+}
+
+function answerWaitSeconds(flag: string | undefined): number {
+  if (flag === undefined) return DEFAULT_ANSWER_WAIT_SECONDS;
+  const seconds = Number(flag);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) throw new Error(`--wait must be a number of seconds above 0 and at most 3600, not '${flag}'`);
+  return seconds;
 }
 
 /**
@@ -157,7 +183,8 @@ export function registerApprovalCommands(program: Command): void {
     .option('--session', 'this kind of command for the rest of the session')
     .option('--always', 'add it to the permanent allowlist')
     .option('--json', 'print JSON')
-    .action(async (sessionId: string, approvalId: string | undefined, flags: { session?: boolean; always?: boolean; json?: boolean }) => {
+    .option('--wait <seconds>', `how long to wait for the session's answer before leaving the decision with the server (default ${DEFAULT_ANSWER_WAIT_SECONDS})`)
+    .action(async (sessionId: string, approvalId: string | undefined, flags: DecideFlags & { session?: boolean; always?: boolean }) => {
       const choice: ApprovalChoice = flags.always ? 'always' : flags.session ? 'session' : 'once';
       await decide(sessionId, approvalId, choice, flags);
     });
@@ -169,7 +196,8 @@ export function registerApprovalCommands(program: Command): void {
     .argument('[approvalId]')
     .option('--reason <text>', 'told to the model')
     .option('--json', 'print JSON')
-    .action(async (sessionId: string, approvalId: string | undefined, flags: { reason?: string; json?: boolean }) => {
+    .option('--wait <seconds>', `how long to wait for the session's answer before leaving the decision with the server (default ${DEFAULT_ANSWER_WAIT_SECONDS})`)
+    .action(async (sessionId: string, approvalId: string | undefined, flags: DecideFlags) => {
       await decide(sessionId, approvalId, 'deny', flags);
     });
 
