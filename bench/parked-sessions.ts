@@ -4,7 +4,8 @@
 // long until every session has resumed (its approval update returned: the workflow woke, was
 // replayed if evicted, and applied the decision), and until every one finished. Numbers only.
 //   npm run build && node -r tsx/cjs bench/parked-sessions.ts
-//   SESSIONS=300; CACHE=n overrides worker.max_cached_workflows; APPROVERS=100 updates in flight
+//   SESSIONS=300; CACHE=n overrides worker.max_cached_workflows; APPROVERS=100 updates in flight;
+//   PARK_ONLY=1 stops once the parked memory is read (no resuming)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -56,6 +57,12 @@ function machineCpuSeconds(): { busy: number; total: number } {
   const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
   const total = ticks.reduce((sum, value) => sum + value, 0);
   return { busy: (total - ticks[3]! - ticks[4]!) / 100, total: total / 100 };
+}
+
+/** The node flags `npm run worker` starts the worker with (the image's entry point has the same). */
+function workerNodeFlags(): string[] {
+  const script = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.worker ?? '';
+  return /node ((?:--\S+ )*)dist\/worker\.js/.exec(script)?.[1]?.trim().split(' ').filter(Boolean) ?? [];
 }
 
 /** The dev server's own process (the CLI runs under a watchdog shell), found by its port. */
@@ -163,6 +170,7 @@ async function main(): Promise<void> {
     OPENAI_BASE_URL: model.url,
     OPENAI_API_KEY: 'bench',
     HERMES_MODEL: 'bench',
+    ...(process.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX } : {}),
   };
   let floorWorker: ChildProcess | undefined;
   let worker: ChildProcess | undefined;
@@ -196,9 +204,9 @@ async function main(): Promise<void> {
     const floor = process.env.FLOOR === '0' ? undefined : await measureFloor();
     progress(floor ? `${SESSIONS} floor workflows waiting` : 'floor skipped');
 
-    // The sessions, on a worker process of their own started as `npm run worker` starts it.
+    // The sessions, on a worker process of their own started as `npm run worker` starts it (its node flags too).
     // WORKER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles it (written as it stops).
-    const nodeArgs = process.env.WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+    const nodeArgs = [...workerNodeFlags(), ...(process.env.WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [])];
     worker = await startProcess([...nodeArgs, path.join(ROOT, 'dist/worker.js')], workerEnv, cwd);
     progress(`worker pid ${worker.pid}, bench pid ${process.pid}`);
     await sleep(SETTLE_MS);
@@ -216,6 +224,10 @@ async function main(): Promise<void> {
     progress(`${SESSIONS} sessions parked on their approvals ${parkSeconds.toFixed(0)} s after the first start`);
     await sleep(SETTLE_MS);
     const parked = memoryOf(worker.pid!);
+    if (process.env.PARK_ONLY === '1') {
+      console.log(`Parked sessions: ${SESSIONS} on one worker process, workflow cache ${cache}: worker RSS ${parked.rss.toFixed(0)} MB (idle ${idle.rss.toFixed(0)} MB), peak ${parked.peak.toFixed(0)} MB`);
+      return;
+    }
 
     // What a person is asked comes from each session's memo (describe: the worker is not involved).
     const decisions = new Map<SessionHandle, ReturnType<typeof signDecision>>();

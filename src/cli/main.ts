@@ -1,6 +1,8 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=2
 // The `hermes-temporal` command. Only the module of the command being run is loaded; the
-// top-level help is built from the command table (command-table.ts).
+// top-level help is built from the command table (command-table.ts). V8's young generation is
+// capped at 2 MB a semi-space (the line above; `npm run worker` and the image do the same): a
+// worker holding thousands of sessions otherwise keeps hundreds of MB of young garbage resident.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';

@@ -310,7 +310,7 @@ describe('Dockerfile: the worker image', () => {
   });
 
   test('starts the compiled worker', () => {
-    expect(finalStage.instructions).toContain('ENTRYPOINT ["node", "/app/dist/worker.js"]');
+    expect(finalStage.instructions).toContain('ENTRYPOINT ["node", "--max-semi-space-size=2", "/app/dist/worker.js"]');
   });
 
   test('ships the compiled dist (where the hermes-temporal bin lives) and production node_modules', () => {
