@@ -99,10 +99,11 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
     }
 
     let gate = input.gate;
-    if (!gate && input.gatePolicy && entry?.assess) {
-      // Assessed here, at the moment it would run: a call the policy runs unasked saves the workflow a step.
+    // Assessed here, at the moment it would run: a call the policy runs unasked saves the workflow a step.
+    const policyHere = !gate && entry?.assess ? input.gatePolicy : undefined;
+    if (policyHere) {
       const assessment = await deps.assess({ sessionId: input.sessionId, assistantSeq: input.assistantSeq, toolCallId: input.toolCallId, environment: input.environment });
-      gate = clearedWithoutAsking(assessment, input.gatePolicy);
+      gate = clearedWithoutAsking(assessment, policyHere);
       if (!gate) return { seq: input.seq, ok: false, preview: '', resultChars: 0, needsGate: assessment };
     }
     if (gate && !gate.approved) {
@@ -111,7 +112,9 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
       return store(JSON.stringify({ output: '', exit_code: -1, error: gate.message, status: 'blocked' }));
     }
     const environment = await deps.environments.attach(input.environment);
-    if (gate?.checkedPaths && entry?.assess) {
+    // Paths judged by an earlier activity (or a human, maybe hours ago) are checked again now;
+    // judged a moment ago in this activity, a second look would only repeat the first.
+    if (gate?.checkedPaths && entry?.assess && !policyHere) {
       const args = parseToolArguments(call.arguments) ?? {};
       const moved = await pathsMovedSinceAssessment(entry, args, gate.checkedPaths, environment.workspace);
       if (moved) return store(JSON.stringify({ output: '', exit_code: -1, error: moved, status: 'blocked' }));

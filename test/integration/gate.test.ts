@@ -2,7 +2,7 @@
 // protected paths (directly or through a symlink) and text typed into a background shell wait for
 // a human; a denial reaches the model with the reason and changes nothing; a script swapped after
 // its command was approved is refused. The home folder is a temporary one, never the real one.
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { PendingApproval } from '../../src/approval-signals/approval-types';
@@ -125,6 +125,31 @@ test('patch of ~/.ssh/authorized_keys waits, directly and through a workspace sy
     expect(results.map((result) => result.status)).toEqual(['blocked', 'blocked']);
     expect(String(results[1]!.error)).toMatch(/^BLOCKED: Command denied by user\..*Do NOT retry/);
     expect(readFileSync(keys, 'utf8')).toBe('ssh-ed25519 AAAA owner\n');
+  });
+});
+
+test('a patch a human approved does not run when its link was pointed elsewhere while it waited', async () => {
+  const dirs = { home: tempDir('gate-hermes-'), cwd: tempDir('gate-cwd-') };
+  const keys = path.join(home, '.ssh', 'authorized_keys');
+  const sshConfig = path.join(home, '.ssh', 'config');
+  writeFileSync(keys, 'ssh-ed25519 AAAA owner\n');
+  writeFileSync(sshConfig, 'owner\n');
+  const link = path.join(dirs.cwd, 'notes.txt');
+  symlinkSync(keys, link);
+  const script = { turns: [{ tool_calls: [{ name: 'patch', arguments: { path: 'notes.txt', old_string: 'owner', new_string: 'owner (edited)' } }] }, { content: 'done' }] };
+  await withSession(dirs, script, async ({ handle, store }) => {
+    const [pending] = await pendingApprovals(handle, 1);
+    expect(pending!.command).toMatch(/^patch notes\.txt \(→ ~\/\.ssh\/authorized_keys\)/);
+    // Approved for authorized_keys; by the time it runs, the link leads to ~/.ssh/config.
+    rmSync(link);
+    symlinkSync(sshConfig, link);
+    await decide(handle, 'ap-1', 'once');
+    await handle.result();
+    const [result] = await toolResults(store, handle);
+    expect(result).toMatchObject({ status: 'blocked' });
+    expect(String(result!.error)).toMatch(/^BLOCKED: notes\.txt now leads to .*\.ssh\/config, not to the path that was checked before this call was allowed/);
+    expect(readFileSync(keys, 'utf8')).toBe('ssh-ed25519 AAAA owner\n');
+    expect(readFileSync(sshConfig, 'utf8')).toBe('owner\n');
   });
 });
 
