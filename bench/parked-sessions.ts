@@ -224,8 +224,14 @@ async function main(): Promise<void> {
     progress(`${SESSIONS} sessions parked on their approvals ${parkSeconds.toFixed(0)} s after the first start`);
     await sleep(SETTLE_MS);
     const parked = memoryOf(worker.pid!);
+    const perSession = ((parked.rss - idle.rss) * 1024) / SESSIONS;
+    const perFloor = floor ? `${(((floor.parked.rss - floor.idle.rss) * 1024) / SESSIONS).toFixed(0)} KB (${floor.parked.rss.toFixed(0)} MB for ${SESSIONS})` : 'not measured (FLOOR=0)';
+    const goalNote = SESSIONS === GOAL.sessions ? '' : ` (this run: ${SESSIONS} sessions)`;
+    console.log(`Parked sessions: ${SESSIONS} waiting for approval on one worker process, workflow cache ${cache ?? 'SDK default'} (${os.cpus().length} cores)`);
+    console.log(`  worker RSS parked ${parked.rss.toFixed(0)} MB (idle before any session ${idle.rss.toFixed(0)} MB)   goal: ${GOAL.sessions} parked under ${GOAL.rssMb} MB${goalNote}`);
+    console.log(`  per parked session ${perSession.toFixed(0)} KB; floor, a trivial workflow waiting for a signal: ${perFloor}`);
     if (process.env.PARK_ONLY === '1') {
-      console.log(`Parked sessions: ${SESSIONS} on one worker process, workflow cache ${cache}: worker RSS ${parked.rss.toFixed(0)} MB (idle ${idle.rss.toFixed(0)} MB), peak ${parked.peak.toFixed(0)} MB`);
+      console.log(`  worker peak RSS ${parked.peak.toFixed(0)} MB (starting and parking); ${parkSeconds.toFixed(0)} s from the first start until all were parked`);
       return;
     }
 
@@ -282,12 +288,6 @@ async function main(): Promise<void> {
     const afterAll = memoryOf(worker.pid!);
     resumeLatencies.sort((a, b) => a - b);
 
-    const perSession = ((parked.rss - idle.rss) * 1024) / SESSIONS;
-    const perFloor = floor ? `${(((floor.parked.rss - floor.idle.rss) * 1024) / SESSIONS).toFixed(0)} KB (${floor.parked.rss.toFixed(0)} MB for ${SESSIONS})` : 'not measured (FLOOR=0)';
-    const goalNote = SESSIONS === GOAL.sessions ? '' : ` (this run: ${SESSIONS} sessions)`;
-    console.log(`Parked sessions: ${SESSIONS} waiting for approval on one worker process, workflow cache ${cache ?? 'SDK default'} (${os.cpus().length} cores)`);
-    console.log(`  worker RSS parked ${parked.rss.toFixed(0)} MB (idle before any session ${idle.rss.toFixed(0)} MB)   goal: ${GOAL.sessions} parked under ${GOAL.rssMb} MB${goalNote}`);
-    console.log(`  per parked session ${perSession.toFixed(0)} KB; floor, a trivial workflow waiting for a signal: ${perFloor}`);
     console.log(`  worker peak RSS ${afterAll.peak.toFixed(0)} MB (starting, parking and resuming); ${parkSeconds.toFixed(0)} s from the first start until all were parked`);
     console.log(
       `  ${resumed.length === SESSIONS ? 'all' : `${resumed.length} of ${SESSIONS}`} resumed (approval update returned) ${resumeSeconds.toFixed(1)} s after the approvals were sent, ${APPROVERS} at a time; ` +
