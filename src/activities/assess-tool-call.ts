@@ -17,6 +17,7 @@ import type { CommandVerdict } from '../approval-signals/verdict';
 import type { LoadedConfig } from '../config/load';
 import type { EnvironmentFactory } from '../environments/factory';
 import type { SecretRedactor } from '../environments/secret-redaction';
+import { LocalWorkspace } from '../environments/local-workspace';
 import { resolveOwnRealPath } from '../environments/real-path';
 import type { EnvironmentHandle, TerminalEnvironment } from '../environments/terminal-environment';
 import { recordedWorkspace } from '../workflows/recorded-workspace';
@@ -145,8 +146,9 @@ export function createAssessToolCall(deps: AssessDeps) {
 
   async function worldOf(workspace: Workspace, workspaceRoot: string, isolated: boolean): Promise<World> {
     // The worker's own files are compared canonically, as the paths judged against them are.
+    const local = new LocalWorkspace(process.cwd());
     const canonical = (file: string) =>
-      resolveOwnRealPath(path.resolve(file.replace(/\/$/, '') || '/')).then((real) => (file.endsWith('/') ? `${real}/` : real), () => file);
+      resolveOwnRealPath(local.resolve(file.replace(/\/$/, '') || '/')).then((real) => (file.endsWith('/') ? `${real}/` : real), () => file);
     const home = await workspace.realpath('~').catch(() => workspace.resolve('~'));
     return {
       home,
