@@ -11,14 +11,15 @@ export interface ModelProcess {
   close(): Promise<void>;
 }
 
-const CLI = path.resolve(__dirname, '../src/cli/main.ts');
+const ROOT = path.resolve(__dirname, '..');
+const CLI = path.join(ROOT, 'src/cli/main.ts');
 const START_LIMIT_MS = 30_000;
 
 export async function startScriptedModelProcess(script: ModelScriptInput): Promise<ModelProcess> {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'hermes-bench-model-'));
   const scriptFile = path.join(folder, 'script.json');
   writeFileSync(scriptFile, JSON.stringify(script));
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'scripted-model', '--script', scriptFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'scripted-model', '--script', scriptFile], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
     let printed = '';
