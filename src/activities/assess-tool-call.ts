@@ -26,7 +26,7 @@ import { parseToolArguments } from '../registry/handle-function-call';
 import type { ToolRegistry } from '../registry/registry';
 import { coerceArguments } from '../registry/arguments';
 import type { AssessmentRequest, BoundFile, ToolEntry } from '../registry/tool-entry';
-import type { SessionStore } from '../store/session-store';
+import type { SessionRecord, SessionStore, StoredToolCall } from '../store/session-store';
 import { parentOfInnerCall } from '../code-execution/callable-tools';
 import type { HookRegistry } from '../hooks/hook-registry';
 import { checkBeforeCall, preToolCallPayload } from '../hooks/tool-call-hooks';
@@ -65,13 +65,18 @@ const MAX_DIGEST_BYTES = 64 * 1024 * 1024;
 /** Backends whose commands run in a disposable sandbox rather than on a host. */
 const ISOLATED_BACKENDS = new Set(['docker', 'singularity', 'modal', 'daytona', 'vercel_sandbox']);
 
+/** What the tool's own activity already read from the store, so judging its call reads nothing again. */
+export interface LoadedCall {
+  call: StoredToolCall | undefined;
+  session: SessionRecord | undefined;
+}
+
 export function createAssessToolCall(deps: AssessDeps) {
   const { config } = deps;
-  const assess = async function assessToolCall(input: AssessCommandInput): Promise<CommandAssessment> {
+  const assess = async function assessToolCall(input: AssessCommandInput, loaded?: LoadedCall): Promise<CommandAssessment> {
     // A sandbox with host paths mounted can reach the host: it is checked like one.
     const isolated = ISOLATED_BACKENDS.has(input.environment.backend) && input.environment.details?.hostMounts !== true;
-    const assistant = await deps.store.getMessage(input.sessionId, input.assistantSeq);
-    const call = assistant?.toolCalls?.find((candidate) => candidate.id === input.toolCallId);
+    const call = loaded ? loaded.call : (await deps.store.getMessage(input.sessionId, input.assistantSeq))?.toolCalls?.find((candidate) => candidate.id === input.toolCallId);
     const base: CommandAssessment = { isolated, ...(call ? { tool: call.name } : {}), cwd: input.environment.cwd };
     const args = parseToolArguments(call?.arguments);
     if (input.mcp && call && args) {
@@ -104,7 +109,7 @@ export function createAssessToolCall(deps: AssessDeps) {
     } catch (error) {
       return { ...base, display: displayOf(call.name, request), problem: `the ${input.environment.backend} environment could not be reached to check this call (${describe(error)})` };
     }
-    const session = await deps.store.getSession(input.sessionId);
+    const session = loaded ? loaded.session : await deps.store.getSession(input.sessionId);
     // The recorded workspace, not where the session (a sub-agent: its parent's cwd) started.
     const world = await worldOf(environment.workspace, recordedWorkspace(input.environment) ?? session?.cwd ?? input.environment.cwd, isolated);
     const assessment: CommandAssessment = { ...base, display: displayOf(call.name, request) };
@@ -131,8 +136,8 @@ export function createAssessToolCall(deps: AssessDeps) {
     if (assessment.display) assessment.display = clip(assessment.display, MAX_DISPLAY);
     return assessment;
   };
-  return async (input: AssessCommandInput): Promise<CommandAssessment> => {
-    const assessment = await assess(input);
+  return async (input: AssessCommandInput, loaded?: LoadedCall): Promise<CommandAssessment> => {
+    const assessment = await assess(input, loaded);
     return assessment.display ? { ...assessment, display: deps.redactor.redact(assessment.display) } : assessment;
   };
 

@@ -17,7 +17,7 @@ import { DEFAULT_MAX_RESULT_CHARS, isRetrySafeCall, type ToolContext, type ToolS
 import type { SessionStore, StoredMessage } from '../store/session-store';
 import { commandIdFor, type EnvironmentHandle } from '../environments/terminal-environment';
 import type { ExecuteToolInput, ToolOutcome } from '../workflows/session-types';
-import { pathsMovedSinceAssessment, type AssessCommandInput } from './assess-tool-call';
+import { pathsMovedSinceAssessment, type AssessCommandInput, type LoadedCall } from './assess-tool-call';
 import { clearedWithoutAsking } from '../approval-signals/cleared-call';
 import type { CommandAssessment } from '../approval-signals/approval-types';
 import { createCodeCallChannel, type SignalSession } from './code-call-channel';
@@ -48,7 +48,7 @@ export interface ExecuteToolDeps {
   /** Worker-side services handed to tools (memory, past sessions). */
   services?: ToolServices;
   /** The approval gate's assessment of a call (the `assessCommand` activity), for calls sent with a `gatePolicy`. */
-  assess: (input: AssessCommandInput) => Promise<CommandAssessment>;
+  assess: (input: AssessCommandInput, loaded?: LoadedCall) => Promise<CommandAssessment>;
 }
 
 export function createExecuteToolActivity(deps: ExecuteToolDeps) {
@@ -102,7 +102,8 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
     // Assessed here, at the moment it would run: a call the policy runs unasked saves the workflow a step.
     const policyHere = !gate && entry?.assess ? input.gatePolicy : undefined;
     if (policyHere) {
-      const assessment = await deps.assess({ sessionId: input.sessionId, assistantSeq: input.assistantSeq, toolCallId: input.toolCallId, environment: input.environment });
+      const where = { sessionId: input.sessionId, assistantSeq: input.assistantSeq, toolCallId: input.toolCallId, environment: input.environment };
+      const assessment = await deps.assess(where, { call, session });
       gate = clearedWithoutAsking(assessment, policyHere);
       if (!gate) return { seq: input.seq, ok: false, preview: '', resultChars: 0, needsGate: assessment };
     }
