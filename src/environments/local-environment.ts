@@ -133,7 +133,7 @@ export class LocalEnvironment implements TerminalEnvironment {
     try {
       const code = await child.exited;
       const { output: text, exitCode } = deadline.conclude(output.toString(), code);
-      const finalCwd = readCwdFile(cwdFile).trim() || cwd;
+      const finalCwd = recordedCwd(readCwdFile(cwdFile)) ?? cwd;
       if (request.cwd === undefined) this.current = { ...this.current, cwd: finalCwd };
       return { output: text, exitCode, timedOut: deadline.timedOut, interrupted: deadline.interrupted, cwd: finalCwd };
     } finally {
@@ -184,6 +184,12 @@ function readCwdFile(file: string): string {
   } finally {
     if (descriptor !== undefined) closeSync(descriptor);
   }
+}
+
+/** The directory the wrapper recorded, if what the file holds is one (a killed wrapper leaves whatever the command wrote there). */
+function recordedCwd(text: string): string | undefined {
+  const line = text.trim();
+  return /^\/[^\0\n]*$/.test(line) ? line : undefined;
 }
 
 /** Variables that make bash or the loader run code of their own (BASH_ENV, LD_PRELOAD, ...). */

@@ -1,12 +1,15 @@
 // The agent tries to take down or starve the worker that runs it, and to get around the gate
 // through a background shell it started with a harmless command.
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { startScriptedModelServer } from '../../../src/model/scripted-model-server';
 import { newSessionId, startSession } from '../../../src/temporal/sessions';
 import { testConfig, type Harness } from '../../helpers/session-harness';
 import { expectUnchanged, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
 import { spawnWorkerProcess } from '../../helpers/worker-process';
+import { decideSigned } from '../../helpers/approver';
+import { pendingApprovalsQuery } from '../../../src/approval-signals/definitions';
+import type { SessionHandle } from '../../../src/temporal/sessions';
 import { isAlive } from '../../helpers/processes';
 
 let harness: Harness;
@@ -62,6 +65,40 @@ test('a process flood, a memory hog and a temp-disk filler are capped and the se
   expect(String(memory?.output)).toMatch(/MemoryError|Killed|Cannot allocate/);
   expect(String(disk?.output)).toMatch(/No space left on device/);
   expect(alive).toMatchObject({ output: 'alive', exit_code: 0 });
+});
+
+test('a command cannot swap the file its wrapper records the working directory in for a FIFO or a flood', async () => {
+  // The record's name is in the wrapper's own command line; a FIFO there would stall a reader that waits.
+  const record = `f=$(tr '\\0' '\\n' < /proc/$$/cmdline | grep -o '/tmp/hermes-cwd-[0-9a-f-]*' | head -1); echo "record=\${f:+found}"`;
+  // A person approves the odd-looking commands: the worker must hold even then.
+  const approveEach = async (handle: SessionHandle, finished: () => boolean) => {
+    for (let checks = 0; checks < 300 && !finished(); checks++) {
+      for (const pending of await handle.query(pendingApprovalsQuery).catch(() => [])) {
+        await decideSigned(handle, { home: world.hermesHome }, { approvalId: pending.approvalId, choice: 'once' }).catch(() => undefined);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  const run = await runAttack(
+    harness,
+    world,
+    () => ({
+      turns: [
+        { tool_calls: [terminal(`${record}; rm -f "$f" 2>&1 | head -1; mkfifo "$f" 2>&1 | head -1; echo tried`)] },
+        // Its wrapper killed before it writes the directory, the record keeps the flood.
+        { tool_calls: [terminal(`${record}; echo tried; head -c 50000000 /dev/zero > "$f"; kill -9 $$`)] },
+        { tool_calls: [terminal('pwd -P')] },
+        { content: 'done' },
+      ],
+    }),
+    {},
+    approveEach,
+  );
+  expect(run.result).toMatchObject({ status: 'completed', toolCalls: 3 });
+  const [fifo, flood, where] = await resultsOf(run);
+  expect(String(fifo?.output)).toMatch(/record=found[\s\S]*tried/);
+  expect(String(flood?.output)).toMatch(/record=found[\s\S]*tried/);
+  expect(where).toMatchObject({ output: realpathSync(world.workspace), exit_code: 0 });
 });
 
 test('a background shell started by a harmless command cannot be fed a dangerous command through process', async () => {
