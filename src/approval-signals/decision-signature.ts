@@ -111,3 +111,29 @@ export function verifyDecision(
   }
   return { ok: true, decidedBy: `key:${approver.name}${signature.via ? ` via ${signature.via}` : ''}` };
 }
+
+/**
+ * verifyDecision, remembering the decisions that verified: an update's validator and its handler,
+ * or a signal's check and its application, ask about the same decision, and an Ed25519 check costs
+ * milliseconds of the workflow thread. The key holds every input the signature covers besides the
+ * session's own (workflow id, the pending approval's command, the keys), which do not change.
+ */
+export class VerifiedDecisions {
+  private static readonly REMEMBERED = 8;
+  private readonly verified = new Map<string, string>();
+
+  verify(decision: ApprovalDecision, context: Parameters<typeof verifyDecision>[1]): DecisionVerification {
+    const { signature } = decision;
+    const key = signature
+      ? JSON.stringify([context.pending.approvalId, context.pending.requestedAt, context.pending.command, decision.choice, decision.reason ?? null, signature])
+      : undefined;
+    const decidedBy = key === undefined ? undefined : this.verified.get(key);
+    if (decidedBy !== undefined) return { ok: true, decidedBy };
+    const verification = verifyDecision(decision, context);
+    if (verification.ok && key !== undefined) {
+      this.verified.set(key, verification.decidedBy);
+      if (this.verified.size > VerifiedDecisions.REMEMBERED) this.verified.delete(this.verified.keys().next().value as string);
+    }
+    return verification;
+  }
+}

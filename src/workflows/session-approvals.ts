@@ -2,7 +2,7 @@
 // and the signal, update and query through which humans see and decide approvals.
 import { log, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { DEFAULT_APPROVAL_SETTINGS, type PendingApproval, type SessionApprovalSettings } from '../approval-signals/approval-types';
-import { verifyDecision } from '../approval-signals/decision-signature';
+import { VerifiedDecisions } from '../approval-signals/decision-signature';
 import {
   approvalAuditQuery,
   approvalDecisionSignal,
@@ -23,6 +23,7 @@ export function installApprovals(
   onAwaiting: (awaiting: boolean) => void,
 ): ApprovalGate {
   const settings = { ...DEFAULT_APPROVAL_SETTINGS, ...input.approvals };
+  const verifiedDecisions = new VerifiedDecisions();
   const carry = input.resume?.approvals ?? { sessionApprovals: [], allowlist: [], approvalCounter: 0 };
   const gate = new ApprovalGate(settings, carry, {
     assess: (call, assistantSeq) =>
@@ -39,7 +40,7 @@ export function installApprovals(
     },
     // Only a signature by one of the session's approver keys (or, opted in, no signature) decides.
     authenticate: (decision, pending) => {
-      const verified = verifyDecision(decision, {
+      const verified = verifiedDecisions.verify(decision, {
         workflowId: workflowInfo().workflowId,
         pending,
         approvers: settings.approvers,

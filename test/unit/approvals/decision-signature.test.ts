@@ -4,7 +4,7 @@ import { chmodSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { approverKeyFiles, loadApproverKey, replaceApproverKey, sessionApprovers, signDecision } from '../../../src/approval-signals/approver-key';
-import { decisionPayload, keyFingerprint, verifyDecision } from '../../../src/approval-signals/decision-signature';
+import { decisionPayload, keyFingerprint, VerifiedDecisions, verifyDecision } from '../../../src/approval-signals/decision-signature';
 import { parseApprovalDecision } from '../../../src/approval-signals/definitions';
 
 const home = () => mkdtempSync(path.join(os.tmpdir(), 'hermes-approver-'));
@@ -116,4 +116,26 @@ test('a session accepts this machine\'s key plus the configured approvers, publi
   const approvers = sessionApprovers(dir, [{ name: 'ops', public_key: remote }, { name: 'me-again', public_key: local.publicKey }]);
   expect(approvers).toEqual([{ name: 'me', publicKey: local.publicKey }, { name: 'ops', publicKey: remote.toLowerCase() }]);
   expect(JSON.stringify(approvers)).not.toContain('PRIVATE');
+});
+
+test('a remembered verification answers only for the very decision that verified: tampered copies are checked afresh', () => {
+  const { key, approvers } = setup();
+  const verified = new VerifiedDecisions();
+  const check = (decision: unknown, on = pending) =>
+    verified.verify(parseApprovalDecision(JSON.parse(JSON.stringify(decision))), { workflowId, pending: on, approvers, acceptUnsigned: false });
+  const decision = signDecision(key, { workflowId, pending, choice: 'deny', reason: 'no', via: 'cli:alice' });
+  expect(check(decision)).toEqual({ ok: true, decidedBy: 'key:alice via cli:alice' });
+  expect(check(decision)).toEqual({ ok: true, decidedBy: 'key:alice via cli:alice' });
+  for (const tampered of [
+    { ...decision, choice: 'always' },
+    { ...decision, reason: 'ok then' },
+    { ...decision, signature: { ...decision.signature, via: 'cli:bob' } },
+  ]) {
+    expect(check(tampered).ok).toBe(false);
+  }
+  // The same signed decision for a request that came again under the same id, or for another command.
+  expect(check(decision, { ...pending, requestedAt: '2026-12-01T11:00:00.000Z' }).ok).toBe(false);
+  expect(check(decision, { ...pending, command: 'rm -rf /' }).ok).toBe(false);
+  // A refusal is never remembered as a success, and an unsigned decision is never remembered at all.
+  expect(check({ ...decision, signature: undefined }).ok).toBe(false);
 });
