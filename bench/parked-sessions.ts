@@ -1,6 +1,6 @@
 // Benchmark: sessions parked on an approval on one worker process (dist/worker.js, as deployed) with
 // its workflow cache (worker.max_cached_workflows): the worker's RSS while they wait, per session
-// next to the floor (a worker process holding as many trivial workflows waiting for a signal), how
+// next to the floor (a worker process holding as many trivial workflows waiting for an update), how
 // long until every session has resumed (its approval update returned: the workflow woke, was
 // replayed if evicted, and applied the decision), and until every one finished. Numbers only.
 //   npm run build && node -r tsx/cjs bench/parked-sessions.ts
@@ -139,6 +139,74 @@ async function showHistory(client: Client, handle: SessionHandle): Promise<void>
   for (const event of history.events ?? []) progress(`${(seconds(event) - first).toFixed(3).padStart(9)} ${String(event.eventType)} ${String(event.eventId)}`);
 }
 
+/** What resuming a set of parked workflows took, from the first update sent until all finished. */
+interface Resumed {
+  count: number;
+  seconds: number;
+  latencies: number[];
+  finished: number;
+  finishSeconds: number;
+  failures: string[];
+  cpu: { worker: number; server: number; busy: number; total: number };
+}
+
+/**
+ * Sends each parked workflow its waking update, `APPROVERS` at a time, then waits for every one to
+ * finish, reading the worker's and the dev server's CPU over the whole of it.
+ */
+async function resumeAll<H extends { result(): Promise<unknown> }>(
+  handles: H[],
+  wake: (handle: H) => Promise<unknown>,
+  pids: { worker: number; server: number | undefined },
+): Promise<Resumed> {
+  const cpuBefore = { worker: cpuSecondsOf(pids.worker), server: pids.server ? cpuSecondsOf(pids.server) : NaN, machine: machineCpuSeconds() };
+  const approvedAt = Date.now();
+  const latencies: number[] = [];
+  const failures: string[] = [];
+  const failed = (what: string) => (error: unknown) => void failures.push(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+  let resumedAt = approvedAt;
+  const resumed: H[] = [];
+  await inBatches(handles, APPROVERS, async (handle) => {
+    const sent = Date.now();
+    try {
+      await wake(handle);
+    } catch (error) {
+      return failed('update')(error);
+    }
+    resumedAt = Date.now();
+    latencies.push(resumedAt - sent);
+    resumed.push(handle);
+  });
+  // Waiting for results only now keeps thousands of long polls off the connection the updates use.
+  let finished = 0;
+  await inBatches(resumed, APPROVERS, (handle) => handle.result().then(() => finished++, failed('result')));
+  const machine = machineCpuSeconds();
+  latencies.sort((a, b) => a - b);
+  return {
+    count: resumed.length,
+    seconds: (resumedAt - approvedAt) / 1000,
+    latencies,
+    finished,
+    finishSeconds: (Date.now() - approvedAt) / 1000,
+    failures,
+    cpu: {
+      worker: cpuSecondsOf(pids.worker) - cpuBefore.worker,
+      server: pids.server ? cpuSecondsOf(pids.server) - cpuBefore.server : NaN,
+      busy: machine.busy - cpuBefore.machine.busy,
+      total: machine.total - cpuBefore.machine.total,
+    },
+  };
+}
+
+function failureSummary(failures: string[]): string {
+  const counts = new Map<string, number>();
+  for (const failure of failures) counts.set(failure, (counts.get(failure) ?? 0) + 1);
+  return [...counts].map(([failure, count]) => `${count} × ${failure}`).join('; ');
+}
+
+/** CPU per resumed workflow, worker and dev server together, in ms. */
+const cpuPerWorkflow = (resumed: Resumed) => ((resumed.cpu.worker + resumed.cpu.server) * 1000) / SESSIONS;
+
 const percentile = (sorted: number[], fraction: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!;
 
 async function main(): Promise<void> {
@@ -174,8 +242,8 @@ async function main(): Promise<void> {
   };
   let floorWorker: ChildProcess | undefined;
   let worker: ChildProcess | undefined;
-  /** A worker process of Temporal's own holding as many trivial workflows waiting for a signal. */
-  async function measureFloor(): Promise<{ idle: Memory; parked: Memory }> {
+  /** A worker process of Temporal's own holding as many trivial workflows waiting for an update, then resuming them. */
+  async function measureFloor(): Promise<{ idle: Memory; parked: Memory; resumed?: Resumed }> {
     floorWorker = await startProcess(
       ['-r', 'tsx/cjs', path.join(__dirname, 'floor/parked-floor-worker.ts')],
       { ...workerEnv, FLOOR_QUEUE: floorQueue, ...(cache ? { MAX_CACHED_WORKFLOWS: String(cache) } : {}) },
@@ -195,8 +263,16 @@ async function main(): Promise<void> {
     });
     await sleep(SETTLE_MS);
     const floorParked = memoryOf(floorWorker.pid!);
+    const resumed =
+      process.env.PARK_ONLY === '1'
+        ? undefined
+        : await resumeAll(
+            floors.map((id) => client.workflow.getHandle(id)),
+            (handle) => handle.executeUpdate('wake'),
+            { worker: floorWorker.pid!, server: serverPid(server.address) },
+          );
     await stopProcess(floorWorker);
-    return { idle: floorIdle, parked: floorParked };
+    return { idle: floorIdle, parked: floorParked, ...(resumed ? { resumed } : {}) };
   }
 
   try {
@@ -229,7 +305,7 @@ async function main(): Promise<void> {
     const goalNote = SESSIONS === GOAL.sessions ? '' : ` (this run: ${SESSIONS} sessions)`;
     console.log(`Parked sessions: ${SESSIONS} waiting for approval on one worker process, workflow cache ${cache ?? 'SDK default'} (${os.cpus().length} cores)`);
     console.log(`  worker RSS parked ${parked.rss.toFixed(0)} MB (idle before any session ${idle.rss.toFixed(0)} MB)   goal: ${GOAL.sessions} parked under ${GOAL.rssMb} MB${goalNote}`);
-    console.log(`  per parked session ${perSession.toFixed(0)} KB; floor, a trivial workflow waiting for a signal: ${perFloor}`);
+    console.log(`  per parked session ${perSession.toFixed(0)} KB; floor, a trivial workflow waiting for an update: ${perFloor}`);
     if (process.env.PARK_ONLY === '1') {
       console.log(`  worker peak RSS ${parked.peak.toFixed(0)} MB (starting and parking); ${parkSeconds.toFixed(0)} s from the first start until all were parked`);
       return;
@@ -245,61 +321,36 @@ async function main(): Promise<void> {
       return decisions.size === handles.length;
     });
 
-    const serverProcess = serverPid(server.address);
-    const cpuBefore = { worker: cpuSecondsOf(worker.pid!), server: serverProcess ? cpuSecondsOf(serverProcess) : NaN, machine: machineCpuSeconds() };
-    const approvedAt = Date.now();
-    const resumeLatencies: number[] = [];
-    const failures: string[] = [];
-    const failed = (what: string) => (error: unknown) => void failures.push(`${what}: ${error instanceof Error ? error.message : String(error)}`);
-    const failureSummary = () => {
-      const counts = new Map<string, number>();
-      for (const failure of failures) counts.set(failure, (counts.get(failure) ?? 0) + 1);
-      return [...counts].map(([failure, count]) => `${count} × ${failure}`).join('; ');
-    };
-    let resumedAt = 0;
-    const resumed: SessionHandle[] = [];
-    await inBatches(handles, APPROVERS, async (handle) => {
-      const sent = Date.now();
-      try {
-        await handle.executeUpdate(decideApprovalUpdate, { args: [decisions.get(handle)!] });
-      } catch (error) {
-        return failed('update')(error);
-      }
-      resumedAt = Date.now();
-      resumeLatencies.push(resumedAt - sent);
-      resumed.push(handle);
+    const resumed = await resumeAll(handles, (handle) => handle.executeUpdate(decideApprovalUpdate, { args: [decisions.get(handle)!] }), {
+      worker: worker.pid!,
+      server: serverPid(server.address),
     });
-    const resumeSeconds = (resumedAt - approvedAt) / 1000;
-    progress(`${resumed.length} sessions resumed in ${resumeSeconds.toFixed(1)} s`);
-    // Waiting for results only now keeps thousands of long polls off the connection the updates use.
-    let finishedCount = 0;
-    await inBatches(resumed, APPROVERS, (handle) =>
-      handle.result().then(() => finishedCount++, failed('result')),
-    );
-    if (process.env.SHOW_HISTORY) await showHistory(client, resumed[Math.floor(resumed.length / 2)]!);
-    const finishSeconds = (Date.now() - approvedAt) / 1000;
-    const machine = machineCpuSeconds();
-    const cpu = {
-      worker: cpuSecondsOf(worker.pid!) - cpuBefore.worker,
-      server: serverProcess ? cpuSecondsOf(serverProcess) - cpuBefore.server : NaN,
-      busy: machine.busy - cpuBefore.machine.busy,
-      total: machine.total - cpuBefore.machine.total,
-    };
+    progress(`${resumed.count} sessions resumed in ${resumed.seconds.toFixed(1)} s`);
+    if (process.env.SHOW_HISTORY) await showHistory(client, handles[Math.floor(handles.length / 2)]!);
     const afterAll = memoryOf(worker.pid!);
-    resumeLatencies.sort((a, b) => a - b);
+    const { latencies, cpu } = resumed;
+    const all = (count: number) => (count === SESSIONS ? 'all' : `${count} of ${SESSIONS}`);
+    const floorResumed = floor?.resumed;
+    const floorResume = floorResumed
+      ? `floor ${floorResumed.seconds.toFixed(1)} s (${all(floorResumed.count)} trivial workflows woken by an update, ${(resumed.seconds / floorResumed.seconds).toFixed(2)}× it)`
+      : 'floor not measured';
 
     console.log(`  worker peak RSS ${afterAll.peak.toFixed(0)} MB (starting, parking and resuming); ${parkSeconds.toFixed(0)} s from the first start until all were parked`);
     console.log(
-      `  ${resumed.length === SESSIONS ? 'all' : `${resumed.length} of ${SESSIONS}`} resumed (approval update returned) ${resumeSeconds.toFixed(1)} s after the approvals were sent, ${APPROVERS} at a time; ` +
-        `one update p50 ${(percentile(resumeLatencies, 0.5) / 1000).toFixed(2)} s, max ${(resumeLatencies.at(-1)! / 1000).toFixed(2)} s   goal: all ${GOAL.sessions} within ${GOAL.resumeSeconds} s${goalNote}`,
+      `  ${all(resumed.count)} resumed (approval update returned) ${resumed.seconds.toFixed(1)} s after the approvals were sent, ${APPROVERS} at a time; ` +
+        `one update p50 ${(percentile(latencies, 0.5) / 1000).toFixed(2)} s, max ${(latencies.at(-1)! / 1000).toFixed(2)} s; ${floorResume}   goal: all ${GOAL.sessions} within ${GOAL.resumeSeconds} s${goalNote}`,
     );
     console.log(
-      `  ${finishedCount === SESSIONS ? 'all' : `${finishedCount} of ${SESSIONS}`} finished (command run, last model turn) ${finishSeconds.toFixed(1)} s after the approvals were sent   goal: none set (#9 item 13 asks for resuming)`,
+      `  ${all(resumed.finished)} finished (command run, last model turn) ${resumed.finishSeconds.toFixed(1)} s after the approvals were sent` +
+        `${floorResumed ? `; floor ${floorResumed.finishSeconds.toFixed(1)} s (two activities after waking)` : ''}   goal: none set (#9 item 13 asks for resuming)`,
     );
-    if (failures.length) console.log(`  failed: ${failureSummary()}`);
+    for (const [who, failures] of [['sessions', resumed.failures], ['floor', floorResumed?.failures ?? []]] as const) {
+      if (failures.length) console.log(`  failed (${who}): ${failureSummary(failures)}`);
+    }
     console.log(
       `  CPU from the approvals until all finished: worker ${cpu.worker.toFixed(0)} s, dev server ${cpu.server.toFixed(0)} s ` +
-        `(${(((cpu.worker + cpu.server) * 1000) / SESSIONS).toFixed(0)} ms a session); the machine's cores were busy ${((cpu.busy / cpu.total) * 100).toFixed(0)}% of that time, other work included`,
+        `(${cpuPerWorkflow(resumed).toFixed(0)} ms a session${floorResumed ? `; floor ${cpuPerWorkflow(floorResumed).toFixed(0)} ms a workflow` : ''}); ` +
+        `the machine's cores were busy ${((cpu.busy / cpu.total) * 100).toFixed(0)}% of that time, other work included`,
     );
   } finally {
     await stopProcess(floorWorker);

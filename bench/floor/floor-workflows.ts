@@ -1,9 +1,9 @@
 // Temporal's own floor for the session benchmarks: the same shapes as a session with nothing of
 // ours in them (trivial activities), on the same server, measured in the same run.
-import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, defineUpdate, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { FloorActivities } from './floor-activities';
 
-const wakeSignal = defineSignal('wake');
+const wakeUpdate = defineUpdate<void>('wake');
 
 const { noop, sleepOneSecond } = proxyActivities<FloorActivities>({ startToCloseTimeout: '1 minute' });
 
@@ -20,11 +20,16 @@ export async function floorParallel(calls: number): Promise<void> {
   await Promise.all(Array.from({ length: calls }, () => sleepOneSecond()));
 }
 
-/** Waits for a `wake` signal: what a parked session costs at least. */
+/**
+ * Waits for a `wake` update, then runs two activities: what a parked session costs at least, and
+ * what resuming one does at least (the decision applied, the command run, one model turn).
+ */
 export async function floorParked(): Promise<void> {
   let woken = false;
-  setHandler(wakeSignal, () => {
+  setHandler(wakeUpdate, () => {
     woken = true;
   });
   await condition(() => woken);
+  await noop();
+  await noop();
 }
