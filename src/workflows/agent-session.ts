@@ -19,6 +19,7 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
+import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import type { ApprovalGateResult } from '../approval-signals/approval-types';
 import {
   HermesModel,
@@ -70,6 +71,12 @@ type CallGate = Promise<ApprovalGateResult> | typeof GATED_IN_TOOL;
 const PENDING_APPROVALS_MEMO_PATCH = 'pending-approvals-memo';
 /** Histories recorded before delegation trees replay without the root search attribute. */
 const DELEGATION_TREE_PATCH = 'delegation-tree';
+/**
+ * Histories recorded before one upsert carried every search attribute a change sets (a status with
+ * its pending count or stop reason) replay with an upsert each. Each upsert is an event and a
+ * visibility write on the server: four fewer per session.
+ */
+const ONE_UPSERT_PER_CHANGE_PATCH = 'one-upsert-per-change';
 /** How long an idle parent waits, after a report, for its other children's before the model reads them. */
 const REPORT_SETTLE = '1 second';
 /** How much of a sub-agent's answer its workflow result (kept in the parent's history too) holds. */
@@ -97,14 +104,18 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     state.childEvent(event);
     if (event.type === 'child_finished') showDetails(currentDetails);
   });
-  const setStatus = (status: SessionStatusValue) => {
+  // All decided in the first task, before any local activity could split one (see below).
+  const gateInTools = patched(GATE_WITHOUT_LOCAL_ACTIVITY_PATCH);
+  const oneUpsert = patched(ONE_UPSERT_PER_CHANGE_PATCH);
+  /** The status, with what else the same change sets (`alongside`, upserted first in older histories). */
+  const setStatus = (status: SessionStatusValue, alongside: SearchAttributeUpdatePair[] = []) => {
     state.status = status;
+    if (oneUpsert) return upsertSearchAttributes([{ key: HermesStatus, value: status }, ...alongside]);
+    if (alongside.length) upsertSearchAttributes(alongside);
     upsertSearchAttributes([{ key: HermesStatus, value: status }]);
   };
-  // Both decided in the first task, before any local activity could split one (see below).
-  const gateInTools = patched(GATE_WITHOUT_LOCAL_ACTIVITY_PATCH);
-  const approvals = installApprovals(input, state, { ...activities, assessCommand: gateInTools ? activities.assessCommand : activities.assessCommandLocally }, (awaiting) => {
-    setStatus(awaiting ? 'awaiting_approval' : 'running');
+  const approvals = installApprovals(input, state, { ...activities, assessCommand: gateInTools ? activities.assessCommand : activities.assessCommandLocally }, (awaiting, alongside) => {
+    setStatus(awaiting ? 'awaiting_approval' : 'running', alongside);
     // The UI's current-details line says what a human is being asked, and how to answer.
     const waiting = approvals.pending();
     if (input.subagent) tellRootAboutApprovals(input, input.subagent, waiting);
@@ -129,12 +140,18 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     showDetails(currentDetails);
   });
   setHandler(transcriptQuery, () => state.transcriptView());
-  upsertSearchAttributes([
+  const startAttributes: SearchAttributeUpdatePair[] = [
     { key: HermesStatus, value: 'running' },
     { key: HermesModel, value: input.model },
     ...(input.parentSessionId ? [{ key: HermesParentSession, value: input.parentSessionId }] : []),
-  ]);
-  if (patched(DELEGATION_TREE_PATCH)) upsertSearchAttributes([{ key: HermesRootSession, value: input.subagent?.rootSessionId ?? input.sessionId }]);
+  ];
+  const rootAttribute: SearchAttributeUpdatePair = { key: HermesRootSession, value: input.subagent?.rootSessionId ?? input.sessionId };
+  if (oneUpsert) {
+    upsertSearchAttributes([...startAttributes, rootAttribute]);
+  } else {
+    upsertSearchAttributes(startAttributes);
+    if (patched(DELEGATION_TREE_PATCH)) upsertSearchAttributes([rootAttribute]);
+  }
   // Decided here, in the first task: first asked where an approval is raised, right after a local
   // activity (older histories), its marker can land in a later task than replay looks for it, and
   // the session would not replay. (A replay that finds no marker yet decides nothing: asked later.)
@@ -161,11 +178,16 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     if (subagents.outstanding) await subagents.cancelAll(`the parent session ended (${result.status})`);
     await destroyEnvironment();
     await activities.finishSession({ sessionId: input.sessionId, status: result.status, answer: result.answer });
-    setStatus('completed');
-    upsertSearchAttributes([
+    const outcome: SearchAttributeUpdatePair[] = [
       { key: HermesStopReason, value: result.status },
       { key: HermesToolCalls, value: state.toolCallCount },
-    ]);
+    ];
+    if (oneUpsert) {
+      setStatus('completed', outcome);
+    } else {
+      setStatus('completed');
+      upsertSearchAttributes(outcome);
+    }
     setCurrentDetails(`**${result.status}** after ${result.turns} turns and ${result.toolCalls} tool calls`);
     await report(result.status, result.answer, result.reason);
     await condition(allHandlersFinished);

@@ -1,6 +1,7 @@
 // Wires the approval gate into a session: its activities, its status and search attributes,
 // and the signal, update and query through which humans see and decide approvals.
-import { log, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { SearchAttributeUpdatePair } from '@temporalio/common';
+import { log, setHandler, workflowInfo } from '@temporalio/workflow';
 import { DEFAULT_APPROVAL_SETTINGS, type PendingApproval, type SessionApprovalSettings } from '../approval-signals/approval-types';
 import { VerifiedDecisions } from '../approval-signals/decision-signature';
 import {
@@ -20,7 +21,7 @@ export function installApprovals(
   input: SessionInput,
   state: SessionState,
   activities: SessionActivities,
-  onAwaiting: (awaiting: boolean) => void,
+  onAwaiting: (awaiting: boolean, alongside: SearchAttributeUpdatePair[]) => void,
 ): ApprovalGate {
   const settings = { ...DEFAULT_APPROVAL_SETTINGS, ...input.approvals };
   const verifiedDecisions = new VerifiedDecisions();
@@ -34,10 +35,8 @@ export function installApprovals(
     persist: (keys) =>
       activities.addToAllowlist({ keys }).catch((error: unknown) => log.warn('Could not save the allowlist', { error: String(error) })),
     notify: (approval) => activities.notifyApproval({ sessionId: input.sessionId, workflowId: workflowInfo().workflowId, approval }),
-    onPendingChange: (count) => {
-      upsertSearchAttributes([{ key: HermesPendingApprovals, value: count }]);
-      onAwaiting(count > 0);
-    },
+    // The count goes with the status in one upsert where onAwaiting's caller does that (see agent-session.ts).
+    onPendingChange: (count) => onAwaiting(count > 0, [{ key: HermesPendingApprovals, value: count }]),
     // Only a signature by one of the session's approver keys (or, opted in, no signature) decides.
     authenticate: (decision, pending) => {
       const verified = verifiedDecisions.verify(decision, {
