@@ -58,19 +58,19 @@ export function describeApprovers(approvers: readonly ApproverPublicKey[]): stri
 
 export type DecisionVerification = { ok: true; decidedBy: string } | { ok: false; message: string };
 
+/** The session a decision is checked against: its workflow, the approval asked, the keys it accepts. */
+export interface VerificationContext {
+  workflowId: string;
+  pending: DecisionPayloadFields['pending'];
+  approvers: readonly ApproverPublicKey[];
+  acceptUnsigned: boolean;
+}
+
 /**
  * Checks who made a decision: a signature by one of the session's approver keys over exactly
  * this approval, or (only with `acceptUnsigned`) no signature at all. Never trusts `decidedBy`.
  */
-export function verifyDecision(
-  decision: ApprovalDecision,
-  context: {
-    workflowId: string;
-    pending: DecisionPayloadFields['pending'];
-    approvers: readonly ApproverPublicKey[];
-    acceptUnsigned: boolean;
-  },
-): DecisionVerification {
+export function verifyDecision(decision: ApprovalDecision, context: VerificationContext): DecisionVerification {
   const { signature } = decision;
   if (!signature) {
     if (context.acceptUnsigned) return { ok: true, decidedBy: `unsigned:${decision.decidedBy ?? 'temporal-ui'}` };
@@ -122,7 +122,7 @@ export class VerifiedDecisions {
   private static readonly REMEMBERED = 8;
   private readonly verified = new Map<string, string>();
 
-  verify(decision: ApprovalDecision, context: Parameters<typeof verifyDecision>[1]): DecisionVerification {
+  verify(decision: ApprovalDecision, context: VerificationContext): DecisionVerification {
     const { signature } = decision;
     const key = signature
       ? JSON.stringify([context.pending.approvalId, context.pending.requestedAt, context.pending.command, decision.choice, decision.reason ?? null, signature])

@@ -73,8 +73,8 @@ const PENDING_APPROVALS_MEMO_PATCH = 'pending-approvals-memo';
 const DELEGATION_TREE_PATCH = 'delegation-tree';
 /**
  * Histories recorded before one upsert carried every search attribute a change sets (a status with
- * its pending count or stop reason) replay with an upsert each. Each upsert is an event and a
- * visibility write on the server: four fewer per session.
+ * its pending count or stop reason) replay with an upsert each. Each upsert is a history event
+ * and a visibility write on the server.
  */
 const ONE_UPSERT_PER_CHANGE_PATCH = 'one-upsert-per-change';
 /** How long an idle parent waits, after a report, for its other children's before the model reads them. */

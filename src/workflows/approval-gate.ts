@@ -108,7 +108,8 @@ export class ApprovalGate {
 
   /** Applies a validated decision under its verified approver; returns what was applied. */
   decide(decision: ApprovalDecision): DecideApprovalResult {
-    // Verified again here: validators do not run on replay, and a signal has no validator.
+    // Verified again here: validators do not run on replay, and a signal has no validator. (The
+    // session remembers a decision that verified, so one checked a moment ago costs no second check.)
     const { entry, decidedBy } = this.authenticated(decision);
     let applied = decision.choice;
     if (applied === 'always' && !entry.allowAlways) applied = 'session';
