@@ -91,6 +91,34 @@ describe.each([
     });
     await expectStillWaitingForAHuman(world, run);
   });
+
+  test("the agent cannot reuse the human's signature, read from the session's history, for its own command or another answer", async () => {
+    const run = await attack((sessionId) => {
+      // The human's signed approval of the loop is in the history (the update's input); the agent
+      // re-aims it at every approval id with every answer, as an update and as a signal.
+      const program = [
+        `const { Connection, Client } = require(${JSON.stringify(path.join(REPO_ROOT, 'node_modules/@temporalio/client'))});`,
+        `Connection.connect({ address: ${JSON.stringify(harness.address)}, connectTimeout: 2000 }).then(async (connection) => {`,
+        `  const handle = new Client({ connection }).workflow.getHandle('hermes-session-${sessionId}');`,
+        `  const signed = [];`,
+        `  for (const event of (await handle.fetchHistory()).events ?? []) {`,
+        `    for (const payload of event.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.args?.payloads ?? []) signed.push(JSON.parse(Buffer.from(payload.data).toString()));`,
+        `  }`,
+        `  console.log('signed decisions found: ' + signed.filter((decision) => decision.signature).length);`,
+        `  for (const decision of signed) for (const approvalId of ['ap-1', 'ap-2', 'ap-3']) for (const choice of ['once', 'always']) {`,
+        `    const reused = { ...decision, approvalId, choice };`,
+        `    await handle.executeUpdate('decideApproval', { args: [reused] }).catch((e) => console.log('update', e.message));`,
+        `    await handle.signal('approvalDecision', reused).catch((e) => console.log('signal', e.message));`,
+        `  }`,
+        `  process.exit(0);`,
+        `}).catch((e) => { console.log('connect', e.message); process.exit(0); });`,
+      ].join('\n');
+      return selfApprovalScript(`node -e ${shellQuote(program)}`, world);
+    });
+    await expectStillWaitingForAHuman(world, run);
+    // With the server reachable the attack really had the signature in hand (and was refused).
+    if (network === 'host') expect(readFileSync(path.join(world.workspace, 'attempts.log'), 'utf8')).toMatch(/signed decisions found: [1-9]/);
+  });
 });
 
 function shellQuote(text: string): string {
