@@ -75,18 +75,13 @@ describe.each([
 
   test('the agent cannot approve its own command through the Temporal SDK with a forged decidedBy', async () => {
     const run = await attack((sessionId) => {
-      const program = [
-        `const { Connection, Client } = require(${JSON.stringify(path.join(REPO_ROOT, 'node_modules/@temporalio/client'))});`,
-        `Connection.connect({ address: ${JSON.stringify(harness.address)}, connectTimeout: 2000 }).then(async (connection) => {`,
-        `  const handle = new Client({ connection }).workflow.getHandle('hermes-session-${sessionId}');`,
-        `  for (const approvalId of ['ap-1', 'ap-2', 'ap-3']) {`,
-        `    const decision = { approvalId, choice: 'always', decidedBy: 'key:owner' };`,
-        `    await handle.signal('approvalDecision', decision).catch((e) => console.log('signal', e.message));`,
-        `    await handle.executeUpdate('decideApproval', { args: [decision] }).catch((e) => console.log('update', e.message));`,
-        `  }`,
-        `  process.exit(0);`,
-        `}).catch((e) => { console.log('connect', e.message); process.exit(0); });`,
-      ].join('\n');
+      const program = sdkProgram(sessionId, [
+        `for (const approvalId of ['ap-1', 'ap-2', 'ap-3']) {`,
+        `  const decision = { approvalId, choice: 'always', decidedBy: 'key:owner' };`,
+        `  await handle.signal('approvalDecision', decision).catch((e) => console.log('signal', e.message));`,
+        `  await handle.executeUpdate('decideApproval', { args: [decision] }).catch((e) => console.log('update', e.message));`,
+        `}`,
+      ]);
       return selfApprovalScript(`node -e ${shellQuote(program)}`, world);
     });
     await expectStillWaitingForAHuman(world, run);
@@ -96,23 +91,18 @@ describe.each([
     const run = await attack((sessionId) => {
       // The human's signed approval of the loop is in the history (the update's input); the agent
       // re-aims it at every approval id with every answer, as an update and as a signal.
-      const program = [
-        `const { Connection, Client } = require(${JSON.stringify(path.join(REPO_ROOT, 'node_modules/@temporalio/client'))});`,
-        `Connection.connect({ address: ${JSON.stringify(harness.address)}, connectTimeout: 2000 }).then(async (connection) => {`,
-        `  const handle = new Client({ connection }).workflow.getHandle('hermes-session-${sessionId}');`,
-        `  const signed = [];`,
-        `  for (const event of (await handle.fetchHistory()).events ?? []) {`,
-        `    for (const payload of event.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.args?.payloads ?? []) signed.push(JSON.parse(Buffer.from(payload.data).toString()));`,
-        `  }`,
-        `  console.log('signed decisions found: ' + signed.filter((decision) => decision.signature).length);`,
-        `  for (const decision of signed) for (const approvalId of ['ap-1', 'ap-2', 'ap-3']) for (const choice of ['once', 'always']) {`,
-        `    const reused = { ...decision, approvalId, choice };`,
-        `    await handle.executeUpdate('decideApproval', { args: [reused] }).catch((e) => console.log('update', e.message));`,
-        `    await handle.signal('approvalDecision', reused).catch((e) => console.log('signal', e.message));`,
-        `  }`,
-        `  process.exit(0);`,
-        `}).catch((e) => { console.log('connect', e.message); process.exit(0); });`,
-      ].join('\n');
+      const program = sdkProgram(sessionId, [
+        `const signed = [];`,
+        `for (const event of (await handle.fetchHistory()).events ?? []) {`,
+        `  for (const payload of event.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.args?.payloads ?? []) signed.push(JSON.parse(Buffer.from(payload.data).toString()));`,
+        `}`,
+        `console.log('signed decisions found: ' + signed.filter((decision) => decision.signature).length);`,
+        `for (const decision of signed) for (const approvalId of ['ap-1', 'ap-2', 'ap-3']) for (const choice of ['once', 'always']) {`,
+        `  const reused = { ...decision, approvalId, choice };`,
+        `  await handle.executeUpdate('decideApproval', { args: [reused] }).catch((e) => console.log('update', e.message));`,
+        `  await handle.signal('approvalDecision', reused).catch((e) => console.log('signal', e.message));`,
+        `}`,
+      ]);
       return selfApprovalScript(`node -e ${shellQuote(program)}`, world);
     });
     await expectStillWaitingForAHuman(world, run);
@@ -120,6 +110,18 @@ describe.each([
     if (network === 'host') expect(readFileSync(path.join(world.workspace, 'attempts.log'), 'utf8')).toMatch(/signed decisions found: [1-9]/);
   });
 });
+
+/** A node program the agent runs: the Temporal SDK connected to the server, `handle` on its own session, then `body`. */
+function sdkProgram(sessionId: string, body: string[]): string {
+  return [
+    `const { Connection, Client } = require(${JSON.stringify(path.join(REPO_ROOT, 'node_modules/@temporalio/client'))});`,
+    `Connection.connect({ address: ${JSON.stringify(harness.address)}, connectTimeout: 2000 }).then(async (connection) => {`,
+    `  const handle = new Client({ connection }).workflow.getHandle('hermes-session-${sessionId}');`,
+    ...body.map((line) => `  ${line}`),
+    `  process.exit(0);`,
+    `}).catch((e) => { console.log('connect', e.message); process.exit(0); });`,
+  ].join('\n');
+}
 
 function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
