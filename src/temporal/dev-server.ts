@@ -57,7 +57,26 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const ip = options.ip ?? '127.0.0.1';
   const namespace = options.namespace ?? 'default';
   if (cli.kind === 'sdk-download') return startWithSdkDownload(ip, namespace, options);
+  // A free port (ours, or one the CLI picks for its internal services) can be taken by another
+  // process before the server binds it, e.g. a second server starting on this machine: try again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerProcess(cli, ip, namespace, options);
+    } catch (error) {
+      if (attempt >= PORT_ATTEMPTS || !/address already in use/.test(String(error))) throw error;
+      options.log?.(`${(error as Error).message.split('\n')[0]}; trying other ports`);
+    }
+  }
+}
 
+const PORT_ATTEMPTS = 3;
+
+async function startServerProcess(
+  cli: Extract<TemporalCli, { kind: 'binary' }>,
+  ip: string,
+  namespace: string,
+  options: DevServerOptions,
+): Promise<DevServer> {
   const port = options.port || (await freePort(ip));
   const uiPort = options.headless ? undefined : options.uiPort || (await freePort(ip));
   const args = [
@@ -93,6 +112,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     await waitUntilReady(address, child, options.readyTimeoutMs ?? 30_000, () => stderr);
   } catch (error) {
     killGroup(child, 'SIGKILL');
+    child.stdin?.destroy();
     throw error;
   }
   const uiUrl = uiPort ? `http://${ip}:${uiPort}` : undefined;
@@ -162,11 +182,12 @@ async function startWithSdkDownload(ip: string, namespace: string, options: DevS
 async function waitUntilReady(address: string, child: ChildProcess, timeoutMs: number, stderr: () => string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let exited: string | undefined;
-  child.once('exit', (code, signal) => {
+  // 'close', not 'exit': only then has all of the server's stderr (its reason) been read.
+  child.once('close', (code, signal) => {
     exited = `exited with ${code ?? signal}`;
   });
   while (Date.now() < deadline) {
-    if (exited) throw new Error(`temporal server start-dev ${exited}: ${stderr().trim()}`);
+    if (exited) throw new Error(`temporal server start-dev ${exited}: ${stderr().trim() || '(it printed nothing)'}`);
     try {
       const connection = await Connection.connect({ address, connectTimeout: 1000 });
       try {

@@ -1,25 +1,14 @@
 // A worker started before its Temporal server (or across a server restart) waits, saying what it
 // waits for, and serves sessions once the server is there; it gives up only after the
 // configured limit, and SIGTERM ends the wait.
-import { createServer } from 'node:net';
 import { resolveTemporalCli } from '../../src/temporal/cli-binary';
-import { startDevServer, type DevServer } from '../../src/temporal/dev-server';
+import { freePort, startDevServer, type DevServer } from '../../src/temporal/dev-server';
 import { CliTestbed, jsonLines, requireBuild, withTimeout, type SpawnedProcess } from '../helpers/cli';
 
 requireBuild();
 
 const testbed = new CliTestbed();
 afterEach(() => testbed.cleanup());
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** The worker logs (JSON lines) on stderr; resolves once one matches, bounded. */
 async function untilLogged(worker: SpawnedProcess, pattern: RegExp, timeoutMs: number): Promise<void> {
