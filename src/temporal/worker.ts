@@ -128,6 +128,7 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
     maxConcurrentWorkflowTaskExecutions: config.worker.max_concurrent_workflow_tasks,
     maxConcurrentWorkflowTaskPolls: workflowTaskPolls(config),
     maxCachedWorkflows: config.worker.max_cached_workflows,
+    maxEagerActivityReservationsPerWorkflowTask: config.worker.max_eager_activities_per_task,
     shutdownGraceTime: `${config.worker.shutdown_grace_seconds} seconds`,
     // A cancellation or termination reaches a running tool only in a heartbeat's response: the
     // SDK's default throttle (0.8 × the heartbeat timeout, up to 60 s) would hold it back for
