@@ -1,6 +1,8 @@
 // Benchmark: N terminal calls of `sleep 1` at once on the local backend (sandboxed as configured),
-// as a ratio to one such call, next to the floor: N bare spawns of `sleep 1` from this process.
-// A ratio near the floor's means the backend's own per-call work does not queue the calls.
+// as a ratio to one such call, next to two floors: N bare spawns of `sleep 1` from this process,
+// and N bare spawns of the same sandbox command the backend runs (what the kernel's namespaces
+// and mounts cost when N start at once). A ratio near the sandbox's floor means the backend's own
+// per-call work does not queue the calls.
 //   npx tsx bench/parallel-terminal.ts          (CALLS=16, ROUNDS=3)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -22,9 +24,9 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
   return Number(process.hrtime.bigint() - started) / 1e6;
 }
 
-function bareSleep(): Promise<void> {
+function bareSpawn(file: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('sleep', ['1'], { stdio: 'ignore', detached: true });
+    const child = spawn(file, args, { stdio: 'ignore', detached: true });
     child.once('error', reject);
     child.once('exit', () => resolve());
   });
@@ -48,10 +50,13 @@ async function main(): Promise<void> {
     const environment = new LocalEnvironment({ backend: 'local', cwd: workspace, sessionId: 'bench-parallel' });
     const probe = await environment.exec({ command: 'true', cwd: workspace, timeoutMs: 30_000 });
     if (probe.exitCode !== 0) throw new Error(`the local backend cannot run commands here: ${probe.output}`);
-    const floor = await ratio(bareSleep);
+    const floor = await ratio(() => bareSpawn('sleep', ['1']));
+    const sandboxed = environment.sandbox.command('sleep 1', { workspace, cwd: workspace, sessionKey: 'bench-parallel' });
+    const sandboxFloor = await ratio(() => bareSpawn(sandboxed.file, sandboxed.args));
     const local = await ratio(() => environment.exec({ command: 'sleep 1', cwd: workspace, timeoutMs: 30_000, id: `bench-${Math.random()}` }));
     console.log(`Parallel terminal calls: ${CALLS} x \`sleep 1\` at once vs one, median of ${ROUNDS} (${os.cpus().length} cores)`);
     console.log(`  floor: bare spawns from this process  one ${floor.one.toFixed(0)} ms, ${CALLS} at once ${floor.many.toFixed(0)} ms: ${(floor.many / floor.one).toFixed(2)}x`);
+    console.log(`  floor: the same sandbox, bare spawns   one ${sandboxFloor.one.toFixed(0)} ms, ${CALLS} at once ${sandboxFloor.many.toFixed(0)} ms: ${(sandboxFloor.many / sandboxFloor.one).toFixed(2)}x`);
     console.log(
       `  local backend (${environment.sandbox.state().summary ?? 'sandbox'})`.slice(0, 90) +
         `\n    one ${local.one.toFixed(0)} ms, ${CALLS} at once ${local.many.toFixed(0)} ms: ${(local.many / local.one).toFixed(2)}x (goal 1.15x)`,
