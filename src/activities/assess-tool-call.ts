@@ -154,14 +154,14 @@ export function createAssessToolCall(deps: AssessDeps) {
     const local = new LocalWorkspace(process.cwd());
     const canonical = (file: string) =>
       resolveOwnRealPath(local.resolve(file.replace(/\/$/, '') || '/')).then((real) => (file.endsWith('/') ? `${real}/` : real), () => file);
-    const home = await workspace.realpath('~').catch(() => workspace.resolve('~'));
-    return {
-      home,
-      workspaceRoot: await workspace.realpath(workspaceRoot).catch(() => workspaceRoot),
-      protectedFiles: await Promise.all(hermesProtectedFiles(config, workspaceRoot).map(canonical)),
-      secretFiles: await Promise.all(hermesSecretFiles(config).map(canonical)),
-      contained: isolated,
-    };
+    // Side by side: each is a round trip to the backend (or libuv's threads) on the call's path.
+    const [home, realWorkspaceRoot, protectedFiles, secretFiles] = await Promise.all([
+      workspace.realpath('~').catch(() => workspace.resolve('~')),
+      workspace.realpath(workspaceRoot).catch(() => workspaceRoot),
+      Promise.all(hermesProtectedFiles(config, workspaceRoot).map(canonical)),
+      Promise.all(hermesSecretFiles(config).map(canonical)),
+    ]);
+    return { home, workspaceRoot: realWorkspaceRoot, protectedFiles, secretFiles, contained: isolated };
   }
 
   async function judgeCommand(text: string, cwd: string, world: World, environment: TerminalEnvironment, handle: EnvironmentHandle): Promise<Partial<CommandAssessment>> {
