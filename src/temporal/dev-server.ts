@@ -52,6 +52,9 @@ export interface DevServer {
   stopNow(): void;
 }
 
+/** Starts tried before a port taken under us is reported (see startDevServer). */
+const PORT_ATTEMPTS = 3;
+
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   const cli = options.cli ?? resolveTemporalCli({ log: options.log });
   const ip = options.ip ?? '127.0.0.1';
@@ -68,8 +71,6 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     }
   }
 }
-
-const PORT_ATTEMPTS = 3;
 
 async function startServerProcess(
   cli: Extract<TemporalCli, { kind: 'binary' }>,

@@ -5,7 +5,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { resolveTemporalCli } from '../../src/temporal/cli-binary';
+import { resolveTemporalCli, type TemporalCli } from '../../src/temporal/cli-binary';
 import { freePort, startDevServer } from '../../src/temporal/dev-server';
 
 const realCli = resolveTemporalCli({});
@@ -16,7 +16,7 @@ beforeEach(() => {
 afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
 /** A `temporal` stand-in: runs `body` (sh) with the real CLI's path in $REAL. */
-function wrappedCli(body: string): { kind: 'binary'; path: string; source: 'configured' } {
+function wrappedCli(body: string): Extract<TemporalCli, { kind: 'binary' }> {
   if (realCli.kind !== 'binary') throw new Error('these tests need the temporal CLI (node dist/src/cli/main.js temporal-cli)');
   const script = path.join(folder, 'temporal');
   writeFileSync(script, `#!/bin/sh\nREAL='${realCli.path}'\n${body}\n`);
