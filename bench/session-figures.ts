@@ -1,7 +1,9 @@
 // Benchmark: what a session costs next to Temporal's own floor, both measured in this run on the
 // same in-memory dev server (bench/floor/: the same shapes with trivial activities).
-//   - per turn: a model call plus one cheap tool call, vs two trivial activity round trips; the
-//     cheap call is a `read_file` (no process) and, apart, a terminal `true` (one sandboxed process);
+//   - per turn: a model call plus one cheap tool call, vs two trivial activity round trips, and vs
+//     a bare request to the same model process plus a trivial activity (what the model's HTTP round
+//     trip costs in a worker); the cheap call is a `read_file` (no process) and, apart, a terminal
+//     `true` (one sandboxed process);
 //   - parallel terminal: CALLS `sleep 1` calls in one turn vs one such call, vs CALLS
 //     one-second activities at once vs one.
 // Prints figures and ratios; no pass/fail.   npx tsx bench/session-figures.ts
@@ -68,8 +70,8 @@ async function main(): Promise<void> {
     const result = await handle.result();
     if (result.status !== 'completed') throw new Error(`bench session ended ${result.status}: ${result.reason ?? ''}`);
   };
-  const floor = (workflow: 'floorTurns' | 'floorParallel', arg: number) => () =>
-    client.workflow.execute(workflow, { taskQueue: FLOOR_QUEUE, workflowId: `floor-${workflow}-${Date.now()}-${Math.random()}`, args: [arg] });
+  const floor = (workflow: 'floorTurns' | 'floorParallel' | 'floorModelTurns', ...args: [number] | [number, string]) => () =>
+    client.workflow.execute(workflow, { taskQueue: FLOOR_QUEUE, workflowId: `floor-${workflow}-${Date.now()}-${Math.random()}`, args });
 
   const sandbox = baseConfig.terminal.local.sandbox;
   try {
@@ -97,15 +99,22 @@ async function main(): Promise<void> {
         await session(cheapTurns)();
         await session(readTurns)();
 
-        const rounds: Record<'floorTurn' | 'readTurn' | 'terminalTurn' | 'floorOne' | 'floorMany' | 'one' | 'many', number>[] = [];
+        // The same model process answers the floor's bare requests: what its HTTP round trip costs
+        // inside a worker, apart from everything a session does around it.
+        const modelUrl = answerOnly.model.base_url ?? '';
+        await floor('floorModelTurns', TURNS, modelUrl)();
+
+        const rounds: Record<'floorTurn' | 'modelFloorTurn' | 'readTurn' | 'terminalTurn' | 'floorOne' | 'floorMany' | 'one' | 'many', number>[] = [];
         for (let round = 0; round < ROUNDS; round++) {
-          const floorTurn = ((await timed(floor('floorTurns', TURNS))) - (await timed(floor('floorTurns', 0)))) / TURNS;
+          const emptyFloor = await timed(floor('floorTurns', 0));
+          const floorTurn = ((await timed(floor('floorTurns', TURNS))) - emptyFloor) / TURNS;
+          const modelFloorTurn = ((await timed(floor('floorModelTurns', TURNS, modelUrl))) - emptyFloor) / TURNS;
           const answerOnlyMs = await timed(session(answerOnly));
           const readTurn = ((await timed(session(readTurns))) - answerOnlyMs) / TURNS;
           const terminalTurn = ((await timed(session(cheapTurns))) - answerOnlyMs) / TURNS;
           const [floorOne, floorMany] = [await timed(floor('floorParallel', 1)), await timed(floor('floorParallel', CALLS))];
           const [one, many] = [await timed(session(oneSleep)), await timed(session(manySleeps))];
-          rounds.push({ floorTurn, readTurn, terminalTurn, floorOne, floorMany, one, many });
+          rounds.push({ floorTurn, modelFloorTurn, readTurn, terminalTurn, floorOne, floorMany, one, many });
         }
         const med = (pick: (round: (typeof rounds)[number]) => number) => median(rounds.map(pick));
         const floorTurn = med((round) => round.floorTurn);
@@ -113,6 +122,10 @@ async function main(): Promise<void> {
         console.log(
           `  per turn (model call + one \`read_file\`): ${med((round) => round.readTurn).toFixed(0)} ms; floor (two trivial activities): ${floorTurn.toFixed(0)} ms: ` +
             `${med((round) => round.readTurn / round.floorTurn).toFixed(2)}x floor (goal 1.3x)`,
+        );
+        console.log(
+          `    floor with the model's round trip (a bare \`openai\` request to the same model process, then a trivial activity): ` +
+            `${med((round) => round.modelFloorTurn).toFixed(0)} ms; per turn vs it: ${med((round) => round.readTurn / round.modelFloorTurn).toFixed(2)}x`,
         );
         console.log(`  per turn (model call + one terminal \`true\`, a sandboxed process): ${med((round) => round.terminalTurn).toFixed(0)} ms: ${med((round) => round.terminalTurn / round.floorTurn).toFixed(2)}x floor`);
         console.log(

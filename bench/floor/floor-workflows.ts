@@ -5,12 +5,23 @@ import type { FloorActivities } from './floor-activities';
 
 const wakeUpdate = defineUpdate<void>('wake');
 
-const { noop, sleepOneSecond } = proxyActivities<FloorActivities>({ startToCloseTimeout: '1 minute' });
+const { noop, sleepOneSecond, askModel } = proxyActivities<FloorActivities>({ startToCloseTimeout: '1 minute' });
 
 /** `turns` times two activity round trips: what one model call plus one tool call cost at least. */
 export async function floorTurns(turns: number): Promise<void> {
   for (let turn = 0; turn < turns; turn++) {
     await noop();
+    await noop();
+  }
+}
+
+/**
+ * `turns` times a bare model request and a trivial activity: the same model round trip a turn
+ * makes, with none of the session's own work around it.
+ */
+export async function floorModelTurns(turns: number, modelUrl: string): Promise<void> {
+  for (let turn = 0; turn < turns; turn++) {
+    await askModel(modelUrl);
     await noop();
   }
 }
