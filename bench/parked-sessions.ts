@@ -7,7 +7,7 @@
 //   SESSIONS=300; CACHE=n overrides worker.max_cached_workflows; APPROVERS=100 updates in flight;
 //   PARK_ONLY=1 stops once the parked memory is read (no resuming)
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -18,6 +18,7 @@ import { loadConfig } from '../src/config/load';
 import { silentLogger } from '../src/logging';
 import { startScriptedModelServer } from '../src/model/scripted-model-server';
 import { startDevServer } from '../src/temporal/dev-server';
+import { cpuSecondsOf, serverPid } from './process-stats';
 import { installTemporalRuntime } from '../src/temporal/runtime';
 import { startSession, type SessionHandle } from '../src/temporal/sessions';
 
@@ -46,12 +47,6 @@ function memoryOf(pid: number): Memory {
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
-/** CPU seconds (user and system) a process has used so far. */
-function cpuSecondsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 /** Busy and total CPU seconds of the whole machine so far: other people's work shows here too. */
 function machineCpuSeconds(): { busy: number; total: number } {
   const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
@@ -63,23 +58,6 @@ function machineCpuSeconds(): { busy: number; total: number } {
 function workerNodeFlags(): string[] {
   const script = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.worker ?? '';
   return /node ((?:--\S+ )*)dist\/worker\.js/.exec(script)?.[1]?.trim().split(' ').filter(Boolean) ?? [];
-}
-
-/** The dev server's own process (the CLI runs under a watchdog shell), found by its port. */
-function serverPid(address: string): number | undefined {
-  const port = address.split(':').at(-1);
-  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    const command = (() => {
-      try {
-        return readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      } catch {
-        return [];
-      }
-    })();
-    const isServer = command[0] !== '/bin/sh' && command.includes('start-dev');
-    if (isServer && command[command.indexOf('--port') + 1] === port) return Number(entry);
-  }
-  return undefined;
 }
 
 /** Runs `work` on items, `width` at a time. */

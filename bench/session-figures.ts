@@ -5,7 +5,8 @@
 //     trip costs in a worker); the cheap call is a `read_file` (no process) and, apart, a terminal
 //     `true` (one sandboxed process);
 //   - parallel terminal: CALLS `sleep 1` calls in one turn vs one such call, vs CALLS
-//     one-second activities at once vs one.
+//     one-second activities at once vs one;
+//   - CPU per turn, of the worker process and of the dev server, next to the floor's.
 // Prints figures and ratios; no pass/fail.   npx tsx bench/session-figures.ts
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -22,6 +23,7 @@ import { startSession } from '../src/temporal/sessions';
 import { bundleWorkflows, createHermesWorker } from '../src/temporal/worker';
 import { floorActivities } from './floor/floor-activities';
 import { startScriptedModelProcess, type ModelProcess } from './model-process';
+import { cpuSecondsOf, serverPid } from './process-stats';
 
 const CALLS = Number(process.env.CALLS ?? 16);
 const TURNS = Number(process.env.TURNS ?? 20);
@@ -34,10 +36,35 @@ function median(values: number[]): number {
 }
 
 async function timed(run: () => Promise<unknown>): Promise<number> {
+  return (await measured(run)).ms;
+}
+
+/** Wall time and CPU time, of this process (both workers, the client) and of the dev server, in ms. */
+interface Cost {
+  ms: number;
+  workerCpuMs: number;
+  serverCpuMs: number;
+}
+
+let devServerPid: number | undefined;
+const cpuMs = (pid: number | undefined) => (pid ? cpuSecondsOf(pid) * 1000 : NaN);
+
+async function measured(run: () => Promise<unknown>): Promise<Cost> {
+  const [worker, server] = [cpuMs(process.pid), cpuMs(devServerPid)];
   const started = process.hrtime.bigint();
   await run();
-  return Number(process.hrtime.bigint() - started) / 1e6;
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  return { ms, workerCpuMs: cpuMs(process.pid) - worker, serverCpuMs: cpuMs(devServerPid) - server };
 }
+
+const total = (cost: Cost) => cost.workerCpuMs + cost.serverCpuMs;
+
+/** What each of `turns` turns added to a run over the same run without them. */
+const perTurn = (run: Cost, without: Cost, turns: number): Cost => ({
+  ms: (run.ms - without.ms) / turns,
+  workerCpuMs: (run.workerCpuMs - without.workerCpuMs) / turns,
+  serverCpuMs: (run.serverCpuMs - without.serverCpuMs) / turns,
+});
 
 const terminalCall = (command: string) => ({ name: 'terminal', arguments: { command } });
 
@@ -48,6 +75,7 @@ async function main(): Promise<void> {
   writeFileSync(path.join(cwd, 'notes.txt'), 'a short file\n');
   const models: ModelProcess[] = [];
   const server = await startDevServer({ headless: true });
+  devServerPid = serverPid(server.address);
   const connection = await Connection.connect({ address: server.address });
   const nativeConnection = await NativeConnection.connect({ address: server.address });
   const client = new Client({ connection });
@@ -104,19 +132,25 @@ async function main(): Promise<void> {
         const modelUrl = answerOnly.model.base_url ?? '';
         await floor('floorModelTurns', TURNS, modelUrl)();
 
-        const rounds: Record<'floorTurn' | 'modelFloorTurn' | 'readTurn' | 'terminalTurn' | 'floorOne' | 'floorMany' | 'one' | 'many', number>[] = [];
+        const rounds: (Record<'floorTurn' | 'modelFloorTurn' | 'readTurn' | 'terminalTurn' | 'floorOne' | 'floorMany' | 'one' | 'many', number> & {
+          modelFloorCost: Cost;
+          readCost: Cost;
+        })[] = [];
         for (let round = 0; round < ROUNDS; round++) {
-          const emptyFloor = await timed(floor('floorTurns', 0));
-          const floorTurn = ((await timed(floor('floorTurns', TURNS))) - emptyFloor) / TURNS;
-          const modelFloorTurn = ((await timed(floor('floorModelTurns', TURNS, modelUrl))) - emptyFloor) / TURNS;
-          const answerOnlyMs = await timed(session(answerOnly));
-          const readTurn = ((await timed(session(readTurns))) - answerOnlyMs) / TURNS;
-          const terminalTurn = ((await timed(session(cheapTurns))) - answerOnlyMs) / TURNS;
+          const emptyFloor = await measured(floor('floorTurns', 0));
+          const floorTurn = perTurn(await measured(floor('floorTurns', TURNS)), emptyFloor, TURNS).ms;
+          const modelFloorCost = perTurn(await measured(floor('floorModelTurns', TURNS, modelUrl)), emptyFloor, TURNS);
+          const answerOnlyCost = await measured(session(answerOnly));
+          const readCost = perTurn(await measured(session(readTurns)), answerOnlyCost, TURNS);
+          const terminalTurn = perTurn(await measured(session(cheapTurns)), answerOnlyCost, TURNS).ms;
           const [floorOne, floorMany] = [await timed(floor('floorParallel', 1)), await timed(floor('floorParallel', CALLS))];
           const [one, many] = [await timed(session(oneSleep)), await timed(session(manySleeps))];
-          rounds.push({ floorTurn, modelFloorTurn, readTurn, terminalTurn, floorOne, floorMany, one, many });
+          rounds.push({ floorTurn, modelFloorTurn: modelFloorCost.ms, readTurn: readCost.ms, terminalTurn, floorOne, floorMany, one, many, modelFloorCost, readCost });
         }
         const med = (pick: (round: (typeof rounds)[number]) => number) => median(rounds.map(pick));
+        // CPU is steadier than wall time on a shared machine, and says where a turn's time goes.
+        const cpuLine = (cost: (round: (typeof rounds)[number]) => Cost) =>
+          `worker ${med((round) => cost(round).workerCpuMs).toFixed(1)} + dev server ${med((round) => cost(round).serverCpuMs).toFixed(1)} ms`;
         const floorTurn = med((round) => round.floorTurn);
         console.log(`Session figures vs Temporal's floor, same dev server, rounds alternating (median of ${ROUNDS}; ${TURNS} turns; ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'unknown CPU'})`);
         console.log(
@@ -126,6 +160,10 @@ async function main(): Promise<void> {
         console.log(
           `    floor with the model's round trip (a bare \`openai\` request to the same model process, then a trivial activity): ` +
             `${med((round) => round.modelFloorTurn).toFixed(0)} ms; per turn vs it: ${med((round) => round.readTurn / round.modelFloorTurn).toFixed(2)}x`,
+        );
+        console.log(
+          `    CPU per turn: ${cpuLine((round) => round.readCost)}; floor with the model's round trip: ${cpuLine((round) => round.modelFloorCost)}; ` +
+            `total vs it: ${med((round) => total(round.readCost) / total(round.modelFloorCost)).toFixed(2)}x`,
         );
         console.log(`  per turn (model call + one terminal \`true\`, a sandboxed process): ${med((round) => round.terminalTurn).toFixed(0)} ms: ${med((round) => round.terminalTurn / round.floorTurn).toFixed(2)}x floor`);
         console.log(
