@@ -77,6 +77,17 @@ const DELEGATION_TREE_PATCH = 'delegation-tree';
  * and a visibility write on the server.
  */
 const ONE_UPSERT_PER_CHANGE_PATCH = 'one-upsert-per-change';
+/**
+ * Histories recorded before the tool-call count reached visibility at most every few seconds
+ * replay with an upsert after every turn.
+ */
+const TOOL_COUNT_EVERY_FEW_SECONDS_PATCH = 'tool-count-every-few-seconds';
+/**
+ * How stale `HermesToolCalls` may grow while turns follow each other quickly. Each upsert is a
+ * history event and a visibility write, as costly to the server as a quick turn's own work; a
+ * status change carries the count at once.
+ */
+const TOOL_COUNT_REFRESH_MS = 2000;
 /** How long an idle parent waits, after a report, for its other children's before the model reads them. */
 const REPORT_SETTLE = '1 second';
 /** How much of a sub-agent's answer its workflow result (kept in the parent's history too) holds. */
@@ -107,10 +118,11 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
   // All decided in the first task, before any local activity could split one (see below).
   const gateInTools = patched(GATE_WITHOUT_LOCAL_ACTIVITY_PATCH);
   const oneUpsert = patched(ONE_UPSERT_PER_CHANGE_PATCH);
+  const toolCount = new ToolCountAttribute(patched(TOOL_COUNT_EVERY_FEW_SECONDS_PATCH), () => state.toolCallCount);
   /** The status, with what else the same change sets (`alongside`, upserted first in older histories). */
   const setStatus = (status: SessionStatusValue, alongside: SearchAttributeUpdatePair[] = []) => {
     state.status = status;
-    if (oneUpsert) return upsertSearchAttributes([{ key: HermesStatus, value: status }, ...alongside]);
+    if (oneUpsert) return upsertSearchAttributes([{ key: HermesStatus, value: status }, ...toolCount.alongside(alongside)]);
     if (alongside.length) upsertSearchAttributes(alongside);
     upsertSearchAttributes([{ key: HermesStatus, value: status }]);
   };
@@ -296,14 +308,15 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     // Where no approval must wait for another call's assessment, each call's own activity assesses it.
     const assessableInTool = (call: ToolCallPlan) => !call.mcp && call.name !== 'execute_code' && !call.workflowCall;
     const inTool = new Set(gateInTools ? gatedInTheirActivities(batches, gated).filter(assessableInTool) : []);
-    const gates: Map<string, CallGate> = await approvals.prepare(gated.filter((call) => !inTool.has(call)), turn.seq);
+    const gatedHere = gated.filter((call) => !inTool.has(call));
+    const gates: Map<string, CallGate> = gatedHere.length ? await approvals.prepare(gatedHere, turn.seq) : new Map<string, CallGate>();
     for (const call of inTool) gates.set(call.id, GATED_IN_TOOL);
     for (const batch of batches) {
       const run = (call: ToolCallPlan) => runCall(call, seqOf.get(call.id) as number, turn.seq, gates.get(call.id), assessedCwd);
       if (batch.concurrent) await Promise.all(batch.calls.map(run));
       else for (const call of batch.calls) await run(call);
     }
-    upsertSearchAttributes([{ key: HermesToolCalls, value: state.toolCallCount }]);
+    toolCount.afterTurn();
   };
 
   const runLoop = async (): Promise<SessionResult> => {
@@ -333,8 +346,10 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     while (state.turn < input.maxTurns) {
       state.turn += 1;
       turnsThisRun += 1;
-      await deliverNotifications();
-      await mcp.refreshIfStale();
+      // Checked before awaiting: each promise a workflow makes costs the SDK a stack capture, and a
+      // quick turn has nothing to deliver or refresh.
+      if (watches.hasNotifications || subagents.hasReports) await deliverNotifications();
+      if (mcp.stale) await mcp.list();
       showDetails(`Turn ${state.turn}/${input.maxTurns}: waiting for the model (${input.model})${mcp.failuresLine()}`);
       const turn = await activities.callModel.executeWithOptions({ ...activities.modelOptions, summary: `${input.model}, turn ${state.turn}` }, [
         { sessionId: input.sessionId, seq: state.reserveSeqs(1), model: input.model, baseUrl: input.baseUrl, ...(input.delegation ? { schemaContext: { delegation } } : {}), ...mcp.callModelInput() },
@@ -364,6 +379,8 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
       if (state.turn < input.maxTurns && (workflowInfo().continueAsNewSuggested || turnsThisRun >= limits.turnsPerRun)) {
         await subagents.settled();
         await condition(allHandlersFinished);
+        // The next run starts from this run's search attributes: they must hold the count.
+        toolCount.flush();
         return await continueAsNew<typeof agentSession>({
           ...input,
           resume: { ...state.carryOver(), ...watches.carryOver(), approvals: approvals.carryOver(), todos: todos.snapshot(), subagents: subagents.carryOver(), ...mcp.carryOver() },
@@ -414,6 +431,46 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     throw ApplicationFailure.create({ message, type: SESSION_FAILED, nonRetryable: true, cause: error as Error });
   } finally {
     deadline?.stop();
+  }
+}
+
+/**
+ * `HermesToolCalls` in visibility: refreshed after a turn once a few seconds have passed since it
+ * last was, and carried by every status change (histories recorded before: after every turn).
+ */
+class ToolCountAttribute {
+  private shown: number;
+  private shownAtMs = Date.now();
+
+  constructor(
+    private readonly throttled: boolean,
+    private readonly count: () => number,
+  ) {
+    this.shown = count();
+  }
+
+  afterTurn(): void {
+    if (!this.throttled) return upsertSearchAttributes([{ key: HermesToolCalls, value: this.count() }]);
+    if (Date.now() - this.shownAtMs >= TOOL_COUNT_REFRESH_MS) this.flush();
+  }
+
+  flush(): void {
+    const pair = this.alongside([]);
+    if (pair.length) upsertSearchAttributes(pair);
+  }
+
+  /** `pairs` plus the count, where it changed since visibility last heard it and `pairs` lack it. */
+  alongside(pairs: SearchAttributeUpdatePair[]): SearchAttributeUpdatePair[] {
+    if (!this.throttled) return pairs;
+    const given = pairs.find((pair) => pair.key.name === HermesToolCalls.name);
+    this.shownAtMs = Date.now();
+    if (given) {
+      this.shown = given.value as number;
+      return pairs;
+    }
+    if (this.count() === this.shown) return pairs;
+    this.shown = this.count();
+    return [...pairs, { key: HermesToolCalls, value: this.shown }];
   }
 }
 

@@ -11,7 +11,7 @@ import type { SessionInput } from './session-types';
 
 export class McpTools {
   private summary?: McpListingSummary;
-  private stale = false;
+  private needsListing = false;
 
   constructor(
     private readonly input: SessionInput,
@@ -19,25 +19,25 @@ export class McpTools {
   ) {
     this.summary = input.resume?.mcpListing;
     setHandler(reloadMcpToolsSignal, () => {
-      this.stale = true;
+      this.needsListing = true;
     });
   }
 
   /** Lists the session's tools (first run, or when stale); a session without servers never calls. */
   async list(): Promise<void> {
-    this.stale = false;
+    this.needsListing = false;
     this.summary = await this.activities.listMcpTools({ sessionId: this.input.sessionId, toolsets: this.input.toolsets, disabledToolsets: this.input.disabledToolsets });
     if (this.summary.failures.length) log.warn('MCP servers could not be listed', { failures: this.summary.failures });
   }
 
-  /** Before a model call: lists again when a server changed its tools or a reload was asked for. */
-  async refreshIfStale(): Promise<void> {
-    if (this.stale) await this.list();
+  /** A server changed its tools or a reload was asked for: list again before the next model call. */
+  get stale(): boolean {
+    return this.needsListing;
   }
 
   /** A call's result said its server's tool list changed. */
   markStale(): void {
-    this.stale = true;
+    this.needsListing = true;
   }
 
   /** What callModel needs: the digest only. */

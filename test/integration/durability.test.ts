@@ -118,5 +118,9 @@ test('a long session continues as new at turn boundaries without losing its plac
     // Event indexes carry across runs, so a follower sees every tool exactly once.
     const finished = events.filter((event) => event.type === 'tool_finished');
     expect(finished.map((event) => event.summary)).toEqual([1, 2, 3, 4, 5].map((index) => `terminal: echo turn-${index}`));
+    // The last run started from the count its predecessors reached, however quick their turns.
+    const [started] = (await handle.fetchHistory()).events ?? [];
+    const inherited = started?.workflowExecutionStartedEventAttributes?.searchAttributes?.indexedFields?.HermesToolCalls?.data;
+    expect(inherited && JSON.parse(Buffer.from(inherited).toString())).toBe(4);
   });
 });

@@ -3,6 +3,7 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { connectHarness, sessionIdOf, toolResults, withScriptedSession, type Harness } from '../helpers/session-harness';
+import { waitFor } from '../helpers/wait';
 
 const EventType = temporal.api.enums.v1.EventType;
 
@@ -179,5 +180,25 @@ test('search attributes and memo make the session findable in the UI', async () 
       if (!found) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(found).toBe(1);
+  });
+});
+
+test('the tool-call count reaches the UI within seconds, without a history event for every quick turn', async () => {
+  const quick = { tool_calls: [{ name: 'read_file', arguments: { path: 'missing.txt' } }] };
+  const slow = { tool_calls: [{ name: 'terminal', arguments: { command: 'sleep 3' } }] };
+  const script = { turns: [...Array.from({ length: 8 }, () => quick), slow, slow, { content: 'done' }] };
+  await withScriptedSession(harness, { script }, async ({ handle }) => {
+    // During the last call, the nine before it are counted (the slow turn before it took seconds).
+    await waitFor(async () => (await handle.describe()).searchAttributes.HermesToolCalls?.[0] === 9, { timeoutMs: 20_000, what: 'HermesToolCalls = 9' });
+    expect((await handle.describe()).searchAttributes.HermesStatus).toEqual(['running']);
+    await handle.result();
+    expect((await handle.describe()).searchAttributes).toMatchObject({ HermesStatus: ['completed'], HermesToolCalls: [10] });
+    // Quick turns share an upsert: each is a history event and a visibility write on the server.
+    const events = (await handle.fetchHistory()).events ?? [];
+    const countUpserts = events.filter((event) =>
+      Object.keys(event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {}).includes('HermesToolCalls'),
+    );
+    expect(countUpserts.length).toBeGreaterThanOrEqual(2);
+    expect(countUpserts.length).toBeLessThanOrEqual(5);
   });
 });
