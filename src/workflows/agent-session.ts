@@ -54,6 +54,7 @@ import {
   type ToolOutcome,
 } from './session-types';
 import { gatedInTheirActivities, planToolBatches } from './tool-batches';
+import { ToolCountAttribute } from './tool-count-attribute';
 
 export const SESSION_FAILED = 'Hermes.Session.Failed';
 /** Histories recorded before every declaring tool was gated replay as they ran (terminal calls only). */
@@ -82,12 +83,6 @@ const ONE_UPSERT_PER_CHANGE_PATCH = 'one-upsert-per-change';
  * replay with an upsert after every turn.
  */
 const TOOL_COUNT_EVERY_FEW_SECONDS_PATCH = 'tool-count-every-few-seconds';
-/**
- * How stale `HermesToolCalls` may grow while turns follow each other quickly. Each upsert is a
- * history event and a visibility write, as costly to the server as a quick turn's own work; a
- * status change carries the count at once.
- */
-const TOOL_COUNT_REFRESH_MS = 2000;
 /** How long an idle parent waits, after a report, for its other children's before the model reads them. */
 const REPORT_SETTLE = '1 second';
 /** How much of a sub-agent's answer its workflow result (kept in the parent's history too) holds. */
@@ -431,46 +426,6 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     throw ApplicationFailure.create({ message, type: SESSION_FAILED, nonRetryable: true, cause: error as Error });
   } finally {
     deadline?.stop();
-  }
-}
-
-/**
- * `HermesToolCalls` in visibility: refreshed after a turn once a few seconds have passed since it
- * last was, and carried by every status change (histories recorded before: after every turn).
- */
-class ToolCountAttribute {
-  private shown: number;
-  private shownAtMs = Date.now();
-
-  constructor(
-    private readonly throttled: boolean,
-    private readonly count: () => number,
-  ) {
-    this.shown = count();
-  }
-
-  afterTurn(): void {
-    if (!this.throttled) return upsertSearchAttributes([{ key: HermesToolCalls, value: this.count() }]);
-    if (Date.now() - this.shownAtMs >= TOOL_COUNT_REFRESH_MS) this.flush();
-  }
-
-  flush(): void {
-    const pair = this.alongside([]);
-    if (pair.length) upsertSearchAttributes(pair);
-  }
-
-  /** `pairs` plus the count, where it changed since visibility last heard it and `pairs` lack it. */
-  alongside(pairs: SearchAttributeUpdatePair[]): SearchAttributeUpdatePair[] {
-    if (!this.throttled) return pairs;
-    const given = pairs.find((pair) => pair.key.name === HermesToolCalls.name);
-    this.shownAtMs = Date.now();
-    if (given) {
-      this.shown = given.value as number;
-      return pairs;
-    }
-    if (this.count() === this.shown) return pairs;
-    this.shown = this.count();
-    return [...pairs, { key: HermesToolCalls, value: this.shown }];
   }
 }
 
