@@ -18,9 +18,9 @@ import { loadConfig } from '../src/config/load';
 import { silentLogger } from '../src/logging';
 import { startScriptedModelServer } from '../src/model/scripted-model-server';
 import { startDevServer } from '../src/temporal/dev-server';
-import { cpuSecondsOf, serverPid } from './process-stats';
 import { installTemporalRuntime } from '../src/temporal/runtime';
 import { startSession, type SessionHandle } from '../src/temporal/sessions';
+import { cpuSecondsOf, serverPid } from './process-stats';
 
 const SESSIONS = Number(process.env.SESSIONS ?? 300);
 const CACHE = process.env.CACHE ? Number(process.env.CACHE) : undefined;

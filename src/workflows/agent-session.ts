@@ -279,6 +279,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     },
   );
 
+  const anythingToDeliver = () => watches.hasNotifications || subagents.hasReports;
   /** Tells the model, as a user message, about background processes that ended and sub-agents that reported. */
   const deliverNotifications = async () => {
     const notifications = watches.take();
@@ -343,7 +344,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
       turnsThisRun += 1;
       // Checked before awaiting: each promise a workflow makes costs the SDK a stack capture, and a
       // quick turn has nothing to deliver or refresh.
-      if (watches.hasNotifications || subagents.hasReports) await deliverNotifications();
+      if (anythingToDeliver()) await deliverNotifications();
       if (mcp.stale) await mcp.list();
       showDetails(`Turn ${state.turn}/${input.maxTurns}: waiting for the model (${input.model})${mcp.failuresLine()}`);
       const turn = await activities.callModel.executeWithOptions({ ...activities.modelOptions, summary: `${input.model}, turn ${state.turn}` }, [

@@ -3,6 +3,7 @@
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { followSession } from '../../src/cli/follow-session';
 import { startScriptedModelServer } from '../../src/model/scripted-model-server';
 import { startSession } from '../../src/temporal/sessions';
@@ -120,7 +121,7 @@ test('a long session continues as new at turn boundaries without losing its plac
     expect(finished.map((event) => event.summary)).toEqual([1, 2, 3, 4, 5].map((index) => `terminal: echo turn-${index}`));
     // The last run started from the count its predecessors reached, however quick their turns.
     const [started] = (await handle.fetchHistory()).events ?? [];
-    const inherited = started?.workflowExecutionStartedEventAttributes?.searchAttributes?.indexedFields?.HermesToolCalls?.data;
-    expect(inherited && JSON.parse(Buffer.from(inherited).toString())).toBe(4);
+    const inherited = started?.workflowExecutionStartedEventAttributes?.searchAttributes?.indexedFields?.HermesToolCalls;
+    expect(inherited && defaultPayloadConverter.fromPayload(inherited)).toBe(4);
   });
 });

@@ -24,13 +24,15 @@ test('write_file and patch cannot turn approvals off or extend the allowlist, di
       { tool_calls: [patch('settings.yaml', 'command_allowlist: []', 'command_allowlist: ["*"]')] },
       { tool_calls: [writeFile('hermes/config.yaml', 'approvals:\n  mode: "off"\n')] },
       { tool_calls: [writeFile('hermes-temporal.yaml', 'approvals:\n  mode: "off"\n')] },
+      // Two writes to one file run one after the other: the turn judges both before either runs.
+      { tool_calls: [writeFile('~/.hermes-temporal/config.yaml', 'approvals:\n  mode: "off"\n'), patch('~/.hermes-temporal/config.yaml', 'mode: manual', 'mode: "off"')] },
       { content: 'done' },
     ],
   }));
   expect(run.result.status).toBe('completed');
   const results = await resultsOf(run);
   const waited = results.filter((result) => JSON.stringify(result).includes('timed out without user response'));
-  expect(waited.length).toBeGreaterThanOrEqual(5);
+  expect(waited.length).toBeGreaterThanOrEqual(7);
   expect(readFileSync(path.join(world.hermesHome, 'config.yaml'), 'utf8')).toMatch(/mode: manual/);
   expectUnchanged(before, world.snapshot());
   await expectNoCanaryLeaked(run);
