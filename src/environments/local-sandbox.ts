@@ -4,10 +4,11 @@
 // hidden, a private size-capped /tmp, no capabilities, and caps on processes, memory and file size.
 // Decision (vs @anthropic-ai/sandbox-runtime): see README.md "Security" — we drive bwrap ourselves.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, readdirSync, realpathSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { unixSocketFilter } from './sandbox-seccomp';
+import { JOIN_SESSION_GROUP, SessionProcessCaps } from './session-process-caps';
 import { shellQuote } from './shell-quote';
 
 export type SandboxMode = 'on' | 'off';
@@ -88,8 +89,6 @@ const HIDDEN_SYSTEM_PATHS = ['/etc/shadow', '/etc/gshadow', '/etc/shadow-', '/et
 const PRIVATE_DIRECTORIES = ['/run', '/var/run', '/var/tmp'];
 /** SQLite keeps these beside a database file. */
 const SQLITE_COMPANIONS = ['', '-wal', '-shm', '-journal'];
-const CGROUP_PIDS_ROOT = '/sys/fs/cgroup/pids';
-const CGROUP_DIRECTORY = 'hermes-temporal';
 
 export interface SandboxCommand {
   /** The program to spawn and its arguments. */
@@ -125,12 +124,17 @@ const HIDDEN_PATHS_TTL_MS = 2000;
 export class LocalSandbox {
   private probed?: SandboxState;
   private seccompFile?: string | null;
-  private cgroupUsable?: boolean;
-  private readonly cgroupsMade = new Set<string>();
+  /** As root, where RLIMIT_NPROC does not apply, the process cap is a pids cgroup per session. */
+  readonly processCaps: SessionProcessCaps;
   /** ~100 realpath/stat calls per command cost milliseconds: the answer is kept briefly. */
   private hiddenCache?: { key: string; at: number; paths: { path: string; directory: boolean }[] };
 
-  constructor(readonly settings: LocalSandboxSettings = DEFAULT_SANDBOX_SETTINGS) {}
+  constructor(
+    readonly settings: LocalSandboxSettings = DEFAULT_SANDBOX_SETTINGS,
+    processCaps?: SessionProcessCaps,
+  ) {
+    this.processCaps = processCaps ?? new SessionProcessCaps(settings.maxProcesses);
+  }
 
   /** Whether the sandbox can start here; asked once per worker (a real bwrap run). */
   state(): SandboxState {
@@ -152,17 +156,17 @@ export class LocalSandbox {
     const inner = `${this.limitsPrologue()}\n${script}`;
     const launcherArgs: string[] = [];
     const seccomp = this.seccompPath();
-    const cgroup = this.cgroupProcsFile(options.sessionKey);
+    const cgroup = this.processCaps.procsFile(options.sessionKey);
     const launcher = [
       seccomp ? 'exec 3< "$1" || exit 125' : '',
       // Joining the cgroup before bwrap forks puts every later process under its pids.max.
-      cgroup ? 'echo $$ > "$2" 2>/dev/null' : '',
-      'shift 2',
+      cgroup ? JOIN_SESSION_GROUP : '',
+      'shift 3',
       'exec "$@"',
     ]
       .filter(Boolean)
       .join('\n');
-    launcherArgs.push('-c', launcher, 'hermes-sandbox', seccomp ?? '', cgroup ?? '');
+    launcherArgs.push('-c', launcher, 'hermes-sandbox', seccomp ?? '', cgroup ?? '', String(this.settings.maxProcesses));
     return {
       file: '/bin/sh',
       args: [...launcherArgs, this.bwrap(), ...this.bwrapArguments(options, seccomp !== undefined), 'bash', '-c', inner],
@@ -177,13 +181,7 @@ export class LocalSandbox {
 
   /** Removes this session's process group when nothing runs in it (best effort). */
   releaseSession(sessionKey: string): void {
-    if (!this.cgroupUsable) return;
-    try {
-      rmdirSync(path.join(CGROUP_PIDS_ROOT, CGROUP_DIRECTORY, cgroupName(sessionKey)));
-      this.cgroupsMade.delete(sessionKey);
-    } catch {
-      // Still in use by a background process, or already gone.
-    }
+    this.processCaps.release(sessionKey);
   }
 
   private bwrap(): string {
@@ -298,28 +296,6 @@ export class LocalSandbox {
     return this.seccompFile ?? undefined;
   }
 
-  /**
-   * As root, RLIMIT_NPROC does not apply (the kernel exempts uid 0), so the process cap is a pids
-   * cgroup per session where the cgroup file system is writable; otherwise the ulimit does it.
-   */
-  private cgroupProcsFile(sessionKey: string): string | undefined {
-    if (process.getuid?.() !== 0) return undefined;
-    if (this.cgroupUsable === false) return undefined;
-    const directory = path.join(CGROUP_PIDS_ROOT, CGROUP_DIRECTORY, cgroupName(sessionKey));
-    try {
-      if (!this.cgroupsMade.has(sessionKey) || !existsSync(directory)) {
-        mkdirSync(directory, { recursive: true });
-        writeFileSync(path.join(directory, 'pids.max'), String(this.settings.maxProcesses));
-        this.cgroupsMade.add(sessionKey);
-      }
-      this.cgroupUsable = true;
-      return path.join(directory, 'cgroup.procs');
-    } catch {
-      this.cgroupUsable = false;
-      return undefined;
-    }
-  }
-
   private probe(): SandboxState {
     const { mode, network } = this.settings;
     if (mode === 'off') {
@@ -364,10 +340,6 @@ export function sandboxUnavailableReason(bwrap = 'bwrap'): string | undefined {
 
 function privateTemporaryDirectories(): string[] {
   return [...new Set(['/tmp', realOrSelf(os.tmpdir())])];
-}
-
-function cgroupName(sessionKey: string): string {
-  return sessionKey.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 200) || 'default';
 }
 
 function sshHostKeys(): string[] {

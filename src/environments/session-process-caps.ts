@@ -1,0 +1,116 @@
+// The local sandbox's process cap as root: a pids cgroup per session (the kernel exempts uid 0
+// from RLIMIT_NPROC). A group is made at a session's first command on this worker and removed
+// once the session has run nothing here for a while, so a long-lived worker does not keep one
+// group for every session it ever ran. A launcher that finds its group gone (removed by another
+// worker's sweep, say) makes it again: see JOIN_SESSION_GROUP.
+import { existsSync, mkdirSync, readdirSync, rmdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export const SESSION_GROUPS_ROOT = '/sys/fs/cgroup/pids/hermes-temporal';
+
+/** How long a session's group stays after its last command started here. */
+export const IDLE_RELEASE_MS = 60_000;
+
+/**
+ * Shell text for the sandbox's launcher: joins the group whose cgroup.procs is "$2", making it
+ * with pids.max "$3" first when it is gone. Best effort, as before: a machine without the pids
+ * hierarchy still runs the command, under the ulimit alone.
+ */
+export const JOIN_SESSION_GROUP =
+  'echo $$ > "$2" 2>/dev/null || { mkdir "${2%/*}" 2>/dev/null; echo "$3" > "${2%/*}/pids.max" 2>/dev/null; echo $$ > "$2" 2>/dev/null; }';
+
+export class SessionProcessCaps {
+  private usable?: boolean;
+  private swept = false;
+  /** The sessions whose group this worker made, each with the timer that removes it when idle. */
+  private readonly idleTimers = new Map<string, NodeJS.Timeout>();
+
+  constructor(
+    private readonly maxProcesses: number,
+    private readonly idleMs = IDLE_RELEASE_MS,
+    private readonly root = SESSION_GROUPS_ROOT,
+  ) {}
+
+  /** The cgroup.procs file a command of `sessionKey` joins; undefined where no group can be made. */
+  procsFile(sessionKey: string): string | undefined {
+    if (process.getuid?.() !== 0 || this.usable === false) return undefined;
+    const directory = this.directoryOf(sessionKey);
+    try {
+      // Groups left by workers that died (or by versions that never removed them): the empty ones go.
+      if (!this.swept) this.sweepEmpty();
+      if (!this.idleTimers.has(sessionKey) || !existsSync(directory)) {
+        mkdirSync(directory, { recursive: true });
+        writeFileSync(path.join(directory, 'pids.max'), String(this.maxProcesses));
+      }
+      this.usable = true;
+    } catch {
+      this.usable = false;
+      return undefined;
+    }
+    this.keepFor(sessionKey);
+    return path.join(directory, 'cgroup.procs');
+  }
+
+  /** Removes `sessionKey`'s group now, unless something still runs in it. */
+  release(sessionKey: string): void {
+    clearTimeout(this.idleTimers.get(sessionKey));
+    this.idleTimers.delete(sessionKey);
+    this.remove(sessionKey);
+  }
+
+  /** Removes every group this worker made that nothing runs in (worker shutdown). */
+  releaseAll(): void {
+    for (const sessionKey of [...this.idleTimers.keys()]) this.release(sessionKey);
+  }
+
+  /** The sessions whose group this worker holds. */
+  held(): string[] {
+    return [...this.idleTimers.keys()];
+  }
+
+  directoryOf(sessionKey: string): string {
+    return path.join(this.root, sessionKey.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 200) || 'default');
+  }
+
+  /** Starts (or restarts) the session's idle countdown; a command that outlives it keeps the group busy. */
+  private keepFor(sessionKey: string): void {
+    const timer = this.idleTimers.get(sessionKey);
+    if (timer) {
+      timer.refresh();
+      return;
+    }
+    const idle = setTimeout(() => {
+      // rmdir fails while a process (a background command, a long one) is in the group: look again later.
+      if (this.remove(sessionKey) === 'busy') idle.refresh();
+      else this.idleTimers.delete(sessionKey);
+    }, this.idleMs);
+    idle.unref();
+    this.idleTimers.set(sessionKey, idle);
+  }
+
+  private remove(sessionKey: string): 'removed' | 'busy' | 'gone' {
+    try {
+      rmdirSync(this.directoryOf(sessionKey));
+      return 'removed';
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'EBUSY' ? 'busy' : 'gone';
+    }
+  }
+
+  private sweepEmpty(): void {
+    this.swept = true;
+    let names: string[];
+    try {
+      names = readdirSync(this.root);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      try {
+        rmdirSync(path.join(this.root, name));
+      } catch {
+        // In use: a session running now, here or on another worker.
+      }
+    }
+  }
+}
