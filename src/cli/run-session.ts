@@ -5,6 +5,7 @@ import { createSecretRedactor } from '../environments/secret-redaction';
 import { createConfiguredLogger } from '../logging';
 import { registry } from '../registry/registry';
 import { killRunningCommands } from '../environments/running-commands';
+import { stopAbandonedSessionProcesses } from '../environments/background/local-session-processes';
 import { createSessionStore } from '../store/create-session-store';
 import type { SessionStore } from '../store/session-store';
 import { connectTemporal, findRunningDevServer, workflowUiUrl, type TemporalConnection } from '../temporal/connection';
@@ -92,7 +93,7 @@ export async function runSession(options: RunOptions): Promise<RunOutcome> {
     const stopWatch = watchForStop({
       cancel: () => handle.cancel().then(() => undefined),
       note: (message) => printer.note(message),
-      cleanUp: (cause) => abandonRun({ sessionId, cause, connection, store, note: (message) => printer.note(message) }),
+      cleanUp: (cause) => abandonRun({ sessionId, cause, connection, store, backend: config.terminal.backend, note: (message) => printer.note(message) }),
     });
     // The person at this terminal answers with this machine's approver key (the session lists it).
     const approver = surface === 'interactive' ? loadApproverKey(config.home, { create: true }) : undefined;
@@ -143,14 +144,16 @@ export async function runSession(options: RunOptions): Promise<RunOutcome> {
 
 /**
  * Quitting before the session ended: kill the commands still running here; a session whose
- * embedded server goes down with this process is recorded as abandoned, saying why. (On a shared
- * server the session lives on, cancellation requested, for other workers to finish.)
+ * embedded server goes down with this process is recorded as abandoned, saying why, and what it
+ * ran in the background here stops (nothing could end it later). On a shared server the session
+ * lives on, cancellation requested, for other workers to finish.
  */
 async function abandonRun(run: {
   sessionId: string;
   cause: StopCause;
   connection: TemporalConnection;
   store: SessionStore;
+  backend: string;
   note: (message: string) => void;
 }): Promise<void> {
   killRunningCommands();
@@ -159,6 +162,7 @@ async function abandonRun(run: {
     return;
   }
   run.note(`Quit. Session ${run.sessionId} is abandoned: the Temporal server this command started stops with it.`);
+  if (run.backend === 'local') await stopAbandonedSessionProcesses(run.sessionId);
   try {
     await run.store.updateSession(run.sessionId, {
       status: 'abandoned',

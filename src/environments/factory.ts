@@ -2,7 +2,8 @@
 // that keeps its own per-worker connections (DESIGN.md rule 5); the handle itself stays in the
 // workflow, so any worker can re-attach.
 import { LocalPtyProcesses } from './background/local-pty-processes';
-import { LocalEnvironment, sessionKeyOf, type LocalEnvironmentOptions } from './local-environment';
+import { LocalEnvironment, type LocalEnvironmentOptions } from './local-environment';
+import { sessionKeyOf } from './background/local-session-processes';
 import { LocalSandbox, type SandboxState } from './local-sandbox';
 import { withRecordedWorkspace } from '../workflows/recorded-workspace';
 import type { Backend, EnvironmentDriver, EnvironmentHandle, TerminalEnvironment } from './terminal-environment';
@@ -35,8 +36,12 @@ export class LocalDriver implements EnvironmentDriver {
     return new LocalEnvironment(handle, this.options);
   }
 
-  /** The local machine outlives the session; only the session's process cap goes. */
+  /**
+   * The local machine outlives the session; what the session still runs in the background here
+   * stops, its process files go, and so does its process cap.
+   */
   async destroy(handle: EnvironmentHandle): Promise<void> {
+    await new LocalEnvironment(handle, this.options).background.stopAll?.();
     this.options.sandbox.releaseSession(sessionKeyOf(handle));
   }
 

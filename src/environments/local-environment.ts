@@ -17,6 +17,7 @@ import { shellQuote } from './shell-quote';
 import { ExecBackgroundProcesses } from './background/exec-background-processes';
 import { LocalBackgroundProcesses } from './background/local-background-processes';
 import { LocalPtyProcesses } from './background/local-pty-processes';
+import { localBackgroundStateDir, sessionKeyOf } from './background/local-session-processes';
 import { shellExitCode, spawnInPty } from './local-pty';
 import type { BackgroundProcesses, EnvironmentHandle, ExecRequest, ExecResult, TerminalEnvironment } from './terminal-environment';
 import { ExecDeadline } from './exec-deadline';
@@ -65,7 +66,7 @@ export class LocalEnvironment implements TerminalEnvironment {
     const recorded = handle.details?.workspace;
     this.workspaceRoot = typeof recorded === 'string' ? recorded : handle.cwd;
     this.sessionKey = sessionKeyOf(handle);
-    const stateDir = path.join(os.tmpdir(), 'hermes-bg', this.sessionKey);
+    const stateDir = localBackgroundStateDir(this.sessionKey);
     const killGraceMs = options.killGraceMs ?? 2000;
     // The control scripts are ours (the command is only quoted data in them) and run outside; the
     // runner starts the command itself in the sandbox, detached from this worker.
@@ -199,10 +200,6 @@ function withoutShellHooks(env: Record<string, string> | undefined): Record<stri
 }
 
 /** The file-name-safe session name for state directories and the session's process cap. */
-export function sessionKeyOf(handle: EnvironmentHandle): string {
-  return (handle.sessionId ?? 'default').replace(/[^A-Za-z0-9_-]/g, '_');
-}
-
 /** Where a running command's process-group id is kept, so a later worker can find it. */
 function pidFileFor(id: string): string {
   return path.join(os.tmpdir(), 'hermes-commands', `${id.replace(/[^A-Za-z0-9_.-]/g, '_')}.pid`);

@@ -90,6 +90,8 @@ export interface BackgroundProcesses {
   /** Writes to stdin (`submit` adds a newline; `close` sends EOF). Throws when stdin is not available. */
   write(id: string, data: string): Promise<void>;
   closeStdin(id: string): Promise<void>;
+  /** The session ended: stops whatever of it still runs in the background and forgets its processes. */
+  stopAll?(): Promise<void>;
 }
 
 export interface TerminalEnvironment {

@@ -83,6 +83,11 @@ const ONE_UPSERT_PER_CHANGE_PATCH = 'one-upsert-per-change';
  * replay with an upsert after every turn.
  */
 const TOOL_COUNT_EVERY_FEW_SECONDS_PATCH = 'tool-count-every-few-seconds';
+/**
+ * Sessions on the local backend recorded before their background processes were stopped with
+ * the session replay without the activity that stops them.
+ */
+const STOP_LOCAL_BACKGROUND_PATCH = 'stop-local-background-processes';
 /** How long an idle parent waits, after a report, for its other children's before the model reads them. */
 const REPORT_SETTLE = '1 second';
 /** How much of a sub-agent's answer its workflow result (kept in the parent's history too) holds. */
@@ -164,10 +169,12 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
   // the session would not replay. (A replay that finds no marker yet decides nothing: asked later.)
   patched(PENDING_APPROVALS_MEMO_PATCH);
 
-  // The session's environment goes when the session does, however it ends.
+  // The session's environment goes when the session does, however it ends. On the local backend
+  // the machine stays: what goes is whatever the session still runs in the background.
   const destroyEnvironment = () =>
     CancellationScope.nonCancellable(async () => {
-      if (state.environment.backend === 'local' || !state.environment.id) return;
+      const local = state.environment.backend === 'local';
+      if (local ? !(state.backgroundStarted && patched(STOP_LOCAL_BACKGROUND_PATCH)) : !state.environment.id) return;
       await activities.destroyEnvironment({ handle: state.environment }).catch(() => undefined);
     });
 

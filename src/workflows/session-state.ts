@@ -32,6 +32,8 @@ export class SessionState {
   lastError: string | null = null;
   result: SessionResult | null = null;
   tokens: TokenUsage;
+  /** Whether a tool call started a background process, which outlives its call. */
+  backgroundStarted: boolean;
   /** When the session's first run started (workflow time). */
   readonly startedAtMs: number;
   private readonly running = new Map<string, RunningTool & { startedMs: number }>();
@@ -48,6 +50,7 @@ export class SessionState {
     this.environment = withRecordedWorkspace(input.resume?.environment ?? input.environment, input.environment.cwd);
     this.eventIndex = input.resume?.eventIndex ?? 0;
     this.tokens = { ...(input.resume?.tokens ?? { input: 0, output: 0 }) };
+    this.backgroundStarted = input.resume?.backgroundStarted ?? false;
     this.startedAtMs = input.resume?.startedAtMs ?? Date.now();
     this.events.push(...(input.resume?.recentEvents ?? []));
   }
@@ -73,6 +76,7 @@ export class SessionState {
     this.running.delete(call.id);
     this.toolCallCount += 1;
     if (outcome.environment) this.environment = outcome.environment;
+    if (outcome.backgroundStarted) this.backgroundStarted = true;
     this.remember({ seq: outcome.seq, role: 'tool', name: call.name, preview: outcome.preview });
     this.pushEvent({
       type: 'tool_finished',
@@ -122,6 +126,7 @@ export class SessionState {
       environment: this.environment,
       eventIndex: this.eventIndex,
       recentEvents: this.events.slice(-EVENTS_CARRIED_OVER),
+      ...(this.backgroundStarted ? { backgroundStarted: true } : {}),
     };
   }
 

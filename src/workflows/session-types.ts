@@ -85,6 +85,8 @@ export interface SessionCarryOver {
   startedAtMs?: number;
   /** The MCP tools listed for the session (a digest of the stored listing). */
   mcpListing?: McpListingSummary;
+  /** Whether the session started a background process (it is stopped when the session ends). */
+  backgroundStarted?: boolean;
 }
 
 /** Sub-agents a session carries into its next run. */

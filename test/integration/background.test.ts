@@ -1,6 +1,13 @@
 // Background processes in a whole session: started by the terminal tool, managed with the
-// process tool, and announced to the model when they end (notify_on_complete).
-import { connectHarness, toolResults, withScriptedSession, type Harness } from '../helpers/session-harness';
+// process tool, announced to the model when they end (notify_on_complete), and stopped when
+// the session ends, however it ends.
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CancelledFailure, WorkflowFailedError } from '@temporalio/client';
+import { connectHarness, replaySessionHistory, sessionIdOf, toolResults, withScriptedSession, type Harness } from '../helpers/session-harness';
+import { markedSleep, pidsRunning } from '../helpers/processes';
+import { waitFor } from '../helpers/wait';
 
 let harness: Harness;
 beforeAll(async () => {
@@ -50,5 +57,36 @@ test('the model manages a background process with the process tool across turns'
     expect(String(polled!.output_preview)).toContain('echo: hello');
     expect(JSON.stringify(listed)).toContain(String(started!.session_id));
     expect(killed).toMatchObject({ status: 'killed' });
+  });
+});
+
+const startInBackground = (command: string, extra: Record<string, unknown> = {}) => ({ name: 'terminal', arguments: { command, background: true, ...extra } });
+const stateDirOf = (sessionId: string) => path.join(os.tmpdir(), 'hermes-bg', sessionId);
+
+test('what a session leaves running in the background stops when it completes, and its process files go', async () => {
+  const [plain, pty] = [markedSleep(300), markedSleep(300)];
+  const script = { turns: [{ tool_calls: [startInBackground(plain), startInBackground(pty, { pty: true })] }, { content: 'started two servers' }] };
+  await withScriptedSession(harness, { script }, async ({ handle, store }) => {
+    expect(await handle.result()).toMatchObject({ status: 'completed' });
+    const started = await toolResults(store, handle);
+    expect(started).toEqual([expect.objectContaining({ output: 'Background process started' }), expect.objectContaining({ output: 'Background process started' })]);
+    await waitFor(() => pidsRunning(plain).length + pidsRunning(pty).length === 0, { timeoutMs: 10_000, what: 'both background processes to stop' });
+    expect(existsSync(stateDirOf(sessionIdOf(handle)))).toBe(false);
+    // The step that stopped them is part of the history, and replays.
+    await replaySessionHistory(handle);
+  });
+});
+
+test('a cancelled session stops its background processes too', async () => {
+  const [background, foreground] = [markedSleep(300), markedSleep(60)];
+  const script = { turns: [{ tool_calls: [startInBackground(background)] }, { tool_calls: [{ name: 'terminal', arguments: { command: foreground } }] }, { content: 'never reached' }] };
+  await withScriptedSession(harness, { script }, async ({ handle }) => {
+    await waitFor(() => pidsRunning(foreground).length > 0, { timeoutMs: 30_000, what: 'the foreground command to start' });
+    expect(pidsRunning(background).length).toBeGreaterThan(0);
+    await handle.cancel();
+    const failure = await handle.result().catch((error: unknown) => error);
+    expect((failure as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
+    await waitFor(() => pidsRunning(background).length === 0, { timeoutMs: 10_000, what: 'the background process to stop' });
+    expect(existsSync(stateDirOf(sessionIdOf(handle)))).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 // Whatever stops `hermes-temporal run` (Ctrl+C once or twice, SIGTERM, SIGHUP), in a terminal or
 // in a pipe: it exits with 128 + the signal, the store says what became of the session, and
-// nothing it started (embedded Temporal server, the command it was running) is left.
+// nothing it started (embedded Temporal server, the command it was running, the process it had
+// started in the background) is left.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -29,6 +30,8 @@ interface RunProcess {
 interface RunWorld {
   home: string;
   sleep: string;
+  /** Started in the background in the session's first turn. */
+  background: string;
   env: NodeJS.ProcessEnv;
   model: ScriptedModelServer;
 }
@@ -47,9 +50,15 @@ afterEach(async () => {
 });
 
 async function world(): Promise<RunWorld> {
-  const sleep = markedSleep(60);
+  const [sleep, background] = [markedSleep(60), markedSleep(300)];
   const model = await startScriptedModelServer({
-    script: { turns: [{ tool_calls: [{ name: 'terminal', arguments: { command: sleep } }] }, { content: 'never reached' }] },
+    script: {
+      turns: [
+        { tool_calls: [{ name: 'terminal', arguments: { command: background, background: true } }] },
+        { tool_calls: [{ name: 'terminal', arguments: { command: sleep } }] },
+        { content: 'never reached' },
+      ],
+    },
   });
   const home = tempDir('hermes-run-signals-');
   // No TEMPORAL_ADDRESS: run starts (and must stop) its own server.
@@ -63,7 +72,7 @@ async function world(): Promise<RunWorld> {
     OPENAI_API_KEY: 'test',
     HERMES_MODEL: 'scripted',
   };
-  const created = { home, sleep, env, model };
+  const created = { home, sleep, background, env, model };
   worlds.push(created);
   return created;
 }
@@ -135,6 +144,7 @@ function killGroup(group: number): void {
 async function runUntilCommandRuns(run: RunProcess, world: RunWorld): Promise<DevServerRecord> {
   await waitFor(() => pidsRunning(world.sleep).length > 0 || !isAlive(run.pid), { timeoutMs: 60_000, what: 'the command to start' });
   if (!pidsRunning(world.sleep).length) throw new Error(`run exited before its command started:\n${run.output()}`);
+  expect(pidsRunning(world.background).length).toBeGreaterThan(0);
   const [server] = serverRecords(world.home);
   if (!server) throw new Error('run left no pid file for its embedded server');
   expect(server.kind).toBe('embedded');
@@ -144,7 +154,7 @@ async function runUntilCommandRuns(run: RunProcess, world: RunWorld): Promise<De
 
 async function expectNothingLeft(run: RunProcess, world: RunWorld, server: DevServerRecord): Promise<void> {
   await waitFor(
-    () => processesInGroup(run.pid).length === 0 && processesInGroup(server.pid).length === 0 && pidsRunning(world.sleep).length === 0,
+    () => processesInGroup(run.pid).length === 0 && processesInGroup(server.pid).length === 0 && pidsRunning(world.sleep).length + pidsRunning(world.background).length === 0,
     { timeoutMs: 10_000, what: 'every process of the run to be gone' },
   );
   expect(serverRecords(world.home)).toEqual([]);
@@ -224,6 +234,8 @@ test('a run killed outright (SIGKILL) still takes its embedded server down with 
   run.signal('SIGKILL');
   await exitOf(run, 10_000);
   await waitFor(() => processesInGroup(server.pid).length === 0, { timeoutMs: 15_000, what: 'the embedded server to stop' });
+  // Nothing of run is left to stop it: the detached background process outlives it (and goes here).
+  for (const pid of pidsRunning(here.background)) process.kill(pid, 'SIGKILL');
 });
 
 test('when the process that started run dies, run cancels the session and leaves nothing running', async () => {
@@ -240,7 +252,8 @@ test('when the process that started run dies, run cancels the session and leaves
   const server = await runUntilCommandRuns({ pid: group, output: () => '(a pipe nobody reads)', exited: Promise.resolve(null), interrupt: () => undefined, signal: () => undefined }, here);
   process.kill(group, 'SIGKILL');
   await waitFor(async () => (await storedStatus(here.home)).status === 'cancelled', { timeoutMs: 30_000, what: 'the session to be stored cancelled' });
-  await waitFor(() => processesInGroup(group).length === 0 && processesInGroup(server.pid).length === 0 && pidsRunning(here.sleep).length === 0, {
+  const left = () => pidsRunning(here.sleep).length + pidsRunning(here.background).length;
+  await waitFor(() => processesInGroup(group).length === 0 && processesInGroup(server.pid).length === 0 && left() === 0, {
     timeoutMs: 20_000,
     what: 'every process of the run to be gone',
   });

@@ -4,6 +4,7 @@
 // again after a restart.
 import { randomBytes } from 'node:crypto';
 import { shellQuote } from '../shell-quote';
+import { stopSessionProcessesScript } from './session-processes-script';
 import type { BackgroundProcesses, BackgroundProcessInfo, BackgroundStartRequest, ExecRequest, ExecResult } from '../terminal-environment';
 
 type Exec = (request: ExecRequest) => Promise<ExecResult>;
@@ -155,6 +156,11 @@ export class ExecBackgroundProcesses implements BackgroundProcesses {
   async closeStdin(id: string): Promise<void> {
     const base = this.requireBase(id);
     await this.control(`kill "$(cat ${shellQuote(`${base}.keeper`)} 2>/dev/null)" 2>/dev/null; true`);
+  }
+
+  async stopAll(): Promise<void> {
+    const result = await this.control(stopSessionProcessesScript(this.stateDir, this.killGraceSeconds));
+    if (result.exitCode !== 0) throw new Error(`Could not stop the session's background processes: ${result.output.trim() || `exit ${result.exitCode}`}`);
   }
 
   /** One line: meta JSON, pid, exit code (or empty), separated by a record separator. */

@@ -56,6 +56,13 @@ export class LocalBackgroundProcesses implements BackgroundProcesses {
     return (await this.isPty(id)) ? this.ptys.closeStdin(this.stateDir, id) : this.files.closeStdin(id);
   }
 
+  /** PTY processes first (only this worker holds them), then the files, with the session's folder. */
+  async stopAll(): Promise<void> {
+    const running = (await this.ptys.list(this.stateDir)).filter((info) => info.status === 'running');
+    await Promise.all(running.map((info) => this.ptys.kill(this.stateDir, info.id, this.killGraceMs)));
+    await this.files.stopAll?.();
+  }
+
   private isPty(id: string): Promise<boolean> {
     return this.ptys.owns(this.stateDir, id);
   }

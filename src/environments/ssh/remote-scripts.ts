@@ -2,6 +2,7 @@
 // command carries its own `cd` and `export`s, quoted; and closing a channel does not kill a
 // non-PTY process, so each command records its process group where a second channel can kill it.
 import { shellQuote } from '../shell-quote';
+import { GROUP_ALIVE } from '../background/session-processes-script';
 import { discardLogLine, finishLogLines, readLogScript, startLogLines } from '../shell/command-log-script';
 
 /** Per-user directory for the pid and cwd files of running commands (under the remote home). */
@@ -124,20 +125,6 @@ export function parseControl(text: string): ControlRecords {
 }
 
 /**
- * `alive G`: whether process group G still has a live member. Zombies do not count: where the
- * host's init does not reap orphans they linger, but they run nothing.
- */
-const GROUP_ALIVE = [
-  'alive() {',
-  '  if command -v ps >/dev/null 2>&1; then',
-  '    ps -eo pgid=,stat= 2>/dev/null | awk -v g="$1" \'$1 == g && $2 !~ /^Z/ { found = 1 } END { exit !found }\'',
-  '  else',
-  '    kill -0 -- "-$1" 2>/dev/null',
-  '  fi',
-  '}',
-].join('\n');
-
-/**
  * Stops a run's whole process group: TERM, up to `graceSeconds` for it to go, then KILL. The
  * group is named by a known pid or by the run's pid file; either way only a process that still
  * runs this run's wrapper is signalled (pids get reused).
@@ -162,22 +149,4 @@ export function killScript(target: { runId: string; pid?: number }, graceSeconds
 /** `__hermes_exec=<run id>`: an assignment in the wrapper, and its signature in the process list. */
 function markerOf(runId: string): string {
   return `${MARKER}=${runId}`;
-}
-
-/**
- * Stops every background process a session left in `stateDir` (their pid files name process
- * groups), then removes the directory. The host itself stays.
- */
-export function removeSessionStateScript(stateDir: string, graceSeconds: number): string {
-  const dir = shellQuote(stateDir);
-  const ticks = Math.max(1, Math.round(graceSeconds * 10));
-  return [
-    GROUP_ALIVE,
-    `[ -d ${dir} ] || exit 0`,
-    `pgids=$(cat ${dir}/*.pid 2>/dev/null | grep -E '^[0-9]+$')`,
-    'for p in $pgids; do kill -TERM -- "-$p" 2>/dev/null; done',
-    `i=0; while [ $i -lt ${ticks} ]; do left=; for p in $pgids; do alive "$p" && left=1; done; [ -n "$left" ] || break; sleep 0.1; i=$((i+1)); done`,
-    'for p in $pgids; do kill -KILL -- "-$p" 2>/dev/null; done',
-    `rm -rf -- ${dir}`,
-  ].join('\n');
 }

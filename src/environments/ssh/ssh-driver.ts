@@ -7,7 +7,8 @@ import path from 'node:path';
 import type { HermesConfig } from '../../config/schema';
 import { BackendUnavailableError, type EnvironmentDriver, type EnvironmentHandle, type TerminalEnvironment } from '../terminal-environment';
 import { parseFingerprint } from './host-key';
-import { removeSessionStateScript, remotePath } from './remote-scripts';
+import { remotePath } from './remote-scripts';
+import { stopSessionProcessesScript } from '../background/session-processes-script';
 import { SshConnectionPool, type SshLink } from './ssh-connection-pool';
 import type { SshConnectionOptions } from './ssh-connection';
 import { backgroundStateDir, SshEnvironment } from './ssh-environment';
@@ -85,7 +86,7 @@ export class SshDriver implements EnvironmentDriver {
     if (!handle.sessionId) return;
     const link = this.link();
     const stateDir = backgroundStateDir(await link.home(), handle.sessionId);
-    await link.runControl(removeSessionStateScript(stateDir, this.killGraceSeconds()), 30_000);
+    await link.runControl(stopSessionProcessesScript(stateDir, this.killGraceSeconds()), 30_000);
   }
 
   async releaseAll(): Promise<void> {
