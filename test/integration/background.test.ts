@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CancelledFailure, WorkflowFailedError } from '@temporalio/client';
+import { CancelledFailure, type WorkflowFailedError } from '@temporalio/client';
 import { connectHarness, replaySessionHistory, sessionIdOf, toolResults, withScriptedSession, type Harness } from '../helpers/session-harness';
 import { markedSleep, pidsRunning } from '../helpers/processes';
 import { waitFor } from '../helpers/wait';
