@@ -5,7 +5,7 @@ import { createSecretRedactor } from '../environments/secret-redaction';
 import { createConfiguredLogger } from '../logging';
 import { registry } from '../registry/registry';
 import { killRunningCommands } from '../environments/running-commands';
-import { stopAbandonedSessionProcesses } from '../environments/background/local-session-processes';
+import { destroyAbandonedLocalSession } from '../environments/factory';
 import { createSessionStore } from '../store/create-session-store';
 import type { SessionStore } from '../store/session-store';
 import { connectTemporal, findRunningDevServer, workflowUiUrl, type TemporalConnection } from '../temporal/connection';
@@ -162,7 +162,7 @@ async function abandonRun(run: {
     return;
   }
   run.note(`Quit. Session ${run.sessionId} is abandoned: the Temporal server this command started stops with it.`);
-  if (run.backend === 'local') await stopAbandonedSessionProcesses(run.sessionId);
+  if (run.backend === 'local') await destroyAbandonedLocalSession(run.sessionId);
   try {
     await run.store.updateSession(run.sessionId, {
       status: 'abandoned',

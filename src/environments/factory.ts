@@ -2,8 +2,8 @@
 // that keeps its own per-worker connections (DESIGN.md rule 5); the handle itself stays in the
 // workflow, so any worker can re-attach.
 import { LocalPtyProcesses } from './background/local-pty-processes';
-import { LocalEnvironment, type LocalEnvironmentOptions } from './local-environment';
-import { sessionKeyOf } from './background/local-session-processes';
+import { readdir } from 'node:fs/promises';
+import { LocalEnvironment, localBackgroundStateDir, sessionKeyOf, type LocalEnvironmentOptions } from './local-environment';
 import { LocalSandbox, type SandboxState } from './local-sandbox';
 import { withRecordedWorkspace } from '../workflows/recorded-workspace';
 import type { Backend, EnvironmentDriver, EnvironmentHandle, TerminalEnvironment } from './terminal-environment';
@@ -49,6 +49,18 @@ export class LocalDriver implements EnvironmentDriver {
   async releaseAll(): Promise<void> {
     this.options.sandbox.processCaps.releaseAll();
   }
+}
+
+/**
+ * The local end of a session no worker will ever finish (`run` quit and its embedded server went
+ * with it): what it and its sub-agents (`<id>-sa<n>`, at any depth) still run in the background
+ * here stops at once, as their environments' destroy would have done.
+ */
+export async function destroyAbandonedLocalSession(sessionId: string): Promise<void> {
+  const family = new RegExp(`^${sessionKeyOf({ sessionId })}(-sa\\d+)*$`);
+  const names = (await readdir(localBackgroundStateDir('')).catch(() => [] as string[])).filter((name) => family.test(name));
+  const driver = new LocalDriver({ killGraceMs: 0 });
+  await Promise.all(names.map((name) => driver.destroy({ backend: 'local', cwd: localBackgroundStateDir(name), sessionId: name }).catch(() => undefined)));
 }
 
 export class EnvironmentFactory {

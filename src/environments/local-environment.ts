@@ -17,7 +17,6 @@ import { shellQuote } from './shell-quote';
 import { ExecBackgroundProcesses } from './background/exec-background-processes';
 import { LocalBackgroundProcesses } from './background/local-background-processes';
 import { LocalPtyProcesses } from './background/local-pty-processes';
-import { localBackgroundStateDir, sessionKeyOf } from './background/local-session-processes';
 import { shellExitCode, spawnInPty } from './local-pty';
 import type { BackgroundProcesses, EnvironmentHandle, ExecRequest, ExecResult, TerminalEnvironment } from './terminal-environment';
 import { ExecDeadline } from './exec-deadline';
@@ -200,6 +199,15 @@ function withoutShellHooks(env: Record<string, string> | undefined): Record<stri
 }
 
 /** The file-name-safe session name for state directories and the session's process cap. */
+export function sessionKeyOf(handle: Pick<EnvironmentHandle, 'sessionId'>): string {
+  return (handle.sessionId ?? 'default').replace(/[^A-Za-z0-9_-]/g, '_');
+}
+
+/** The folder of a session's background process files on this machine. */
+export function localBackgroundStateDir(sessionKey: string): string {
+  return path.join(os.tmpdir(), 'hermes-bg', sessionKey);
+}
+
 /** Where a running command's process-group id is kept, so a later worker can find it. */
 function pidFileFor(id: string): string {
   return path.join(os.tmpdir(), 'hermes-commands', `${id.replace(/[^A-Za-z0-9_.-]/g, '_')}.pid`);

@@ -8,10 +8,12 @@ import path from 'node:path';
 import { LocalEnvironment } from '../../../src/environments/local-environment';
 import { DEFAULT_SANDBOX_SETTINGS, LocalSandbox } from '../../../src/environments/local-sandbox';
 import { SESSION_GROUPS_ROOT, SessionProcessCaps } from '../../../src/environments/session-process-caps';
+import { testNeeding } from '../../helpers/services';
 import { waitFor } from '../../helpers/wait';
 
 const MAX_PROCESSES = 40;
 const groupsUsable = process.getuid?.() === 0 && existsSync(path.dirname(SESSION_GROUPS_ROOT));
+const NEEDS = 'root and the cgroup v1 pids hierarchy at /sys/fs/cgroup/pids';
 
 let workspace: string;
 let sessionId: string;
@@ -32,55 +34,53 @@ function sessionWith(caps: SessionProcessCaps) {
 
 const readGroupFile = (caps: SessionProcessCaps, file: string) => `cat ${path.join(caps.directoryOf(sessionId), file)}`;
 
-(groupsUsable ? describe : describe.skip)('session process caps (root, pids cgroup)', () => {
-  it('puts a command in its session group, and removes the group once the session is idle here', async () => {
-    const caps = new SessionProcessCaps(MAX_PROCESSES, 200);
-    const { environment } = sessionWith(caps);
-    // Read from inside: the group exists and caps the command while it runs.
-    const result = await environment.exec({ command: readGroupFile(caps, 'pids.max'), timeoutMs: 20_000 });
-    expect(result.output.trim()).toBe(String(MAX_PROCESSES));
-    expect(caps.held()).toEqual([sessionId]);
-    await waitFor(() => caps.held().length === 0 && !existsSync(caps.directoryOf(sessionId)), { timeoutMs: 5_000, what: 'the idle group to go' });
-    // The next command makes it again.
-    expect((await environment.exec({ command: readGroupFile(caps, 'pids.max'), timeoutMs: 20_000 })).output.trim()).toBe(String(MAX_PROCESSES));
-    caps.releaseAll();
-  });
+testNeeding(groupsUsable, NEEDS, 'puts a command in its session group, and removes the group once the session is idle here', async () => {
+  const caps = new SessionProcessCaps(MAX_PROCESSES, 200);
+  const { environment } = sessionWith(caps);
+  // Read from inside: the group exists and caps the command while it runs.
+  const result = await environment.exec({ command: readGroupFile(caps, 'pids.max'), timeoutMs: 20_000 });
+  expect(result.output.trim()).toBe(String(MAX_PROCESSES));
+  expect(caps.held()).toEqual([sessionId]);
+  await waitFor(() => caps.held().length === 0 && !existsSync(caps.directoryOf(sessionId)), { timeoutMs: 5_000, what: 'the idle group to go' });
+  // The next command makes it again.
+  expect((await environment.exec({ command: readGroupFile(caps, 'pids.max'), timeoutMs: 20_000 })).output.trim()).toBe(String(MAX_PROCESSES));
+  caps.releaseAll();
+});
 
-  it('keeps the group while a command still runs in it, and removes it after', async () => {
-    const caps = new SessionProcessCaps(MAX_PROCESSES, 200);
-    const { environment } = sessionWith(caps);
-    const running = environment.exec({ command: 'sleep 1.5; echo slept', timeoutMs: 20_000 });
-    await new Promise((resolve) => setTimeout(resolve, 800));
-    // Idle past its countdown, but busy: nobody can remove it.
-    expect(caps.held()).toEqual([sessionId]);
-    expect(existsSync(caps.directoryOf(sessionId))).toBe(true);
-    expect((await running).output).toBe('slept\n');
-    await waitFor(() => caps.held().length === 0 && !existsSync(caps.directoryOf(sessionId)), { timeoutMs: 5_000, what: 'the idle group to go' });
-  });
+testNeeding(groupsUsable, NEEDS, 'keeps the group while a command still runs in it, and removes it after', async () => {
+  const caps = new SessionProcessCaps(MAX_PROCESSES, 200);
+  const { environment } = sessionWith(caps);
+  const running = environment.exec({ command: 'sleep 1.5; echo slept', timeoutMs: 20_000 });
+  await new Promise((resolve) => setTimeout(resolve, 800));
+  // Idle past its countdown, but busy: nobody can remove it.
+  expect(caps.held()).toEqual([sessionId]);
+  expect(existsSync(caps.directoryOf(sessionId))).toBe(true);
+  expect((await running).output).toBe('slept\n');
+  await waitFor(() => caps.held().length === 0 && !existsSync(caps.directoryOf(sessionId)), { timeoutMs: 5_000, what: 'the idle group to go' });
+});
 
-  it('makes the group again in the launcher when it went between planning and starting the command', () => {
-    const caps = new SessionProcessCaps(MAX_PROCESSES, 60_000);
-    const { sandbox } = sessionWith(caps);
-    const procs = path.join(caps.directoryOf(sessionId), 'cgroup.procs');
-    const { file, args } = sandbox.command(`${readGroupFile(caps, 'pids.max')}; grep -c . ${procs}`, { workspace, cwd: workspace, sessionKey: sessionId });
-    // Another worker's sweep, say, removed the empty group meanwhile.
-    rmdirSync(caps.directoryOf(sessionId));
-    const result = spawnSync(file, args, { encoding: 'utf8', timeout: 20_000 });
-    expect(result.stdout.trim().split('\n')).toEqual([String(MAX_PROCESSES), expect.stringMatching(/^[1-9]\d*$/)]);
-    caps.releaseAll();
-    expect(existsSync(caps.directoryOf(sessionId))).toBe(false);
-  });
+testNeeding(groupsUsable, NEEDS, 'makes the group again in the launcher when it went between planning and starting the command', () => {
+  const caps = new SessionProcessCaps(MAX_PROCESSES, 60_000);
+  const { sandbox } = sessionWith(caps);
+  const procs = path.join(caps.directoryOf(sessionId), 'cgroup.procs');
+  const { file, args } = sandbox.command(`${readGroupFile(caps, 'pids.max')}; grep -c . ${procs}`, { workspace, cwd: workspace, sessionKey: sessionId });
+  // Another worker's sweep, say, removed the empty group meanwhile.
+  rmdirSync(caps.directoryOf(sessionId));
+  const result = spawnSync(file, args, { encoding: 'utf8', timeout: 20_000 });
+  expect(result.stdout.trim().split('\n')).toEqual([String(MAX_PROCESSES), expect.stringMatching(/^[1-9]\d*$/)]);
+  caps.releaseAll();
+  expect(existsSync(caps.directoryOf(sessionId))).toBe(false);
+});
 
-  it('sweeps empty groups left by workers that died, and removes what it holds at shutdown', async () => {
-    const leftover = path.join(SESSION_GROUPS_ROOT, `leftover-${process.pid}-${path.basename(workspace)}`);
-    mkdirSync(leftover, { recursive: true });
-    const caps = new SessionProcessCaps(MAX_PROCESSES, 60_000);
-    const { environment } = sessionWith(caps);
-    await environment.exec({ command: 'true', timeoutMs: 20_000 });
-    expect(existsSync(leftover)).toBe(false);
-    expect(readFileSync(path.join(caps.directoryOf(sessionId), 'pids.max'), 'utf8').trim()).toBe(String(MAX_PROCESSES));
-    caps.releaseAll();
-    expect(caps.held()).toEqual([]);
-    expect(existsSync(caps.directoryOf(sessionId))).toBe(false);
-  });
+testNeeding(groupsUsable, NEEDS, 'sweeps empty groups left by workers that died, and removes what it holds at shutdown', async () => {
+  const leftover = path.join(SESSION_GROUPS_ROOT, `leftover-${process.pid}-${path.basename(workspace)}`);
+  mkdirSync(leftover, { recursive: true });
+  const caps = new SessionProcessCaps(MAX_PROCESSES, 60_000);
+  const { environment } = sessionWith(caps);
+  await environment.exec({ command: 'true', timeoutMs: 20_000 });
+  expect(existsSync(leftover)).toBe(false);
+  expect(readFileSync(path.join(caps.directoryOf(sessionId), 'pids.max'), 'utf8').trim()).toBe(String(MAX_PROCESSES));
+  caps.releaseAll();
+  expect(caps.held()).toEqual([]);
+  expect(existsSync(caps.directoryOf(sessionId))).toBe(false);
 });
