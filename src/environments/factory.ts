@@ -47,7 +47,7 @@ export class LocalDriver implements EnvironmentDriver {
 
   /** Worker shutdown: the process caps of sessions idle here go now rather than with their timers. */
   async releaseAll(): Promise<void> {
-    this.options.sandbox.processCaps.releaseAll();
+    await this.options.sandbox.processCaps.releaseAll();
   }
 }
 

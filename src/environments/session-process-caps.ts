@@ -10,6 +10,10 @@ export const SESSION_GROUPS_ROOT = '/sys/fs/cgroup/pids/hermes-temporal';
 
 /** How long a session's group stays after its last command started here. */
 export const IDLE_RELEASE_MS = 60_000;
+/** A group released while its last processes were still exiting (a killed command) is tried again this soon. */
+const BUSY_RETRY_MS = 1000;
+/** At shutdown, how long to wait for such processes, in checks 100 ms apart. */
+const SHUTDOWN_CHECKS = 10;
 
 /**
  * Shell text for the sandbox's launcher: joins the group whose cgroup.procs is "$2", making it
@@ -51,16 +55,20 @@ export class SessionProcessCaps {
     return path.join(directory, 'cgroup.procs');
   }
 
-  /** Removes `sessionKey`'s group now, unless something still runs in it. */
+  /** Removes `sessionKey`'s group now; while something still runs in it, as soon as nothing does. */
   release(sessionKey: string): void {
-    clearTimeout(this.idleTimers.get(sessionKey));
-    this.idleTimers.delete(sessionKey);
-    this.remove(sessionKey);
+    if (this.remove(sessionKey) === 'busy') this.schedule(sessionKey, BUSY_RETRY_MS);
+    else this.forget(sessionKey);
   }
 
-  /** Removes every group this worker made that nothing runs in (worker shutdown). */
-  releaseAll(): void {
-    for (const sessionKey of [...this.idleTimers.keys()]) this.release(sessionKey);
+  /** Worker shutdown: removes every group this worker made, waiting briefly for processes still exiting. */
+  async releaseAll(): Promise<void> {
+    let busy = this.held();
+    for (let check = 0; busy.length && check < SHUTDOWN_CHECKS; check++) {
+      if (check) await new Promise((resolve) => setTimeout(resolve, 100));
+      busy = busy.filter((sessionKey) => this.remove(sessionKey) === 'busy');
+    }
+    for (const sessionKey of this.held()) this.forget(sessionKey);
   }
 
   /** The sessions whose group this worker holds. */
@@ -72,20 +80,27 @@ export class SessionProcessCaps {
     return path.join(this.root, sessionKey.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 200) || 'default');
   }
 
-  /** Starts (or restarts) the session's idle countdown; a command that outlives it keeps the group busy. */
+  /** Restarts the session's countdown (a command is starting); a command that outlives it keeps the group busy. */
   private keepFor(sessionKey: string): void {
     const timer = this.idleTimers.get(sessionKey);
-    if (timer) {
-      timer.refresh();
-      return;
-    }
-    const idle = setTimeout(() => {
+    if (timer) timer.refresh();
+    else this.schedule(sessionKey, this.idleMs);
+  }
+
+  private schedule(sessionKey: string, delayMs: number): void {
+    clearTimeout(this.idleTimers.get(sessionKey));
+    const timer = setTimeout(() => {
       // rmdir fails while a process (a background command, a long one) is in the group: look again later.
-      if (this.remove(sessionKey) === 'busy') idle.refresh();
+      if (this.remove(sessionKey) === 'busy') this.schedule(sessionKey, this.idleMs);
       else this.idleTimers.delete(sessionKey);
-    }, this.idleMs);
-    idle.unref();
-    this.idleTimers.set(sessionKey, idle);
+    }, delayMs);
+    timer.unref();
+    this.idleTimers.set(sessionKey, timer);
+  }
+
+  private forget(sessionKey: string): void {
+    clearTimeout(this.idleTimers.get(sessionKey));
+    this.idleTimers.delete(sessionKey);
   }
 
   private remove(sessionKey: string): 'removed' | 'busy' | 'gone' {

@@ -9,6 +9,8 @@ import * as pty from 'node-pty';
 import { loadConfig } from '../../src/config/load';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../src/model/scripted-model-server';
 import { createSessionStore } from '../../src/store/create-session-store';
+import type { SessionStore } from '../../src/store/session-store';
+import { SessionProcessCaps } from '../../src/environments/session-process-caps';
 import type { DevServerRecord } from '../../src/temporal/dev-server';
 import { CLI_ENTRY, requireBuild, withTimeout } from '../helpers/cli';
 import { isAlive, markedSleep, pidsRunning } from '../helpers/processes';
@@ -158,16 +160,23 @@ async function expectNothingLeft(run: RunProcess, world: RunWorld, server: DevSe
     { timeoutMs: 10_000, what: 'every process of the run to be gone' },
   );
   expect(serverRecords(world.home)).toEqual([]);
+  // Nor the session's process cap (as root): its cgroup goes with the session or the worker.
+  const [session] = await withStore(world.home, (store) => store.listSessions());
+  await waitFor(() => !existsSync(new SessionProcessCaps(0).directoryOf(session!.sessionId)), { timeoutMs: 5_000, what: "the session's cgroup to go" });
 }
 
-async function storedStatus(home: string): Promise<{ status: string; error?: string }> {
+async function withStore<T>(home: string, use: (store: SessionStore) => Promise<T>): Promise<T> {
   const store = createSessionStore(loadConfig({ env: { HERMES_TEMPORAL_HOME: home } }));
   try {
-    const [session] = await store.listSessions();
-    return { status: session?.status ?? 'none', ...(session?.error ? { error: session.error } : {}) };
+    return await use(store);
   } finally {
     await store.close();
   }
+}
+
+async function storedStatus(home: string): Promise<{ status: string; error?: string }> {
+  const [session] = await withStore(home, (store) => store.listSessions());
+  return { status: session?.status ?? 'none', ...(session?.error ? { error: session.error } : {}) };
 }
 
 async function exitOf(run: RunProcess, timeoutMs = 30_000): Promise<number | null> {

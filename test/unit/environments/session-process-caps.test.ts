@@ -44,7 +44,7 @@ testNeeding(groupsUsable, NEEDS, 'puts a command in its session group, and remov
   await waitFor(() => caps.held().length === 0 && !existsSync(caps.directoryOf(sessionId)), { timeoutMs: 5_000, what: 'the idle group to go' });
   // The next command makes it again.
   expect((await environment.exec({ command: readGroupFile(caps, 'pids.max'), timeoutMs: 20_000 })).output.trim()).toBe(String(MAX_PROCESSES));
-  caps.releaseAll();
+  await caps.releaseAll();
 });
 
 testNeeding(groupsUsable, NEEDS, 'keeps the group while a command still runs in it, and removes it after', async () => {
@@ -59,7 +59,7 @@ testNeeding(groupsUsable, NEEDS, 'keeps the group while a command still runs in 
   await waitFor(() => caps.held().length === 0 && !existsSync(caps.directoryOf(sessionId)), { timeoutMs: 5_000, what: 'the idle group to go' });
 });
 
-testNeeding(groupsUsable, NEEDS, 'makes the group again in the launcher when it went between planning and starting the command', () => {
+testNeeding(groupsUsable, NEEDS, 'makes the group again in the launcher when it went between planning and starting the command', async () => {
   const caps = new SessionProcessCaps(MAX_PROCESSES, 60_000);
   const { sandbox } = sessionWith(caps);
   const procs = path.join(caps.directoryOf(sessionId), 'cgroup.procs');
@@ -68,7 +68,7 @@ testNeeding(groupsUsable, NEEDS, 'makes the group again in the launcher when it 
   rmdirSync(caps.directoryOf(sessionId));
   const result = spawnSync(file, args, { encoding: 'utf8', timeout: 20_000 });
   expect(result.stdout.trim().split('\n')).toEqual([String(MAX_PROCESSES), expect.stringMatching(/^[1-9]\d*$/)]);
-  caps.releaseAll();
+  await caps.releaseAll();
   expect(existsSync(caps.directoryOf(sessionId))).toBe(false);
 });
 
@@ -80,7 +80,29 @@ testNeeding(groupsUsable, NEEDS, 'sweeps empty groups left by workers that died,
   await environment.exec({ command: 'true', timeoutMs: 20_000 });
   expect(existsSync(leftover)).toBe(false);
   expect(readFileSync(path.join(caps.directoryOf(sessionId), 'pids.max'), 'utf8').trim()).toBe(String(MAX_PROCESSES));
-  caps.releaseAll();
+  await caps.releaseAll();
   expect(caps.held()).toEqual([]);
   expect(existsSync(caps.directoryOf(sessionId))).toBe(false);
+});
+
+testNeeding(groupsUsable, NEEDS, 'a group released while a command is still in it goes once the command ends, not a whole idle period later', async () => {
+  const caps = new SessionProcessCaps(MAX_PROCESSES, 60_000);
+  const { environment } = sessionWith(caps);
+  const running = environment.exec({ command: 'sleep 0.5', timeoutMs: 20_000 });
+  await waitFor(() => readFileSync(path.join(caps.directoryOf(sessionId), 'cgroup.procs'), 'utf8').trim() !== '', { timeoutMs: 5_000, what: 'the command to join its group' });
+  caps.release(sessionId);
+  expect(existsSync(caps.directoryOf(sessionId))).toBe(true);
+  await running;
+  await waitFor(() => !existsSync(caps.directoryOf(sessionId)) && caps.held().length === 0, { timeoutMs: 5_000, what: 'the released group to go' });
+});
+
+testNeeding(groupsUsable, NEEDS, 'shutdown waits briefly for processes still exiting, then removes their group', async () => {
+  const caps = new SessionProcessCaps(MAX_PROCESSES, 60_000);
+  const { environment } = sessionWith(caps);
+  const running = environment.exec({ command: 'sleep 0.3', timeoutMs: 20_000 });
+  await waitFor(() => readFileSync(path.join(caps.directoryOf(sessionId), 'cgroup.procs'), 'utf8').trim() !== '', { timeoutMs: 5_000, what: 'the command to join its group' });
+  await caps.releaseAll();
+  expect(existsSync(caps.directoryOf(sessionId))).toBe(false);
+  expect(caps.held()).toEqual([]);
+  await running;
 });
