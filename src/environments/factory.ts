@@ -61,6 +61,8 @@ export async function destroyAbandonedLocalSession(sessionId: string): Promise<v
   const names = (await readdir(localBackgroundStateDir('')).catch(() => [] as string[])).filter((name) => family.test(name));
   const driver = new LocalDriver({ killGraceMs: 0 });
   await Promise.all(names.map((name) => driver.destroy({ backend: 'local', cwd: localBackgroundStateDir(name), sessionId: name }).catch(() => undefined)));
+  // Their killed commands may still be exiting: this process is about to end, so wait for them here.
+  await driver.releaseAll();
 }
 
 export class EnvironmentFactory {

@@ -18,10 +18,11 @@ const SHUTDOWN_CHECKS = 10;
 /**
  * Shell text for the sandbox's launcher: joins the group whose cgroup.procs is "$2", making it
  * with pids.max "$3" first when it is gone. Best effort, as before: a machine without the pids
- * hierarchy still runs the command, under the ulimit alone.
+ * hierarchy still runs the command, under the ulimit alone. (stderr goes first: a failed redirection
+ * must not print into the command's output.)
  */
 export const JOIN_SESSION_GROUP =
-  'echo $$ > "$2" 2>/dev/null || { mkdir "${2%/*}" 2>/dev/null; echo "$3" > "${2%/*}/pids.max" 2>/dev/null; echo $$ > "$2" 2>/dev/null; }';
+  'echo $$ 2>/dev/null >"$2" || { mkdir "${2%/*}" 2>/dev/null; echo "$3" 2>/dev/null >"${2%/*}/pids.max"; echo $$ 2>/dev/null >"$2"; }';
 
 export class SessionProcessCaps {
   private usable?: boolean;
