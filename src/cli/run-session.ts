@@ -18,6 +18,7 @@ import type { SessionStatus } from '../workflows/session-types';
 import { ApprovalPrompter } from './approval-prompt';
 import { followSession, type FinalEvent } from './follow-session';
 import { createEventPrinter, type EventPrinter } from './output';
+import { armAbandonWatch, recordAbandoned, type AbandonWatch } from './abandoned-run';
 import { watchForStop, type StopCause } from './run-stop';
 
 export interface RunOptions {
@@ -90,10 +91,13 @@ export async function runSession(options: RunOptions): Promise<RunOutcome> {
     options.onStarted?.(connection, printer);
     if (options.detach) return { sessionId, workflowId: handle.workflowId };
 
+    // Covers the ends this process cannot handle itself (SIGKILL, a crash); see abandoned-run.ts.
+    const abandonWatch = connection.embedded ? armAbandonWatch({ sessionId, backend: config.terminal.backend, store: config.store }) : undefined;
     const stopWatch = watchForStop({
       cancel: () => handle.cancel().then(() => undefined),
       note: (message) => printer.note(message),
-      cleanUp: (cause) => abandonRun({ sessionId, cause, connection, store, backend: config.terminal.backend, note: (message) => printer.note(message) }),
+      cleanUp: (cause) =>
+        abandonRun({ sessionId, cause, connection, store, backend: config.terminal.backend, abandonWatch, note: (message) => printer.note(message) }),
     });
     // The person at this terminal answers with this machine's approver key (the session lists it).
     const approver = surface === 'interactive' ? loadApproverKey(config.home, { create: true }) : undefined;
@@ -125,6 +129,7 @@ export async function runSession(options: RunOptions): Promise<RunOutcome> {
     };
     try {
       const final = await followSession(handle, (event) => printer.print(event), { onStatus });
+      abandonWatch?.disarm();
       if (connection.embedded && options.keepServerUntil && stopWatch.exitCode === undefined) {
         await options.keepServerUntil(connection, printer);
       }
@@ -154,6 +159,7 @@ async function abandonRun(run: {
   connection: TemporalConnection;
   store: SessionStore;
   backend: string;
+  abandonWatch?: AbandonWatch;
   note: (message: string) => void;
 }): Promise<void> {
   killRunningCommands();
@@ -164,10 +170,9 @@ async function abandonRun(run: {
   run.note(`Quit. Session ${run.sessionId} is abandoned: the Temporal server this command started stops with it.`);
   if (run.backend === 'local') await destroyAbandonedLocalSession(run.sessionId);
   try {
-    await run.store.updateSession(run.sessionId, {
-      status: 'abandoned',
-      error: `Abandoned: hermes-temporal run was stopped (${run.cause}) before the session ended, and the Temporal server it had started stopped with it`,
-    });
+    const reason = `Abandoned: hermes-temporal run was stopped (${run.cause}) before the session ended, and the Temporal server it had started stopped with it`;
+    await recordAbandoned(run.store, run.sessionId, reason);
+    run.abandonWatch?.disarm();
   } finally {
     run.connection.abandon();
   }

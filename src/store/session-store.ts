@@ -41,6 +41,9 @@ export interface SessionRecord {
   updatedAt: string;
 }
 
+/** Statuses a record holds only while its workflow runs. */
+export const OPEN_SESSION_STATUSES: ReadonlySet<string> = new Set(['running', 'awaiting_approval']);
+
 export type NewSession = Omit<SessionRecord, 'createdAt' | 'updatedAt'>;
 export type SessionUpdate = Partial<Pick<SessionRecord, 'status' | 'answer' | 'error' | 'toolNames'>>;
 

@@ -98,7 +98,7 @@ async function startServerProcess(
       `${key}=${JSON.stringify(value)}`,
     ]),
   ];
-  const child = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, 'temporal-watchdog', cli.path, ...args], {
+  const child = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, 'temporal-watchdog', options.pidDir ?? '', cli.path, ...args], {
     stdio: ['pipe', 'ignore', 'pipe'],
     detached: true,
   });
@@ -149,10 +149,12 @@ export interface DevServerRecord {
 }
 
 /**
- * Runs the server (its arguments follow) and stops it when our stdin reaches end of file, which
- * happens when the process that started us closes it or dies; exits with the server's status.
+ * Runs the server (the pid file's folder or '', then the server's command line follow) and stops
+ * it when our stdin reaches end of file, which happens when the process that started us closes it
+ * or dies; exits with the server's status.
  */
 const WATCHDOG_SCRIPT = [
+  'pid_dir=$1; shift',
   'exec 3<&0',
   '"$@" </dev/null &',
   'server=$!',
@@ -161,6 +163,8 @@ const WATCHDOG_SCRIPT = [
   'wait "$server"',
   'status=$?',
   'kill "$watcher" 2>/dev/null',
+  // The pid file names this shell: it goes with the server, also when its owner was killed outright.
+  '[ -n "$pid_dir" ] && rm -f "$pid_dir/$$.json"',
   'exit "$status"',
 ].join('\n');
 

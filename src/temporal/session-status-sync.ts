@@ -2,11 +2,8 @@
 // was terminated, timed out, or failed while the store could not be written never recorded its
 // end; Temporal knows it, so readers (`sessions`, `show`) reconcile the record from there.
 import type { Client } from '@temporalio/client';
-import type { SessionRecord, SessionStore } from '../store/session-store';
+import { OPEN_SESSION_STATUSES, type SessionRecord, type SessionStore } from '../store/session-store';
 import { HermesStopReason } from './search-attributes';
-
-/** Statuses a record holds only while its workflow runs. */
-const OPEN_STATUSES = new Set(['running', 'awaiting_approval']);
 
 const CLOSED_STATUS: Record<string, string> = {
   FAILED: 'failed',
@@ -34,7 +31,7 @@ export async function syncSessionStatuses(
   const deadline = Date.now() + (options.timeoutMs ?? 5000);
   const synced: SessionRecord[] = [];
   for (const session of sessions) {
-    if (!OPEN_STATUSES.has(session.status) || Date.now() >= deadline) {
+    if (!OPEN_SESSION_STATUSES.has(session.status) || Date.now() >= deadline) {
       synced.push(session);
       continue;
     }

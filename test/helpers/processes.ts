@@ -27,11 +27,20 @@ export function markedSleep(seconds: number): string {
 /** Pids (on this machine) of the live processes whose command line is exactly `commandLine`. */
 export function pidsRunning(commandLine: string): number[] {
   const wanted = `${commandLine.split(' ').join('\0')}\0`;
+  return pidsWhere((cmdline) => cmdline === wanted);
+}
+
+/** Live processes whose arguments include `argument` (one whole argument). */
+export function pidsWithArgument(argument: string): number[] {
+  return pidsWhere((cmdline) => cmdline.split('\0').includes(argument));
+}
+
+function pidsWhere(matches: (cmdline: string) => boolean): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8') === wanted && isAlive(Number(entry))) pids.push(Number(entry));
+      if (matches(readFileSync(`/proc/${entry}/cmdline`, 'utf8')) && isAlive(Number(entry))) pids.push(Number(entry));
     } catch {
       // Gone while we looked.
     }

@@ -2,7 +2,7 @@
 // with live status from Temporal when a server is configured.
 import type { Command } from 'commander';
 import { loadConfig, type LoadedConfig } from '../../config/load';
-import type { SessionRecord, SessionStore, StoredMessage } from '../../store/session-store';
+import { OPEN_SESSION_STATUSES, type SessionRecord, type SessionStore, type StoredMessage } from '../../store/session-store';
 import { createSessionStore, describeSessionStore } from '../../store/create-session-store';
 import { connectTemporalClient, type TemporalClientConnection } from '../../temporal/connection';
 import { syncSessionStatuses } from '../../temporal/session-status-sync';
@@ -90,7 +90,7 @@ const STATUS_SYNC_TIMEOUT_MS = 5000;
  * failed on a store fault) take the status Temporal knows. Without a server, they stay as stored.
  */
 async function reconciled(config: LoadedConfig, store: SessionStore, sessions: SessionRecord[]): Promise<SessionRecord[]> {
-  if (!config.temporal.address || !sessions.some((session) => session.status === 'running' || session.status === 'awaiting_approval')) return sessions;
+  if (!config.temporal.address || !sessions.some((session) => OPEN_SESSION_STATUSES.has(session.status))) return sessions;
   let connection: TemporalClientConnection | undefined;
   try {
     connection = await connectTemporalClient(config, { connectTimeoutMs: STATUS_SYNC_TIMEOUT_MS });

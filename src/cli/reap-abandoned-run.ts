@@ -1,0 +1,32 @@
+// Run by the watcher a `run` on an embedded server leaves behind (abandoned-run.ts) when that
+// `run` ended without saying so: it was killed, or crashed. Its server went with it, so no worker
+// will finish the session: stop what the session left running on this machine, and record it.
+//   node reap-abandoned-run.js <sessionId> <backend>     (store settings in HERMES_ABANDONED_RUN_STORE)
+import type { LoadedConfig } from '../config/load';
+import { destroyAbandonedLocalSession } from '../environments/factory';
+import { createSessionStore } from '../store/create-session-store';
+import { recordAbandoned, REAPER_STORE_VARIABLE } from './abandoned-run';
+
+const REASON =
+  'Abandoned: hermes-temporal run ended without stopping the session (it was killed or crashed), and the Temporal server it had started stopped with it';
+
+async function reap(sessionId: string, backend: string, store: LoadedConfig['store']): Promise<void> {
+  if (backend === 'local') await destroyAbandonedLocalSession(sessionId);
+  const sessions = createSessionStore({ store });
+  try {
+    await recordAbandoned(sessions, sessionId, REASON);
+  } finally {
+    await sessions.close();
+  }
+}
+
+const [sessionId, backend] = process.argv.slice(2);
+const store = JSON.parse(process.env[REAPER_STORE_VARIABLE] ?? 'null') as LoadedConfig['store'] | null;
+if (!sessionId || !backend || !store) {
+  console.error('usage: reap-abandoned-run <sessionId> <backend>, with the store settings in HERMES_ABANDONED_RUN_STORE');
+  process.exit(2);
+}
+reap(sessionId, backend, store).then(
+  () => process.exit(0),
+  () => process.exit(1),
+);
