@@ -50,6 +50,10 @@ export const COMMAND_MODULES: CommandModule[] = [
     load: async () => (await import('./commands/approver')).registerApproverCommands,
   },
   {
+    commands: [{ term: 'trust [path]', description: "Trust a project's hermes-temporal.yaml as it is now (used only once trusted, and again after each change)" }],
+    load: async () => (await import('./commands/trust')).registerTrustCommand,
+  },
+  {
     commands: [{ term: 'check-command [options] [command]', description: 'Classify a shell command the way the approval gate would (nothing is run)' }],
     load: async () => (await import('./commands/check-command')).registerCheckCommand,
   },

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { projectTrust } from './project-trust';
 import { configSchema, type HermesConfig, type PartialConfig } from './schema';
 
 export const PROJECT_CONFIG_FILE = 'hermes-temporal.yaml';
@@ -42,7 +43,7 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   const home = hermesHome(env);
   const sources: Source[] = [
     readYamlSource(path.join(home, 'config.yaml')),
-    withoutTrustSettings(readYamlSource(path.join(projectDir, PROJECT_CONFIG_FILE))),
+    trustedProjectSource(path.join(projectDir, PROJECT_CONFIG_FILE), home),
     { label: 'environment', values: environmentValues(env) },
     { label: 'command-line flags', values: (options.flags ?? {}) as Record<string, unknown> },
   ].filter((source): source is Source => source !== undefined);
@@ -105,11 +106,36 @@ function withoutTrustSettings(source: Source | undefined): Source | undefined {
   return source;
 }
 
+/** The project file's settings, once checked: used as last trusted, never with trust settings. */
+function trustedProjectSource(file: string, home: string): Source | undefined {
+  if (!existsSync(file)) return undefined;
+  const content = readFileSync(file, 'utf8');
+  const trust = projectTrust(home, file, content);
+  if (trust !== 'trusted') {
+    const folder = path.dirname(file);
+    throw new ConfigError(
+      `Invalid configuration: ${file} is ${trust === 'new' ? 'not trusted yet' : 'changed since it was trusted'}. Sessions can write files in its folder, ` +
+        `so a project file is used only as you last read and trusted it: check it, then run \`hermes-temporal trust\` in ${folder} ` +
+        `(or move its settings to ${path.join(home, 'config.yaml')}).`,
+    );
+  }
+  return withoutTrustSettings(parseYamlSource(file, content));
+}
+
+/** What `trust` checks before trusting a project file: it parses, and sets nothing it may not. */
+export function checkProjectFile(file: string, content: string): void {
+  withoutTrustSettings(parseYamlSource(file, content));
+}
+
 function readYamlSource(file: string): Source | undefined {
   if (!existsSync(file)) return undefined;
+  return parseYamlSource(file, readFileSync(file, 'utf8'));
+}
+
+function parseYamlSource(file: string, content: string): Source {
   let values: unknown;
   try {
-    values = parseYaml(readFileSync(file, 'utf8'));
+    values = parseYaml(content);
   } catch (error) {
     throw new ConfigError(`Invalid configuration: ${file} is not valid YAML: ${(error as Error).message}`);
   }

@@ -3,6 +3,7 @@
 // through symlinks. Each attempt waits for a human (nobody answers, so it is denied) or fails in
 // the sandbox; nothing outside the workspace changes.
 import { readFileSync } from 'node:fs';
+import { ConfigError, loadConfig } from '../../../src/config/load';
 import path from 'node:path';
 import type { Harness } from '../../helpers/session-harness';
 import { expectNoCanaryLeaked, expectUnchanged, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
@@ -51,6 +52,23 @@ test('commands cannot write the config, authorized_keys or shell start-up files'
   expect(run.result.status).toBe('completed');
   expectUnchanged(before, world.snapshot());
   await expectNoCanaryLeaked(run);
+});
+
+test("a project file the agent's own script writes is not used by the next run in that folder", async () => {
+  // The detector cannot see into a script, and the sandbox cannot stop a new file in the
+  // workspace: what stops it is that a project file counts only as a person trusted it.
+  const run = await runAttack(harness, world, () => ({
+    turns: [
+      { tool_calls: [writeFile('gen.sh', 'printf \'approvals:\\n  mode: "off"\\ncommand_allowlist: ["*"]\\n\' > hermes-temporal.yaml\n')] },
+      { tool_calls: [terminal('sh gen.sh; cat hermes-temporal.yaml')] },
+      { content: 'done' },
+    ],
+  }));
+  expect(run.result.status).toBe('completed');
+  expect(readFileSync(path.join(world.workspace, 'hermes-temporal.yaml'), 'utf8')).toContain('mode: "off"');
+  const next = () => loadConfig({ env: { HERMES_TEMPORAL_HOME: world.hermesHome }, projectDir: world.workspace });
+  expect(next).toThrow(ConfigError);
+  expect(next).toThrow(/hermes-temporal\.yaml is not trusted yet/);
 });
 
 test('patch cannot add a key to ~/.ssh/authorized_keys', async () => {

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadApproverKey } from '../../../src/approval-signals/approver-key';
 import { ConfigError, loadConfig, PROJECT_CONFIG_FILE } from '../../../src/config/load';
+import { trustProjectFile } from '../../../src/config/project-trust';
 import { sessionInputFrom } from '../../../src/temporal/sessions';
 
 function dirs() {
@@ -19,9 +20,11 @@ function dirs() {
 
 const remoteKey = 'c0ffee'.repeat(10) + 'c0ff';
 
-test('the project file may not accept unsigned decisions or add approvers', () => {
-  const { projectDir, load } = dirs();
-  writeFileSync(path.join(projectDir, PROJECT_CONFIG_FILE), `approvals:\n  accept_unsigned: true\n  approvers:\n    - name: agent\n      public_key: ${remoteKey}\n`);
+test('the project file may not accept unsigned decisions or add approvers, even once trusted', () => {
+  const { home, projectDir, load } = dirs();
+  const content = `approvals:\n  accept_unsigned: true\n  approvers:\n    - name: agent\n      public_key: ${remoteKey}\n`;
+  writeFileSync(path.join(projectDir, PROJECT_CONFIG_FILE), content);
+  trustProjectFile(home, path.join(projectDir, PROJECT_CONFIG_FILE), content);
   expect(load).toThrow(ConfigError);
   expect(load).toThrow(/approvals\.accept_unsigned: may not be set in the project file .*\n\s+approvals\.approvers: may not be set in the project file/);
 });

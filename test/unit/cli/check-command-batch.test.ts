@@ -2,9 +2,10 @@
 // batch mode streams one JSON verdict per stdin line, and both modes honour `approvals.deny`
 // from the loaded config, as the gate does.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { trustProjectFile } from '../../../src/config/project-trust';
 import { CLI_ENTRY, requireBuild } from '../../helpers/cli';
 
 requireBuild();
@@ -15,7 +16,9 @@ let directory: string;
 beforeEach(() => {
   directory = path.join(os.tmpdir(), `check-command-${process.pid}-${Date.now()}-${Math.random().toString(16).slice(2)}`);
   mkdirSync(path.join(directory, 'home'), { recursive: true });
-  writeFileSync(path.join(directory, 'hermes-temporal.yaml'), 'approvals:\n  deny:\n    - "rm -rf *"\n');
+  const project = path.join(directory, 'hermes-temporal.yaml');
+  writeFileSync(project, 'approvals:\n  deny:\n    - "rm -rf *"\n');
+  trustProjectFile(path.join(directory, 'home'), project, readFileSync(project));
 });
 afterEach(() => rmSync(directory, { recursive: true, force: true }));
 

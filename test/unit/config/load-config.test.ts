@@ -1,10 +1,11 @@
 // Configuration as a user sees it: defaults, the files and variables that override them, and
 // error messages that say which key is wrong, why, and where the bad value came from.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { configFromFlags } from '../../../src/cli/config-flags';
 import { ConfigError, loadConfig, PROJECT_CONFIG_FILE, type LoadOptions } from '../../../src/config/load';
+import { trustProjectFile, trustRecordFile } from '../../../src/config/project-trust';
 import type { PartialConfig } from '../../../src/config/schema';
 
 let root: string;
@@ -23,6 +24,12 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 const homeConfig = () => path.join(home, 'config.yaml');
 const projectConfig = () => path.join(projectDir, PROJECT_CONFIG_FILE);
+
+/** A project file its user read and trusted (`hermes-temporal trust`). */
+function writeTrustedProjectConfig(content: string): void {
+  writeFileSync(projectConfig(), content);
+  trustProjectFile(home, projectConfig(), content);
+}
 
 function load(options: { env?: Record<string, string>; flags?: PartialConfig } = {}) {
   const loadOptions: LoadOptions = { env: { HERMES_TEMPORAL_HOME: home, ...options.env }, projectDir, flags: options.flags };
@@ -71,7 +78,7 @@ describe('defaults', () => {
 
   it('treats an empty config file as no settings', () => {
     writeFileSync(homeConfig(), '');
-    writeFileSync(projectConfig(), '# nothing yet\n');
+    writeTrustedProjectConfig('# nothing yet\n');
     expect(load().session.max_turns).toBe(50);
   });
 });
@@ -79,7 +86,7 @@ describe('defaults', () => {
 describe('precedence: defaults < home config < project config < environment < flags', () => {
   it('lets each later source override the earlier ones, key by key', () => {
     writeFileSync(homeConfig(), 'model:\n  name: from-home\nsession:\n  max_turns: 10\nworker:\n  shutdown_grace_seconds: 5\n');
-    writeFileSync(projectConfig(), 'model:\n  name: from-project\nsession:\n  max_turns: 20\n');
+    writeTrustedProjectConfig('model:\n  name: from-project\nsession:\n  max_turns: 20\n');
     const config = load({ env: { HERMES_MAX_TURNS: '30' } });
     expect(config.model.name).toBe('from-project');
     expect(config.session.max_turns).toBe(30);
@@ -100,7 +107,7 @@ describe('precedence: defaults < home config < project config < environment < fl
 
   it('merges sections deeply: overriding one key keeps its siblings from earlier sources', () => {
     writeFileSync(homeConfig(), 'temporal:\n  namespace: home-ns\n  dev_server:\n    port: 7300\n    ui_port: 8300\n');
-    writeFileSync(projectConfig(), 'temporal:\n  dev_server:\n    port: 7400\n');
+    writeTrustedProjectConfig('temporal:\n  dev_server:\n    port: 7400\n');
     const config = load({ env: { HERMES_TASK_QUEUE: 'env-queue' } });
     expect(config.temporal.namespace).toBe('home-ns');
     expect(config.temporal.task_queue).toBe('env-queue');
@@ -109,7 +116,7 @@ describe('precedence: defaults < home config < project config < environment < fl
   });
 
   it('replaces lists instead of merging them', () => {
-    writeFileSync(projectConfig(), 'session:\n  toolsets: [web, files]\n');
+    writeTrustedProjectConfig('session:\n  toolsets: [web, files]\n');
     expect(load({ env: { HERMES_TOOLSETS: 'terminal' } }).session.toolsets).toEqual(['terminal']);
   });
 
@@ -135,7 +142,7 @@ describe('precedence: defaults < home config < project config < environment < fl
   });
 
   it('ignores environment variables that are set but empty', () => {
-    writeFileSync(projectConfig(), 'model:\n  name: from-project\n');
+    writeTrustedProjectConfig('model:\n  name: from-project\n');
     expect(load({ env: { HERMES_MODEL: '' } }).model.name).toBe('from-project');
   });
 
@@ -162,7 +169,7 @@ describe('precedence: defaults < home config < project config < environment < fl
 
 describe('derived paths', () => {
   it('resolves a relative session cwd against the project directory', () => {
-    writeFileSync(projectConfig(), 'session:\n  cwd: work/here\n');
+    writeTrustedProjectConfig('session:\n  cwd: work/here\n');
     expect(load().session.cwd).toBe(path.join(projectDir, 'work', 'here'));
   });
 
@@ -184,7 +191,7 @@ describe('bad values fail at once, naming the key, the reason and the source', (
 
   it('reports an unknown key with its full path and the file it is in', () => {
     writeFileSync(homeConfig(), 'model:\n  name: fine\n');
-    writeFileSync(projectConfig(), 'model:\n  nmae: typo\n');
+    writeTrustedProjectConfig('model:\n  nmae: typo\n');
     const message = configErrorOf(() => load());
     expect(message).toContain('model.nmae');
     expect(message).toContain(`(from ${projectConfig()})`);
@@ -194,12 +201,12 @@ describe('bad values fail at once, naming the key, the reason and the source', (
   it('takes MCP servers from the home config but refuses them in the project file, where the agent can write', () => {
     writeFileSync(homeConfig(), 'mcp_servers:\n  everything:\n    command: node\n    args: [server.js]\n');
     expect(load().mcp_servers.everything?.command).toBe('node');
-    writeFileSync(projectConfig(), 'mcp_servers:\n  evil:\n    command: sh\n');
+    writeTrustedProjectConfig('mcp_servers:\n  evil:\n    command: sh\n');
     expect(configErrorOf(() => load())).toContain('mcp_servers: may not be set in the project file');
   });
 
   it('reports an unknown top-level key with its source', () => {
-    writeFileSync(projectConfig(), 'modle:\n  name: typo\n');
+    writeTrustedProjectConfig('modle:\n  name: typo\n');
     const message = configErrorOf(() => load());
     expect(message).toContain('modle');
     expect(message).toContain(`(from ${projectConfig()})`);
@@ -228,7 +235,7 @@ describe('bad values fail at once, naming the key, the reason and the source', (
   });
 
   it('reports every problem at once, one line each', () => {
-    writeFileSync(projectConfig(), 'model:\n  timeout_seconds: 0\nlogging:\n  level: loud\n');
+    writeTrustedProjectConfig('model:\n  timeout_seconds: 0\nlogging:\n  level: loud\n');
     const message = configErrorOf(() => load({ env: { HERMES_MAX_TURNS: '-1' } }));
     expect(message.split('\n').filter((line) => line.startsWith('  '))).toHaveLength(3);
     expect(message).toMatch(/model\.timeout_seconds: /);
@@ -238,18 +245,18 @@ describe('bad values fail at once, naming the key, the reason and the source', (
 
   it('blames the later source when it replaces a good value with a bad one', () => {
     writeFileSync(homeConfig(), 'session:\n  max_turns: 10\n');
-    writeFileSync(projectConfig(), 'session:\n  max_turns: ten\n');
+    writeTrustedProjectConfig('session:\n  max_turns: ten\n');
     const message = configErrorOf(() => load());
     expect(message).toContain(`session.max_turns: expected number, received string (from ${projectConfig()})`);
   });
 
   it('reports a section given as a plain value', () => {
-    writeFileSync(projectConfig(), 'model: gpt-4o\n');
+    writeTrustedProjectConfig('model: gpt-4o\n');
     expect(configErrorOf(() => load())).toMatch(/model: expected object.*\(from .*hermes-temporal\.yaml\)/);
   });
 
   it('reports a config file that is not valid YAML, naming the file', () => {
-    writeFileSync(projectConfig(), 'model: [\n  name: x\n');
+    writeTrustedProjectConfig('model: [\n  name: x\n');
     const message = configErrorOf(() => load());
     expect(message).toContain(projectConfig());
     expect(message).toContain('is not valid YAML');
@@ -316,9 +323,40 @@ describe('plugins and shell hooks', () => {
   });
 
   it('may not be set in the project file, which the agent can write: they run code on the worker', () => {
-    writeFileSync(projectConfig(), 'plugins:\n  project: true\nhooks: []\n');
+    writeTrustedProjectConfig('plugins:\n  project: true\nhooks: []\n');
     const message = configErrorOf(() => load());
     expect(message).toContain('plugins: may not be set in the project file');
     expect(message).toContain('hooks: may not be set in the project file');
+  });
+});
+
+describe('the project file is used only as its user last trusted it', () => {
+  it('refuses a project file nobody trusted, saying how to trust it', () => {
+    writeFileSync(projectConfig(), 'approvals:\n  mode: "off"\n');
+    const message = configErrorOf(() => load());
+    expect(message).toContain(`${projectConfig()} is not trusted yet`);
+    expect(message).toContain(`run \`hermes-temporal trust\` in ${projectDir}`);
+  });
+
+  it('refuses a trusted file once it changed, and uses it again as trusted', () => {
+    writeTrustedProjectConfig('approvals:\n  mode: manual\n');
+    expect(load().approvals.mode).toBe('manual');
+    writeFileSync(projectConfig(), 'approvals:\n  mode: "off"\n');
+    expect(configErrorOf(() => load())).toContain(`${projectConfig()} is changed since it was trusted`);
+    writeFileSync(projectConfig(), 'approvals:\n  mode: manual\n');
+    expect(load().approvals.mode).toBe('manual');
+  });
+
+  it('knows a trusted file by its real path, whatever folder name leads to it', () => {
+    writeTrustedProjectConfig('session:\n  max_turns: 7\n');
+    const linked = path.join(root, 'linked');
+    symlinkSync(projectDir, linked);
+    expect(loadConfig({ env: { HERMES_TEMPORAL_HOME: home }, projectDir: linked }).session.max_turns).toBe(7);
+  });
+
+  it('trusts nothing when the record of trusted files is damaged', () => {
+    writeTrustedProjectConfig('session:\n  max_turns: 7\n');
+    writeFileSync(trustRecordFile(home), '{ not json');
+    expect(configErrorOf(() => load())).toContain('is not trusted yet');
   });
 });
