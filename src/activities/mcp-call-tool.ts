@@ -1,11 +1,14 @@
 // One MCP tool call as an activity (summary `server:tool`): arguments read from the store, the
 // tool the model saw taken from the listing it saw, the call made through the worker's pool with
 // the server's timeout, heartbeating, and cancelled on the server (notifications/cancelled) when
-// the activity is. Every problem comes back as the original's JSON error for the model.
+// the activity is. Every problem comes back as the original's JSON error for the model. The tool
+// hooks run around it as around a built-in tool: pre_tool_call may block it.
 import { activityInfo, cancellationSignal } from '@temporalio/activity';
 import { CancelledFailure } from '@temporalio/common';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ApprovalGateResult } from '../approval-signals/approval-types';
+import type { HookRegistry } from '../hooks/hook-registry';
+import { afterCall, checkBeforeCall, preToolCallPayload } from '../hooks/tool-call-hooks';
 import { mcpErrors } from '../mcp/circuit-breaker';
 import { McpTransportDownError } from '../mcp/connection-pool';
 import type { McpCallTarget } from '../mcp/listing-types';
@@ -40,7 +43,7 @@ export interface McpToolOutcome extends ToolOutcome {
   toolsChanged?: boolean;
 }
 
-export function createCallMcpTool(deps: McpActivityDeps & { store: SessionStore; environments: EnvironmentFactory }) {
+export function createCallMcpTool(deps: McpActivityDeps & { store: SessionStore; environments: EnvironmentFactory; hooks: HookRegistry }) {
   return async function callMcpTool(input: CallMcpToolInput): Promise<McpToolOutcome> {
     const existing = await deps.store.getMessage(input.sessionId, input.seq);
     if (existing) return outcomeOf(existing);
@@ -69,8 +72,17 @@ export function createCallMcpTool(deps: McpActivityDeps & { store: SessionStore;
     const refusal = breaker.refusal();
     if (refusal) return store(toolError(mcpErrors.circuitOpen(serverName, refusal.failures, refusal.retryInSeconds)));
 
+    const hookPayload = preToolCallPayload({ sessionId: input.sessionId, toolCallId: input.toolCallId, name: input.name }, args);
+    // Unless the approval gate's assessment already asked them (tools in require_approval).
+    if (!(input.gate?.approved && input.gate.hooksChecked)) {
+      const decision = await checkBeforeCall(deps.hooks, hookPayload);
+      if (decision.action === 'block') return { ...(await store(toolError(decision.message))), blockedBy: decision.source };
+    }
+
     const signal = cancellationSignal();
     const heartbeat = startHeartbeat({ phase: 'started' }, { immediate: true });
+    const startedMs = Date.now();
+    const observed = (content: string) => afterCall(deps.hooks, hookPayload, content, Date.now() - startedMs);
     try {
       let result: McpCallResult;
       try {
@@ -88,10 +100,10 @@ export function createCallMcpTool(deps: McpActivityDeps & { store: SessionStore;
         breaker.succeeded();
       } catch (error) {
         if (signal.aborted) throw signal.reason instanceof CancelledFailure ? signal.reason : new CancelledFailure('The MCP call was cancelled');
-        return await store(await describeFailure(error));
+        return await store(await observed(await describeFailure(error)));
       }
       // Only the call's own failures are the server's: a store that cannot be written fails the activity.
-      const mapped = deps.redactor.redactResult(mapCallResult(result));
+      const mapped = deps.redactor.redactResult(await observed(mapCallResult(result)));
       // The call has run: an environment that cannot be reached now must not make it look interrupted.
       const workspace = await deps.environments.attach(input.environment).then((environment) => environment.workspace, () => undefined);
       const budgeted = workspace ? await applyResultBudget(mapped, DEFAULT_MAX_RESULT_CHARS, { workspace, sessionId: input.sessionId, toolCallId: input.toolCallId }) : mapped;

@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pendingApprovalsQuery } from '../../src/approval-signals/definitions';
 import { decideSigned } from '../helpers/approver';
+import { writeFolderPlugin } from '../helpers/plugin-fixtures';
 import { everythingStdio, filesystemStdio, startEverythingHttp, type HttpServer } from '../helpers/mcp-servers';
 import { connectHarness, historyText, tempDir, toolResults, withScriptedSession, type Harness } from '../helpers/session-harness';
 import { waitFor } from '../helpers/wait';
@@ -69,6 +70,36 @@ test('a session lists and calls tools of server-everything (stdio, Streamable HT
     expect(history).not.toContain('mcp-token-7f3a9c1e5b');
   });
 }, 180_000);
+
+test("the tool hooks run around MCP calls too: pre_tool_call blocks one, post_tool_call sees each, transform_tool_result rewrites", async () => {
+  const cwd = tempDir('hermes-mcp-cwd-');
+  const home = tempDir('hermes-mcp-home-');
+  const events = path.join(home, 'events.log');
+  writeFolderPlugin(
+    path.join(home, 'plugins'),
+    'mcp-guard',
+    [
+      `const fs = require('node:fs');`,
+      `context.registerHook('pre_tool_call', (call) => String(call.args.message).includes('forbidden') ? { action: 'block', message: 'mcp-guard blocks forbidden echoes.' } : undefined);`,
+      `context.registerHook('post_tool_call', (call) => fs.appendFileSync(${JSON.stringify(events)}, call.tool_name + ' ' + call.status + '\\n'));`,
+      `context.registerHook('transform_tool_result', (call) => call.tool_name.startsWith('mcp__') && call.status === 'ok' ? '[checked] ' + call.result : undefined);`,
+    ].join('\n'),
+  );
+  const script = {
+    turns: [
+      { tool_calls: [{ name: 'mcp__everything__echo', arguments: { message: 'fine' } }, { name: 'mcp__everything__echo', arguments: { message: 'forbidden words' } }] },
+      { content: 'done' },
+    ],
+  };
+  const config = { session: { cwd }, plugins: { enabled: ['mcp-guard'] }, mcp_servers: { everything: everythingStdio(cwd) } };
+  await withScriptedSession(harness, { script, home, config }, async ({ handle, store }) => {
+    expect(await handle.result()).toMatchObject({ status: 'completed', toolCalls: 2 });
+    const messages = (await store.getMessages((await handle.describe()).workflowId.replace('hermes-session-', ''))).filter((message) => message.role === 'tool');
+    expect(messages[0]?.content).toBe('[checked] {"result":"Echo: fine"}');
+    expect(JSON.parse(messages[1]?.content ?? '{}')).toEqual({ error: 'mcp-guard blocks forbidden echoes.' });
+    expect(readFileSync(events, 'utf8').trim().split('\n').sort()).toEqual(['mcp__everything__echo blocked', 'mcp__everything__echo ok']);
+  });
+}, 120_000);
 
 test('an MCP tool marked require_approval waits for a human, who sees server:tool and its arguments', async () => {
   const cwd = tempDir('hermes-mcp-cwd-');
