@@ -3,7 +3,7 @@
 // workflow's executeTool stores at the next seq. The wait heartbeats (the activity's loop does)
 // and ends with the activity's cancellation.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { callableTools, INNER_CALL_RECORD_NAME, innerCallId } from '../code-execution/callable-tools';
+import { callableTools, codeCallRefusal, INNER_CALL_RECORD_NAME, innerCallId } from '../code-execution/callable-tools';
 import type { SecretRedactor } from '../environments/secret-redaction';
 import { toolError } from '../registry/results';
 import type { SessionStore } from '../store/session-store';
@@ -31,6 +31,8 @@ export function createCodeCallChannel(deps: {
   const callTool = async (name: string, args: Record<string, unknown>): Promise<string> => {
     // A session never hears of a tool it cannot call, and a script cannot reach one either.
     if (!callable.includes(name)) return toolError(`${name} cannot be called from execute_code in this session; available: ${callable.join(', ') || 'none'}`);
+    const refusal = codeCallRefusal(name, args);
+    if (refusal) return toolError(refusal);
     const index = next++;
     if (index >= input.innerCalls.count) return toolError(`Tool call limit reached: a script may make at most ${input.innerCalls.count} tool calls`);
     const requestSeq = input.innerCalls.firstSeq + 2 * index;

@@ -21,7 +21,7 @@ import { pathsMovedSinceAssessment, type AssessCommandInput, type LoadedCall } f
 import { clearedWithoutAsking } from '../approval-signals/cleared-call';
 import type { CommandAssessment } from '../approval-signals/approval-types';
 import { createCodeCallChannel, type SignalSession } from './code-call-channel';
-import { CODE_CALLABLE_TOOLS } from '../code-execution/callable-tools';
+import { CODE_CALLABLE_TOOLS, codeCallRefusal } from '../code-execution/callable-tools';
 import { startHeartbeat } from './heartbeat';
 import { clip } from './tool-call-summary';
 import { stripAnsi } from '../tools/terminal-output';
@@ -97,6 +97,8 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
     if (input.parentToolCallId && (call.name !== input.name || !(CODE_CALLABLE_TOOLS as readonly string[]).includes(input.name))) {
       return store(toolError(`${input.name} cannot be called from execute_code`));
     }
+    const refusal = input.parentToolCallId ? codeCallRefusal(input.name, parseToolArguments(call.arguments)) : undefined;
+    if (refusal) return store(toolError(refusal));
 
     let gate = input.gate;
     // Assessed here, at the moment it would run: a call the policy runs unasked saves the workflow a step.

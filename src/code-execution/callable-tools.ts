@@ -15,6 +15,17 @@ export const CODE_TOOL_PARAMETERS: Readonly<Record<string, readonly string[]>> =
   terminal: ['command', 'timeout', 'workdir'],
 };
 
+/** What a script's terminal call may not turn on: it runs in the foreground, as the original's. */
+const FOREGROUND_ONLY = ['background', 'pty', 'notify_on_complete'];
+
+/** Why a script may not make this call with these arguments, or undefined when it may. */
+export function codeCallRefusal(name: string, args: Record<string, unknown> | undefined): string | undefined {
+  if (name !== 'terminal' || !args) return undefined;
+  const turnedOn = FOREGROUND_ONLY.filter((key) => args[key] !== undefined && args[key] !== false);
+  if (!turnedOn.length) return undefined;
+  return `terminal() in execute_code runs in the foreground only: ${turnedOn.join(', ')} may not be set (start background processes with the terminal tool itself)`;
+}
+
 export const CODE_LIMITS = {
   /** Seconds the script may run, not counting time spent waiting for its tool calls (approvals may take hours). */
   timeoutSeconds: 300,

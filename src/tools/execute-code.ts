@@ -7,6 +7,7 @@ import { executeCodeDescription, patchExecuteCodeSchema } from '../code-executio
 import { runScript } from '../code-execution/script-process';
 import { PRELUDE_VARIABLE, runtimeFor, SOURCE_VARIABLE, TOOLS_VARIABLE } from '../code-execution/script-runtimes';
 import { register } from '../registry/registry';
+import { terminalBackendAvailable } from './terminal-availability';
 import { toolError, toolResult } from '../registry/results';
 
 /** Environment variables hold the script: one variable may not exceed 128 KiB on Linux. */
@@ -24,8 +25,12 @@ register({
   description: executeCodeDescription(new Set(CODE_CALLABLE_TOOLS)),
   emoji: '🐍',
   patchSchema: patchExecuteCodeSchema,
-  // Scripts are spawned where local commands run; a session on another backend never hears of the tool.
-  checkFn: (context) => context.backend === undefined || context.backend === 'local' || `execute_code runs scripts on the local backend only (this one is ${context.backend})`,
+  // Scripts are spawned where local commands run (in their sandbox): a session on another backend,
+  // or where local commands cannot run, never hears of the tool.
+  checkFn: async (context) => {
+    if (context.backend !== undefined && context.backend !== 'local') return `execute_code runs scripts on the local backend only (this one is ${context.backend})`;
+    return terminalBackendAvailable(context);
+  },
   handler: async ({ code, language = 'javascript' }, context) => {
     if (!context.callTool) return toolError('execute_code runs only inside a session, where its tool calls can be approved and recorded');
     if (!context.environment.interactiveCommand) {

@@ -84,3 +84,21 @@ test('a script cannot call a tool the session does not have, and a failing scrip
     expect(String(result!.error)).toContain('TypeError');
   });
 });
+
+test("a script's terminal runs in the foreground only: background and pty are refused, background: false is fine", async () => {
+  const code = [
+    `const background = await terminal({ command: 'sleep 30', background: true });`,
+    `const pty = await terminal({ command: 'echo in-a-pty', pty: true });`,
+    `const plain = await terminal({ command: 'echo plain', background: false });`,
+    `console.log(JSON.stringify({ background, pty, plain }));`,
+  ].join('\n');
+  const script = { turns: [{ tool_calls: [{ name: 'execute_code', arguments: { code } }] }, { content: 'done' }] };
+  await withScriptedSession(harness, { script, config: { session: { toolsets: ['code_execution', 'terminal'] } } }, async ({ handle, store }) => {
+    expect(await handle.result()).toMatchObject({ status: 'completed' });
+    const [result] = await toolResults(store, handle);
+    const printed = JSON.parse(String(result!.output)) as Record<string, { error?: string; output?: string }>;
+    expect(printed.background?.error).toMatch(/foreground only: background may not be set/);
+    expect(printed.pty?.error).toMatch(/foreground only: pty may not be set/);
+    expect(printed.plain?.output).toBe('plain');
+  });
+});

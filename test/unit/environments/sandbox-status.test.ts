@@ -45,12 +45,14 @@ async function tools(...args: string[]): Promise<string[]> {
 }
 
 const terminalRow = (lines: string[]) => lines.find((line) => / terminal +terminal /.test(line)) ?? '';
+const executeCodeRow = (lines: string[]) => lines.find((line) => / execute_code +code_execution /.test(line)) ?? '';
 
 describe('hermes-temporal tools and the local sandbox', () => {
   it('opens with the sandbox line when bubblewrap works', async () => {
     const lines = await tools();
     expect(lines[0]).toMatch(/^local sandbox: bubblewrap \(network none, 512 processes/);
     expect(terminalRow(lines)).toContain('available  ');
+    expect(executeCodeRow(lines)).toContain('available  ');
   });
 
   it('says the sandbox is unavailable and why, and so is the terminal', async () => {
@@ -58,6 +60,8 @@ describe('hermes-temporal tools and the local sandbox', () => {
     const lines = await tools();
     expect(lines[0]).toMatch(/^local sandbox: unavailable \(bubblewrap .* is not installed/);
     expect(terminalRow(lines)).toMatch(/unavailable +terminal backend unavailable: bubblewrap .* not installed.*terminal\.local\.sandbox: off/);
+    // Scripts run in the same sandbox: no sandbox, no scripts either.
+    expect(executeCodeRow(lines)).toMatch(/unavailable +terminal backend unavailable: bubblewrap/);
   });
 
   it('says commands run unsandboxed when the user turned the sandbox off', async () => {
