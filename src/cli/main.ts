@@ -46,9 +46,18 @@ export async function buildProgram(argv?: readonly string[]): Promise<Command> {
   return program;
 }
 
+/** Options before the command that take a value as the next argument (`--log-format json`). */
+const GLOBAL_VALUE_OPTIONS = new Set(['--log-format']);
+
 /** The command the arguments name (`help <command>` names that command), or '' for none. */
-function requestedCommand(argv: readonly string[]): string {
-  const [first, second] = argv.filter((argument) => !argument.startsWith('-'));
+export function requestedCommand(argv: readonly string[]): string {
+  const words: string[] = [];
+  for (let index = 0; index < argv.length && words.length < 2; index++) {
+    const argument = argv[index]!;
+    if (GLOBAL_VALUE_OPTIONS.has(argument) && words.length === 0) index++;
+    else if (!argument.startsWith('-')) words.push(argument);
+  }
+  const [first, second] = words;
   return first === 'help' ? (second ?? '') : (first ?? '');
 }
 

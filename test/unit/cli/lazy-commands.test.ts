@@ -2,7 +2,7 @@
 // loading the others must be the help the fully loaded program would show.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { buildProgram } from '../../../src/cli/main';
+import { buildProgram, requestedCommand } from '../../../src/cli/main';
 
 test('the top-level help built from the command table equals the help of every command loaded', async () => {
   const lazy = await buildProgram(['--help']);
@@ -16,6 +16,13 @@ test('each command found by name is fully defined (its own options and help), th
   expect(approve.options.map((option) => option.long)).toContain('--once');
   const run = program.commands.find((command) => command.name() === 'run')!;
   expect(run.options).toEqual([]);
+});
+
+test('the command is found after the global --log-format option, in either of its forms', () => {
+  expect(requestedCommand(['--log-format', 'json', 'check-command', 'ls'])).toBe('check-command');
+  expect(requestedCommand(['--log-format=json', 'tools'])).toBe('tools');
+  expect(requestedCommand(['run', '--log-format', 'json', 'a task'])).toBe('run');
+  expect(requestedCommand(['--log-format', 'json', 'help', 'run'])).toBe('run');
 });
 
 test('`help <command>` loads that command', async () => {
