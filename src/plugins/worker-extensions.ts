@@ -24,7 +24,8 @@ export function pluginPlaces(config: LoadedConfig): DiscoveryPlaces {
   return {
     userDir: path.join(config.home, 'plugins'),
     ...(project ? { projectDir: path.join(config.session.cwd, '.hermes-temporal', 'plugins') } : {}),
-    packageDirs: [path.join(config.home, 'node_modules'), ...(project ? [path.join(config.session.cwd, 'node_modules')] : [])],
+    // Later places win on a name: the user's installed packages over the project's.
+    packageDirs: [...(project ? [path.join(config.session.cwd, 'node_modules')] : []), path.join(config.home, 'node_modules')],
   };
 }
 

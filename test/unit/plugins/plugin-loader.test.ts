@@ -5,7 +5,9 @@ import { z } from 'zod';
 import os from 'node:os';
 import path from 'node:path';
 import { HookRegistry } from '../../../src/hooks/hook-registry';
+import { loadConfig } from '../../../src/config/load';
 import { loadPlugins } from '../../../src/plugins/plugin-loader';
+import { pluginPlaces } from '../../../src/plugins/worker-extensions';
 import { selectToolNames } from '../../../src/registry/definitions';
 import { ToolRegistry } from '../../../src/registry/registry';
 import { createToolContext } from '../../helpers/tool-context';
@@ -121,6 +123,18 @@ describe('plugin discovery and enablement', () => {
       ['hermes-plugin-shout', 'package', 'loaded', '2.0.0'],
     ]);
     expect(registry.getToolsetForTool('whisper')).toBe('acme');
+  });
+
+  it("on one name, the user's installed package wins over the project's, as the README orders them", async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'hermes-plugins-'));
+    const config = loadConfig({ env: { HERMES_TEMPORAL_HOME: path.join(root, 'home') }, projectDir: path.join(root, 'project'), flags: { plugins: { project: true } } });
+    const where = pluginPlaces(config);
+    writePackagePlugin(path.join(root, 'project', 'node_modules'), 'hermes-plugin-x', echoToolSource('from_project'));
+    writePackagePlugin(path.join(root, 'home', 'node_modules'), 'hermes-plugin-x', echoToolSource('from_home'));
+    const registry = new ToolRegistry();
+    await loadPlugins(where, { enabled: ['hermes-plugin-x'], disabled: [], hookTimeoutMs }, { registry, hooks: new HookRegistry(), env: {} });
+    expect(registry.getToolsetForTool('from_home')).toBeDefined();
+    expect(registry.getToolsetForTool('from_project')).toBeUndefined();
   });
 
   it('registerToolset adds a named bundle', async () => {
