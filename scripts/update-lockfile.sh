@@ -23,5 +23,14 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 cp package.json package-lock.json "$scratch/"
 echo "update-lockfile.sh: npm ci on the new lock in $scratch (no install scripts: only the lock is checked)" >&2
-(cd "$scratch" && npm ci --ignore-scripts --prefer-offline --no-audit --no-fund)
+if ! (cd "$scratch" && npm ci --ignore-scripts --prefer-offline --no-audit --no-fund); then
+  cat >&2 <<'HINT'
+update-lockfile.sh: npm ci refused the new lock. If it said "Missing: <name>@<version> from lock file":
+  npm explain <name>              # the package that lists it as an optional dependency
+  npm view <name> versions        # the versions this registry serves
+then pin that package with "overrides" in package.json to a version whose platform packages are
+served here, and run scripts/update-lockfile.sh again (see this script's header).
+HINT
+  exit 1
+fi
 echo "update-lockfile.sh: package-lock.json is accepted by npm ci; commit it with package.json" >&2

@@ -27,9 +27,10 @@ export function localSandbox(config: LoadedConfig): LocalSandbox {
       config.home,
       config.store.path,
       ...(config.temporal.dev_server.db_file ? [config.temporal.dev_server.db_file] : []),
-      // The project's config file may hold keys too.
+      // The project's config file may hold keys too: the worker's own, and any session's.
       path.join(config.session.cwd, PROJECT_CONFIG_FILE),
     ],
+    workspaceHiddenNames: [PROJECT_CONFIG_FILE],
     ...(local.bwrap_path ? { bwrapPath: local.bwrap_path } : {}),
   });
 }

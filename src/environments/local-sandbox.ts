@@ -30,6 +30,8 @@ export interface LocalSandboxSettings {
   hiddenPaths: readonly string[];
   /** The runtime's own files to hide: hermes home, session store, dev server database. */
   runtimePaths: readonly string[];
+  /** Names to hide in every session's workspace (the project config file). */
+  workspaceHiddenNames?: readonly string[];
   bwrapPath?: string;
 }
 
@@ -251,6 +253,7 @@ export class LocalSandbox {
       ...HIDDEN_SYSTEM_PATHS,
       ...sshHostKeys(),
       ...this.settings.runtimePaths.flatMap((file) => SQLITE_COMPANIONS.map((suffix) => `${file}${suffix}`)),
+      ...(this.settings.workspaceHiddenNames ?? []).map((name) => path.join(workspace, name)),
       ...this.settings.hiddenPaths.map((entry) => (entry.startsWith('~/') ? path.join(os.homedir(), entry.slice(2)) : entry)),
     ];
     const found: { path: string; directory: boolean }[] = [];

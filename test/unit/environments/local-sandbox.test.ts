@@ -1,7 +1,7 @@
 // What a command on the local backend can and cannot reach, with the real bubblewrap sandbox: the
 // worker's environment and processes, the user's secrets, anything outside the workspace, the
 // host's loopback services (standing in for the Temporal frontend), Unix sockets, unbounded forks.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -113,6 +113,15 @@ describe('a sandboxed local command', () => {
     const { output } = await run('cat sessions.db sessions.db-wal; echo done', sandboxed({ runtimePaths: [store] }));
     expect(output).not.toContain('TRANSCRIPTS');
     expect(output).not.toContain('WAL-CONTENT');
+  });
+
+  it("hides the project config file of the session's own workspace, and keeps it unwritable", async () => {
+    const project = path.join(workspace, 'hermes-temporal.yaml');
+    writeFileSync(project, 'model:\n  api_key: sk-in-the-project-file\n');
+    const { output } = await run('cat hermes-temporal.yaml; echo "approvals: {mode: off}" > hermes-temporal.yaml; echo done', sandboxed({ workspaceHiddenNames: ['hermes-temporal.yaml'] }));
+    expect(output).not.toContain('sk-in-the-project-file');
+    expect(output).toContain('done');
+    expect(readFileSync(project, 'utf8')).toContain('sk-in-the-project-file');
   });
 
   it('writes the workspace, but not /etc, $HOME or /usr; mount, unshare and /root/.ssh fail', async () => {
