@@ -1,10 +1,11 @@
 // The local backend's sandbox: every command (foreground, background, PTY, and all it starts)
 // runs under bubblewrap with its own PID, IPC, UTS and (by default) network namespace, a
-// read-only system, the workspace writable, the user's secrets and the runtime's own files
-// hidden, a private size-capped /tmp, no capabilities, and caps on processes, memory and file size.
+// read-only system, the workspace writable (but not its repository's hooks and config), the
+// user's secrets and the runtime's own files hidden, a private size-capped /tmp, no capabilities,
+// and caps on processes, memory and file size.
 // Decision (vs @anthropic-ai/sandbox-runtime): see README.md "Security" — we drive bwrap ourselves.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, renameSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { unixSocketFilter } from './sandbox-seccomp';
@@ -226,6 +227,8 @@ export class LocalSandbox {
     // A workspace inside a hidden folder stays the one thing of it that shows.
     const hiddenAround = hiddenPaths.some((hidden) => hidden.directory && isWithin(workspace, hidden.path));
     if (workspace !== '/' && hiddenAround) args.push('--bind', workspace, workspace);
+    // Last, over the writable workspace: what git runs for the user later, outside any sandbox.
+    for (const controlPath of gitControlPaths(workspace)) args.push('--ro-bind', controlPath, controlPath);
     // A cwd the sandbox does not show (another folder under the host's /tmp) falls back to the
     // workspace; the wrapper's own `cd` then reports it the way it does without a sandbox.
     const visible = !privateTemporaryDirectories().some((directory) => isWithin(options.cwd, directory)) || isWithin(options.cwd, workspace);
@@ -339,6 +342,31 @@ export function sandboxUnavailableReason(bwrap = 'bwrap'): string | undefined {
   }
   if (result.status !== 0) return `bubblewrap cannot create a sandbox here (user namespaces unavailable?): ${result.stderr.trim() || `exit ${result.status}`}`;
   return undefined;
+}
+
+/**
+ * The workspace repository's hooks and config (and its submodules'), which git runs or obeys when
+ * the user next commits or asks for the status: read-only for commands. A repository without a
+ * hooks folder gets an empty one, so that none can be added either.
+ */
+function gitControlPaths(workspace: string): string[] {
+  const gitDirectory = path.join(workspace, '.git');
+  if (workspace === '/' || !isDirectory(gitDirectory)) return [];
+  let modules: string[] = [];
+  try {
+    modules = readdirSync(path.join(gitDirectory, 'modules')).map((name) => path.join(gitDirectory, 'modules', name));
+  } catch {
+    // No submodules.
+  }
+  return [gitDirectory, ...modules].flatMap((repository) => {
+    const hooks = path.join(repository, 'hooks');
+    try {
+      mkdirSync(hooks, { recursive: true });
+    } catch {
+      // Not ours to create: a command cannot create it either, then.
+    }
+    return [hooks, path.join(repository, 'config')].filter((controlPath) => existsSync(controlPath));
+  });
 }
 
 function privateTemporaryDirectories(): string[] {

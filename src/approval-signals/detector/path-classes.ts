@@ -168,7 +168,8 @@ export interface ProtectedWriteContext {
 /**
  * A path that must not be written without approval: devices, system configuration and folders,
  * the home folder itself and its dotfiles (shell start-up files, credentials, autostart, cron),
- * this runtime's own files (config, approver key, session store), project `.env` files.
+ * this runtime's own files (config, approver key, session store), project `.env` files, git
+ * hooks and repository config.
  */
 export function isProtectedWritePath(path: string, context: ProtectedWriteContext): boolean {
   const normalised = normaliseContextPath(path);
@@ -177,8 +178,16 @@ export function isProtectedWritePath(path: string, context: ProtectedWriteContex
   if (runtimeHomesOf(context.protectedFiles, home).some((directory) => isInside(normalised, directory))) return true;
   if (isBlockDevice(normalised) || isOtherDevice(normalised) || isSystemConfigPath(normalised)) return true;
   if (classifyDeleteTarget(normalised, home) !== undefined) return true;
-  if (isCredentialPath(normalised, home) || isHomeDotfile(normalised, home)) return true;
+  if (isCredentialPath(normalised, home) || isHomeDotfile(normalised, home) || isGitControlPath(normalised)) return true;
   return isEnvFile(normalised) && isInside(normalised, normaliseContextPath(context.workspaceRoot));
+}
+
+/**
+ * A repository's hooks and config (also a submodule's): git runs what they name when the user
+ * next commits, checks out or even asks for the status, outside any sandbox.
+ */
+export function isGitControlPath(path: string): boolean {
+  return /(?:^|\/)\.git\/(?:modules\/.+\/)?(?:hooks(?:\/.*)?|config)$/.test(path);
 }
 
 const SENSITIVE_ROOTS = new Set(['etc', 'usr', 'bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32', 'boot', 'var', 'opt', 'srv', 'root', 'sys', 'proc', 'dev', 'System', 'Library', 'private', 'snap', 'nix', 'run', 'mnt', 'media', 'home', 'Users', 'Applications']);

