@@ -3,7 +3,7 @@
 // workflow, so any worker can re-attach.
 import { LocalPtyProcesses } from './background/local-pty-processes';
 import { readdir } from 'node:fs/promises';
-import { LocalEnvironment, localBackgroundStateDir, sessionKeyOf, type LocalEnvironmentOptions } from './local-environment';
+import { LocalEnvironment, localBackgroundStateDir, sessionKeyOf, sweepStaleCommandFiles, type LocalEnvironmentOptions } from './local-environment';
 import { LocalSandbox, type SandboxState } from './local-sandbox';
 import { withRecordedWorkspace } from '../workflows/recorded-workspace';
 import type { Backend, EnvironmentDriver, EnvironmentHandle, TerminalEnvironment } from './terminal-environment';
@@ -12,6 +12,7 @@ import type { Backend, EnvironmentDriver, EnvironmentHandle, TerminalEnvironment
 export class LocalDriver implements EnvironmentDriver {
   readonly backend = 'local' as const;
   private readonly options: LocalEnvironmentOptions & { sandbox: LocalSandbox };
+  private swept?: Promise<number>;
 
   constructor(options: LocalEnvironmentOptions = {}) {
     // PTY processes live in this worker's memory and must outlive each per-call view.
@@ -29,6 +30,8 @@ export class LocalDriver implements EnvironmentDriver {
 
   /** Records the workspace the session starts in: the one folder its commands may write. */
   async start(handle: EnvironmentHandle): Promise<EnvironmentHandle> {
+    // Once per worker, in the background: what commands of dead workers left in the temp folder.
+    this.swept ??= sweepStaleCommandFiles().catch(() => 0);
     return withRecordedWorkspace(handle);
   }
 

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { closeSync, constants, mkdirSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { lstat, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -103,7 +103,7 @@ export class LocalEnvironment implements TerminalEnvironment {
 
   private async run(request: ExecRequest, sandboxed: boolean): Promise<ExecResult> {
     const cwd = request.cwd ?? this.handle.cwd;
-    const cwdFile = path.join(os.tmpdir(), `hermes-cwd-${randomUUID()}`);
+    const cwdFile = path.join(os.tmpdir(), `${CWD_FILE_PREFIX}${randomUUID()}`);
     const script = wrapCommand(request.command, cwd, cwdFile);
     const output = new BoundedOutput(request.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);
     // Outside the sandbox (our own control scripts) no variable may change what bash itself runs.
@@ -148,10 +148,8 @@ export class LocalEnvironment implements TerminalEnvironment {
     const pidFile = pidFileFor(id);
     const pid = Number(await readFile(pidFile, 'utf8').catch(() => ''));
     await rm(pidFile, { force: true });
-    if (!Number.isInteger(pid) || pid <= 0) return;
     // Only if the pid still runs our wrapper: pids get reused.
-    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.includes(WRAPPER_MARKER)) killProcessGroup(pid, 0);
+    if (await runsOurWrapper(pid)) killProcessGroup(pid, 0);
   }
 
   /**
@@ -210,7 +208,40 @@ export function localBackgroundStateDir(sessionKey: string): string {
 
 /** Where a running command's process-group id is kept, so a later worker can find it. */
 function pidFileFor(id: string): string {
-  return path.join(os.tmpdir(), 'hermes-commands', `${id.replace(/[^A-Za-z0-9_.-]/g, '_')}.pid`);
+  return path.join(commandFilesDir(), `${id.replace(/[^A-Za-z0-9_.-]/g, '_')}.pid`);
+}
+
+function commandFilesDir(): string {
+  return path.join(os.tmpdir(), 'hermes-commands');
+}
+
+const CWD_FILE_PREFIX = 'hermes-cwd-';
+/** Older than this, a command's files belong to no command that can still run or be retried. */
+const STALE_COMMAND_FILE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Removes what foreground commands of workers that died (or quit at once) left behind: their pid
+ * and log files and the files their wrappers recorded the directory in. Returns how many went.
+ */
+export async function sweepStaleCommandFiles(now = Date.now()): Promise<number> {
+  const inFolder = async (directory: string, keep: (name: string) => boolean) =>
+    (await readdir(directory).catch(() => [] as string[])).filter(keep).map((name) => path.join(directory, name));
+  const candidates = [...(await inFolder(commandFilesDir(), () => true)), ...(await inFolder(os.tmpdir(), (name) => name.startsWith(CWD_FILE_PREFIX)))];
+  let removed = 0;
+  for (const file of candidates) {
+    const info = await lstat(file).catch(() => undefined);
+    if (!info?.isFile() || now - info.mtimeMs < STALE_COMMAND_FILE_MS) continue;
+    // A command still running (an hour-long build, say) keeps its pid file.
+    if (file.endsWith('.pid') && (await runsOurWrapper(Number(await readFile(file, 'utf8').catch(() => ''))))) continue;
+    await rm(file, { force: true });
+    removed += 1;
+  }
+  return removed;
+}
+
+async function runsOurWrapper(pid: number): Promise<boolean> {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  return (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).includes(WRAPPER_MARKER);
 }
 
 /** Where a running command's output is kept until it ends (see CommandLog). */

@@ -1,0 +1,38 @@
+// What foreground commands of dead workers leave in the temp folder (pid, log and cwd files) is
+// swept once it is a day old; younger files, and the pid file of a command still running, stay.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { sweepStaleCommandFiles } from '../../../src/environments/local-environment';
+import { waitFor } from '../../helpers/wait';
+
+const DAY_AND_AN_HOUR_AGO = (Date.now() - 25 * 60 * 60 * 1000) / 1000;
+
+function file(directory: string, name: string, content = '', old = true): string {
+  mkdirSync(directory, { recursive: true });
+  const target = path.join(directory, name);
+  writeFileSync(target, content);
+  if (old) utimesSync(target, DAY_AND_AN_HOUR_AGO, DAY_AND_AN_HOUR_AGO);
+  return target;
+}
+
+test('stale pid, log and cwd files go; fresh ones and a running command\'s pid file stay', async () => {
+  const commands = path.join(os.tmpdir(), 'hermes-commands');
+  const id = `sweep-test-${randomUUID()}`;
+  // A process whose command line carries the wrapper's marker, as a running command's does.
+  const running = spawn('bash', ['-c', ': __hermes_exit; sleep 30; :'], { stdio: 'ignore' });
+  await waitFor(() => readFileSync(`/proc/${running.pid}/cmdline`, 'utf8').includes('__hermes_exit'), { timeoutMs: 5000, what: 'the stand-in command to start' });
+  let kept: string[] = [];
+  try {
+    const stale = [file(commands, `${id}-a.pid`, '999999999'), file(commands, `${id}-a.log`, 'output'), file(os.tmpdir(), `hermes-cwd-${id}`, '/work')];
+    kept = [file(commands, `${id}-b.pid`, String(running.pid)), file(commands, `${id}-c.log`, 'young', false), file(os.tmpdir(), `hermes-cwd-${id}-young`, '', false)];
+    expect(await sweepStaleCommandFiles()).toBeGreaterThanOrEqual(3);
+    expect(stale.filter((target) => existsSync(target))).toEqual([]);
+    expect(kept.filter((target) => existsSync(target))).toEqual(kept);
+  } finally {
+    running.kill('SIGKILL');
+    for (const target of kept) rmSync(target, { force: true });
+  }
+});
