@@ -20,6 +20,7 @@ import { LocalPtyProcesses } from './background/local-pty-processes';
 import { shellExitCode, spawnInPty } from './local-pty';
 import type { BackgroundProcesses, EnvironmentHandle, ExecRequest, ExecResult, TerminalEnvironment } from './terminal-environment';
 import { ExecDeadline } from './exec-deadline';
+import { disarmNewRepository, hasGitRepository } from './git-control';
 import { LocalSandbox, type SandboxCommand } from './local-sandbox';
 import { trackCommandGroup } from './running-commands';
 import { smallSpawner } from './small-spawner';
@@ -114,6 +115,8 @@ export class LocalEnvironment implements TerminalEnvironment {
     // as each is a syscall of microseconds where the asynchronous calls queue for libuv's threads.
     if (sandboxed) writeFileSync(cwdFile, '', { mode: 0o600 });
     const argv = sandboxed ? this.sandbox.command(script, this.runOptions(cwd, [cwdFile])) : { file: 'bash', args: ['-c', script] };
+    // The sandbox keeps a repository's hooks and config read-only, but only one that exists already.
+    const mayCreateRepository = sandboxed && this.sandbox.state().active && !hasGitRepository(this.workspaceRoot);
 
     const pidFile = request.id ? pidFileFor(request.id) : undefined;
     if (pidFile) mkdirSync(path.dirname(pidFile), { recursive: true });
@@ -132,7 +135,12 @@ export class LocalEnvironment implements TerminalEnvironment {
     const deadline = new ExecDeadline(request, () => killProcessGroup(child.pid, this.options.killGraceMs ?? 1000));
     try {
       const code = await child.exited;
-      const { output: text, exitCode } = deadline.conclude(output.toString(), code);
+      const disarmed = mayCreateRepository && hasGitRepository(this.workspaceRoot) ? disarmNewRepository(this.workspaceRoot) : [];
+      const concluded = deadline.conclude(output.toString(), code);
+      const exitCode = concluded.exitCode;
+      const text = disarmed.length
+        ? `${concluded.output}\n[hermes-temporal: removed from the repository this command created what git would run outside the sandbox: ${disarmed.join(', ')}]`
+        : concluded.output;
       const finalCwd = recordedCwd(readCwdFile(cwdFile)) ?? cwd;
       if (request.cwd === undefined) this.current = { ...this.current, cwd: finalCwd };
       return { output: text, exitCode, timedOut: deadline.timedOut, interrupted: deadline.interrupted, cwd: finalCwd };

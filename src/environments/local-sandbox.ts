@@ -5,9 +5,10 @@
 // and caps on processes, memory and file size.
 // Decision (vs @anthropic-ai/sandbox-runtime): see README.md "Security" — we drive bwrap ourselves.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { gitControlPaths } from './git-control';
 import { unixSocketFilter } from './sandbox-seccomp';
 import { JOIN_SESSION_GROUP, SessionProcessCaps } from './session-process-caps';
 import { shellQuote } from './shell-quote';
@@ -342,31 +343,6 @@ export function sandboxUnavailableReason(bwrap = 'bwrap'): string | undefined {
   }
   if (result.status !== 0) return `bubblewrap cannot create a sandbox here (user namespaces unavailable?): ${result.stderr.trim() || `exit ${result.status}`}`;
   return undefined;
-}
-
-/**
- * The workspace repository's hooks and config (and its submodules'), which git runs or obeys when
- * the user next commits or asks for the status: read-only for commands. A repository without a
- * hooks folder gets an empty one, so that none can be added either.
- */
-function gitControlPaths(workspace: string): string[] {
-  const gitDirectory = path.join(workspace, '.git');
-  if (workspace === '/' || !isDirectory(gitDirectory)) return [];
-  let modules: string[] = [];
-  try {
-    modules = readdirSync(path.join(gitDirectory, 'modules')).map((name) => path.join(gitDirectory, 'modules', name));
-  } catch {
-    // No submodules.
-  }
-  return [gitDirectory, ...modules].flatMap((repository) => {
-    const hooks = path.join(repository, 'hooks');
-    try {
-      mkdirSync(hooks, { recursive: true });
-    } catch {
-      // Not ours to create: a command cannot create it either, then.
-    }
-    return [hooks, path.join(repository, 'config')].filter((controlPath) => existsSync(controlPath));
-  });
 }
 
 function privateTemporaryDirectories(): string[] {

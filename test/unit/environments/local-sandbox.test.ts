@@ -143,6 +143,23 @@ describe('a sandboxed local command', () => {
     expect(readFileSync(path.join(workspace, '.git', 'config'), 'utf8')).toBe(config);
   });
 
+  it('disarms a repository a command creates: its planted hook and command-running settings go, the rest stays', async () => {
+    const { output } = await run([
+      'git init -q .',
+      'printf "#!/bin/sh\\nid\\n" > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit',
+      'git config core.fsmonitor ./payload.sh && git config alias.st "!sh payload.sh" && git config user.name agent',
+      'echo created',
+    ].join(' && '));
+    expect(output).toContain('created');
+    expect(output).toMatch(/removed from the repository this command created .*hook pre-commit.*setting core\.fsmonitor.*setting alias\.st/);
+    expect(existsSync(path.join(workspace, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    const config = readFileSync(path.join(workspace, '.git', 'config'), 'utf8');
+    expect(config).not.toMatch(/fsmonitor|alias/);
+    expect(config).toContain('name = agent');
+    // From the next command on, the repository's hooks and config are read-only.
+    expect((await run('git config core.fsmonitor ./payload.sh; echo "exit $?"')).output).toMatch(/exit [1-9]/);
+  });
+
   it('writes the workspace, but not /etc, $HOME or /usr; mount, unshare and /root/.ssh fail', async () => {
     const { output } = await run(
       [

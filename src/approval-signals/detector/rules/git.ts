@@ -8,7 +8,7 @@ import { commandsNamed, type Rule } from './rule-types';
 
 const GLOBAL_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env', '--super-prefix']);
 /** `git -c key=value` settings that run programs. */
-const COMMAND_SETTINGS = /^(?:core\.(?:sshcommand|pager|editor|fsmonitor|hookspath|askpass|gitproxy)|alias\.|credential\.|filter\.|diff\..*\.(?:textconv|command)|diff\.external|gpg\.(?:.*\.)?program|sequence\.editor|uploadpack\.packobjectshook|protocol\.(?:.*\.)?allow|include\.path|includeif\.)/i;
+export const GIT_COMMAND_SETTINGS = /^(?:core\.(?:sshcommand|pager|editor|fsmonitor|hookspath|askpass|gitproxy)|alias\.|credential\.|filter\.|diff\..*\.(?:textconv|command)|diff\.external|gpg\.(?:.*\.)?program|sequence\.editor|uploadpack\.packobjectshook|protocol\.(?:.*\.)?allow|include\.path|includeif\.)/i;
 
 export const gitRules: Rule = (input) => commandsNamed(input, 'git').flatMap(gitHits);
 
@@ -19,7 +19,7 @@ function gitHits(command: ExecutedCommand): RuleHit[] {
   for (; index < words.length && words[index]!.value.startsWith('-'); index++) {
     const value = words[index]!.value;
     const setting = value === '-c' ? words[index + 1]?.value : value.startsWith('-c') && value.length > 2 ? value.slice(2) : undefined;
-    if (setting !== undefined && COMMAND_SETTINGS.test(setting)) hits.push(hit(command, 'N03', ['git', '-c', setting]));
+    if (setting !== undefined && GIT_COMMAND_SETTINGS.test(setting)) hits.push(hit(command, 'N03', ['git', '-c', setting]));
     if (GLOBAL_VALUED.has(value)) index++;
   }
   const subcommand = words[index]?.value;
@@ -132,5 +132,5 @@ function configSetsCommand(values: string[]): boolean {
   if (values.some((value) => ['--get', '--get-all', '--list', '-l', '--unset', '--get-regexp'].includes(value))) return false;
   const key = operands[0] === 'set' ? operands[1] : operands[0];
   const hasValue = operands.length >= (operands[0] === 'set' ? 3 : 2);
-  return key !== undefined && hasValue && COMMAND_SETTINGS.test(key);
+  return key !== undefined && hasValue && GIT_COMMAND_SETTINGS.test(key);
 }
