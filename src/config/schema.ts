@@ -185,7 +185,7 @@ export const configSchema = z
         /** A worker started while its server is down retries this long (0: for ever) before exiting. */
         connect_timeout_seconds: z.number().int().min(0).default(600),
         /**
-         * Sessions kept in memory between their workflow tasks (about 1 MB each). Beyond it the least
+         * Sessions kept in memory between their workflow tasks (about 400 KB each, measured by bench/parked-sessions.ts). Beyond it the least
          * recently used (sessions parked on an approval, say) are evicted and replayed from their
          * short history when they wake. The SDK's own default grows with the heap limit (thousands
          * on a large machine), so parked sessions filled the worker's memory.
