@@ -1,7 +1,6 @@
 // Runs real sessions for integration tests: a worker on its own task queue (against the dev
 // server from the global setup), a scripted model over HTTP, and a temporary store and cwd.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
@@ -17,6 +16,7 @@ import { installTemporalRuntime } from '../../src/temporal/runtime';
 import { createHermesWorker, releaseWorkerEnvironments, WORKFLOWS_PATH } from '../../src/temporal/worker';
 import { startSession, type SessionHandle } from '../../src/temporal/sessions';
 import type { SessionLimits } from '../../src/workflows/session-types';
+import { tempDir } from './temp-dirs';
 
 export interface Harness {
   address: string;
@@ -48,17 +48,7 @@ export function uniqueName(prefix: string): string {
   return `${prefix}-${process.pid}-${Date.now().toString(36)}-${counter}`;
 }
 
-/** Folders made by `tempDir` in this test file: removed once its tests are done. */
-const madeDirs: string[] = [];
-afterAll(() => {
-  for (const dir of madeDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-export function tempDir(prefix = 'hermes-test-'): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  madeDirs.push(dir);
-  return dir;
-}
+export { tempDir };
 
 /**
  * A temporary folder that sandboxed commands can see (the sandbox's /tmp is private): for a fake

@@ -1,10 +1,10 @@
 // What a person sees of the logs: short "LEVEL: message" lines, unless JSON is asked for; a log
 // file always gets JSON.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { testNeeding } from '../helpers/services';
+import { tempDir } from '../helpers/temp-dirs';
 
 const LOGGING = path.resolve(__dirname, '../../src/logging.ts');
 
@@ -39,7 +39,7 @@ test('with format json each record is a pino JSON line', () => {
 });
 
 test('a log file gets JSON records whatever the console format', () => {
-  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'hermes-log-')), 'logs', 'hermes.jsonl');
+  const file = path.join(tempDir('hermes-log-'), 'logs', 'hermes.jsonl');
   runAndCaptureStderr({ level: 'warn', format: 'pretty', file });
   expect(JSON.parse(readFileSync(file, 'utf8').trim())).toMatchObject({ level: 40, msg: 'the sandbox is off' });
 });

@@ -1,7 +1,6 @@
 // The pieces around the approval flow: deny globs, the allowlist file, webhook signatures,
 // decision parsing, the terminal prompt and smart review against a scripted model.
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import OpenAI from 'openai';
 import { addToCommandAllowlist, readCommandAllowlist } from '../../../src/approval-signals/allowlist-file';
@@ -11,6 +10,7 @@ import { reviewCommand, stripShellComments } from '../../../src/approval-signals
 import { signBody, verifySignature } from '../../../src/approval-signals/webhook';
 import { parseAnswer, promptText } from '../../../src/cli/approval-prompt';
 import { startScriptedModelServer } from '../../../src/model/scripted-model-server';
+import { tempDir } from '../../helpers/temp-dirs';
 
 test.each([
   ['rm -rf *', 'rm -rf /tmp/x', true],
@@ -38,7 +38,7 @@ test('deny rules also match commands found inside a compound command', () => {
 });
 
 test('the allowlist is added to without losing other settings or comments, and the file is private', async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'hermes-allowlist-'));
+  const dir = tempDir('hermes-allowlist-');
   const file = path.join(dir, 'config.yaml');
   writeFileSync(file, '# my settings\nmodel:\n  name: gpt-x\ncommand_allowlist:\n  - D02:rm -f -r build\n');
   await addToCommandAllowlist(file, ['D07:chmod 777 x', 'D02:rm -f -r build']);

@@ -1,16 +1,16 @@
 // Who may answer approvals is configured outside the workspace: approvals.accept_unsigned and
 // approvals.approvers come from the home config, the environment or flags, never from the project
 // file the agent can write; and a session's input carries public keys only.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadApproverKey } from '../../../src/approval-signals/approver-key';
 import { ConfigError, loadConfig, PROJECT_CONFIG_FILE } from '../../../src/config/load';
 import { trustProjectFile } from '../../../src/config/project-trust';
 import { sessionInputFrom } from '../../../src/temporal/sessions';
+import { tempDir } from '../../helpers/temp-dirs';
 
 function dirs() {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'hermes-approver-config-'));
+  const root = tempDir('hermes-approver-config-');
   const home = path.join(root, 'home');
   const projectDir = path.join(root, 'project');
   mkdirSync(home);

@@ -1,14 +1,14 @@
 // The terminal tool's own check before a command runs: a workflow approval holds only while the
 // files it was given for are unchanged, and without a workflow decision hardline is still refused.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadCommandClassifier } from '../../../src/approval-signals/classify-command';
 import { approveCommand, approveProcessInput } from '../../../src/approval-signals/gate';
 import { createToolContext } from '../../helpers/tool-context';
+import { tempDir } from '../../helpers/temp-dirs';
 
-const workdir = mkdtempSync(path.join(os.tmpdir(), 'command-gate-'));
+const workdir = tempDir('command-gate-');
 const script = path.join(workdir, 'run.sh');
 const digest = (text: string) => createHash('sha256').update(text).digest('hex');
 

@@ -1,13 +1,12 @@
 // Decisions carry proof of an approver: a signature over exactly one pending approval of one
 // session, made with a key the session lists. Anything else is refused with a reason.
-import { chmodSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { chmodSync, readFileSync, statSync } from 'node:fs';
 import { approverKeyFiles, loadApproverKey, replaceApproverKey, sessionApprovers, signDecision } from '../../../src/approval-signals/approver-key';
 import { decisionPayload, keyFingerprint, VerifiedDecisions, verifyDecision } from '../../../src/approval-signals/decision-signature';
 import { parseApprovalDecision } from '../../../src/approval-signals/definitions';
+import { tempDir } from '../../helpers/temp-dirs';
 
-const home = () => mkdtempSync(path.join(os.tmpdir(), 'hermes-approver-'));
+const home = () => tempDir('hermes-approver-');
 const pending = { approvalId: 'ap-3', requestedAt: '2026-12-01T10:00:00.000Z', command: 'rm -rf build' };
 const workflowId = 'hermes-session-abc';
 

@@ -1,13 +1,14 @@
 // Without TEMPORAL_ADDRESS, commands use a `hermes-temporal dev` that runs with the same home
 // folder: they find it by the pid file it leaves while it runs.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { findRunningDevServer, serverPidDir } from '../../../src/temporal/connection';
 import type { DevServerRecord } from '../../../src/temporal/dev-server';
+import { tempDir } from '../../helpers/temp-dirs';
 
 function homeWith(records: DevServerRecord[]): string {
-  const home = mkdtempSync(path.join(os.tmpdir(), 'hermes-dev-detect-'));
+  const home = tempDir('hermes-dev-detect-');
   mkdirSync(serverPidDir(home), { recursive: true });
   for (const record of records) writeFileSync(path.join(serverPidDir(home), `${record.pid}.json`), JSON.stringify(record));
   return home;

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CLI_ENTRY, requireBuild } from '../../helpers/cli';
-import { tempDir } from '../../helpers/session-harness';
+import { tempDir } from '../../helpers/temp-dirs';
 
 requireBuild();
 

@@ -2,18 +2,19 @@
 // printed text is its output; the limits hold (stdout cap, tool-call cap, running time that does
 // not count waiting for a tool); the sandbox still confines it; Python works where python3 does.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+
 import os from 'node:os';
 import path from 'node:path';
 import { runScript, type ScriptLimits } from '../../../src/code-execution/script-process';
 import { PRELUDE_VARIABLE, runtimeFor, SOURCE_VARIABLE, TOOLS_VARIABLE, type ScriptLanguage } from '../../../src/code-execution/script-runtimes';
 import { LocalEnvironment } from '../../../src/environments/local-environment';
 import { testNeeding } from '../../helpers/services';
+import { tempDir } from '../../helpers/temp-dirs';
 
 const LIMITS: ScriptLimits = { timeoutMs: 20_000, maxToolCalls: 50, maxStdoutBytes: 50_000, maxStderrBytes: 10_000 };
 
 function run(code: string, options: { language?: ScriptLanguage; limits?: Partial<ScriptLimits>; callTool?: (name: string, args: Record<string, unknown>) => Promise<string>; signal?: AbortSignal } = {}) {
-  const cwd = mkdtempSync(path.join(os.tmpdir(), 'hermes-code-'));
+  const cwd = tempDir('hermes-code-');
   const environment = new LocalEnvironment({ backend: 'local', cwd });
   const runtime = runtimeFor(options.language ?? 'javascript', process.execPath);
   const command = environment.interactiveCommand(runtime.shell, { [PRELUDE_VARIABLE]: runtime.prelude, [SOURCE_VARIABLE]: code, [TOOLS_VARIABLE]: JSON.stringify(['read_file', 'terminal']) });

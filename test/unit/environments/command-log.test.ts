@@ -1,13 +1,13 @@
 // A command's output log, on disk while it runs: what a retry after a worker's death reads back.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CommandLog, takeCommandLog } from '../../../src/environments/command-log';
 import { finishLogLines, parseLog, readLogScript, startLogLines } from '../../../src/environments/shell/command-log-script';
 import { shellQuote } from '../../../src/environments/shell-quote';
+import { tempDir } from '../../helpers/temp-dirs';
 
-const directory = mkdtempSync(path.join(os.tmpdir(), 'hermes-command-log-'));
+const directory = tempDir('hermes-command-log-');
 
 test('the worker-written log gives back everything printed, and stays bounded with head and tail', async () => {
   const file = path.join(directory, 'small.log');

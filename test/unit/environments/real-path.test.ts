@@ -1,14 +1,14 @@
 // Where a path really leads, on this machine's filesystem and through a shell (the resolution
 // sandbox backends run in their sandbox): the approval gate judges file tools by it.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import { LocalWorkspace } from '../../../src/environments/local-workspace';
 import { ExecWorkspace } from '../../../src/environments/shell/exec-workspace';
 import type { ExecRequest, ExecResult } from '../../../src/environments/terminal-environment';
 import { expectRealPathContract } from '../../helpers/real-path-contract';
+import { tempDir } from '../../helpers/temp-dirs';
 
 const run = promisify(execFile);
 const shell = (command: string) => run('bash', ['-c', command]);
@@ -25,11 +25,11 @@ async function localExec(request: ExecRequest): Promise<ExecResult> {
 }
 
 test('the local workspace follows links, resolves missing tails and dangling links, and refuses loops', async () => {
-  const workdir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'real-path-local-')));
+  const workdir = realpathSync(tempDir('real-path-local-'));
   await expectRealPathContract(new LocalWorkspace(workdir), shell, workdir);
 });
 
 test('the shell resolution of sandbox backends gives the same answers', async () => {
-  const workdir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'real-path-exec-')));
+  const workdir = realpathSync(tempDir('real-path-exec-'));
   await expectRealPathContract(new ExecWorkspace(localExec, workdir, os.homedir()), shell, workdir);
 });

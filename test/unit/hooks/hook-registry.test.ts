@@ -1,13 +1,13 @@
 // Hook contracts: pre_tool_call blocks with the hook's reason and fails closed when a hook throws
 // or overruns; observers' failures are logged and ignored; transforms replace text; shell hooks
 // read the event on stdin and block with JSON on stdout.
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HookRegistry } from '../../../src/hooks/hook-registry';
 import { registerShellHooks, splitCommand, toolMatcher } from '../../../src/hooks/shell-hooks';
 import { afterCall, checkBeforeCall, preToolCallPayload } from '../../../src/hooks/tool-call-hooks';
 import { captureLogger } from '../registry/support';
+import { tempDir } from '../../helpers/temp-dirs';
 
 const call = preToolCallPayload({ sessionId: 's1', toolCallId: 'c1', name: 'terminal' }, { command: 'ls' });
 
@@ -107,7 +107,7 @@ describe('post_tool_call and transforms', () => {
 });
 
 describe('shell hooks', () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'hermes-shell-hooks-'));
+  const dir = tempDir('hermes-shell-hooks-');
   const script = (name: string, body: string) => {
     const file = path.join(dir, name);
     writeFileSync(file, `#!/bin/sh\n${body}\n`);

@@ -1,8 +1,7 @@
 // Plugins: found in the user folder, the project folder (opt-in) and declaring npm packages;
 // loaded only when enabled (disabled wins); a plugin that throws is logged, rolled back, skipped.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
-import os from 'node:os';
 import path from 'node:path';
 import { HookRegistry } from '../../../src/hooks/hook-registry';
 import { loadConfig } from '../../../src/config/load';
@@ -13,11 +12,12 @@ import { ToolRegistry } from '../../../src/registry/registry';
 import { createToolContext } from '../../helpers/tool-context';
 import { echoToolSource, writeFolderPlugin, writePackagePlugin } from '../../helpers/plugin-fixtures';
 import { captureLogger } from '../registry/support';
+import { tempDir } from '../../helpers/temp-dirs';
 
 const hookTimeoutMs = 1000;
 
 function places() {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'hermes-plugins-'));
+  const root = tempDir('hermes-plugins-');
   return { userDir: path.join(root, 'user'), projectDir: path.join(root, 'project'), packageDirs: [path.join(root, 'node_modules')] };
 }
 
@@ -126,7 +126,7 @@ describe('plugin discovery and enablement', () => {
   });
 
   it("on one name, the user's installed package wins over the project's, as the README orders them", async () => {
-    const root = mkdtempSync(path.join(os.tmpdir(), 'hermes-plugins-'));
+    const root = tempDir('hermes-plugins-');
     const config = loadConfig({ env: { HERMES_TEMPORAL_HOME: path.join(root, 'home') }, projectDir: path.join(root, 'project'), flags: { plugins: { project: true } } });
     const where = pluginPlaces(config);
     writePackagePlugin(path.join(root, 'project', 'node_modules'), 'hermes-plugin-x', echoToolSource('from_project'));
