@@ -6,8 +6,18 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { LoadedConfig } from '../config/load';
+import { destroyAbandonedLocalSession } from '../environments/factory';
 import { OPEN_SESSION_STATUSES, type SessionStore } from '../store/session-store';
 import { isBelow } from './session-tree';
+
+/**
+ * What no worker will do for a session whose server is gone: stop what it and its sub-agents
+ * still run in the background here (local backend), and record them abandoned for `reason`.
+ */
+export async function abandonSession(store: SessionStore, session: { sessionId: string; backend: string }, reason: string): Promise<void> {
+  if (session.backend === 'local') await destroyAbandonedLocalSession(session.sessionId);
+  await recordAbandoned(store, session.sessionId, reason);
+}
 
 /** Records the session, and each sub-agent below it still open, as abandoned for `reason`. */
 export async function recordAbandoned(store: SessionStore, sessionId: string, reason: string): Promise<void> {

@@ -3,18 +3,16 @@
 // will finish the session: stop what the session left running on this machine, and record it.
 //   node reap-abandoned-run.js <sessionId> <backend>     (store settings in HERMES_ABANDONED_RUN_STORE)
 import type { LoadedConfig } from '../config/load';
-import { destroyAbandonedLocalSession } from '../environments/factory';
 import { createSessionStore } from '../store/create-session-store';
-import { recordAbandoned, REAPER_STORE_VARIABLE } from './abandoned-run';
+import { abandonSession, REAPER_STORE_VARIABLE } from './abandoned-run';
 
 const REASON =
   'Abandoned: hermes-temporal run ended without stopping the session (it was killed or crashed), and the Temporal server it had started stopped with it';
 
 async function reap(sessionId: string, backend: string, store: LoadedConfig['store']): Promise<void> {
-  if (backend === 'local') await destroyAbandonedLocalSession(sessionId);
   const sessions = createSessionStore({ store });
   try {
-    await recordAbandoned(sessions, sessionId, REASON);
+    await abandonSession(sessions, { sessionId, backend }, REASON);
   } finally {
     await sessions.close();
   }

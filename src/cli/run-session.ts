@@ -5,7 +5,6 @@ import { createSecretRedactor } from '../environments/secret-redaction';
 import { createConfiguredLogger } from '../logging';
 import { registry } from '../registry/registry';
 import { killRunningCommands } from '../environments/running-commands';
-import { destroyAbandonedLocalSession } from '../environments/factory';
 import { createSessionStore } from '../store/create-session-store';
 import type { SessionStore } from '../store/session-store';
 import { connectTemporal, findRunningDevServer, workflowUiUrl, type TemporalConnection } from '../temporal/connection';
@@ -18,7 +17,7 @@ import type { SessionStatus } from '../workflows/session-types';
 import { ApprovalPrompter } from './approval-prompt';
 import { followSession, type FinalEvent } from './follow-session';
 import { createEventPrinter, type EventPrinter } from './output';
-import { armAbandonWatch, recordAbandoned, type AbandonWatch } from './abandoned-run';
+import { abandonSession, armAbandonWatch, type AbandonWatch } from './abandoned-run';
 import { watchForStop, type StopCause } from './run-stop';
 
 export interface RunOptions {
@@ -168,10 +167,9 @@ async function abandonRun(run: {
     return;
   }
   run.note(`Quit. Session ${run.sessionId} is abandoned: the Temporal server this command started stops with it.`);
-  if (run.backend === 'local') await destroyAbandonedLocalSession(run.sessionId);
   try {
     const reason = `Abandoned: hermes-temporal run was stopped (${run.cause}) before the session ended, and the Temporal server it had started stopped with it`;
-    await recordAbandoned(run.store, run.sessionId, reason);
+    await abandonSession(run.store, run, reason);
     run.abandonWatch?.disarm();
   } finally {
     run.connection.abandon();

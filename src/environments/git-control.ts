@@ -67,7 +67,7 @@ function safeList(directory: string): string[] {
   }
 }
 
-function isDirectory(target: string): boolean {
+export function isDirectory(target: string): boolean {
   try {
     return statSync(target).isDirectory();
   } catch {

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, renameSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { gitControlPaths } from './git-control';
+import { gitControlPaths, isDirectory } from './git-control';
 import { unixSocketFilter } from './sandbox-seccomp';
 import { JOIN_SESSION_GROUP, SessionProcessCaps } from './session-process-caps';
 import { shellQuote } from './shell-quote';
@@ -379,12 +379,4 @@ function realOrSelf(target: string): string {
 function isWithin(target: string, directory: string): boolean {
   const relative = path.relative(directory, target);
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
-
-function isDirectory(target: string): boolean {
-  try {
-    return statSync(target).isDirectory();
-  } catch {
-    return false;
-  }
 }
