@@ -17,7 +17,7 @@ import type { SessionStatus } from '../workflows/session-types';
 import { ApprovalPrompter } from './approval-prompt';
 import { followSession, type FinalEvent } from './follow-session';
 import { createEventPrinter, type EventPrinter } from './output';
-import { abandonSession, armAbandonWatch, type AbandonWatch } from './abandoned-run';
+import { abandonSession, armAbandonWatch, settleOrphanedRuns, type AbandonWatch } from './abandoned-run';
 import { watchForStop, type StopCause } from './run-stop';
 
 export interface RunOptions {
@@ -73,6 +73,7 @@ export async function runSession(options: RunOptions): Promise<RunOutcome> {
 
   const connection = await connectTemporal(config, { log: (message) => printer.note(message) });
   const store = createSessionStore(config);
+  await settleOrphanedRuns(config.home, store);
   const worker = serveLocally
     ? await createHermesWorker({ connection: connection.nativeConnection, config, store, logger })
     : undefined;
@@ -91,7 +92,7 @@ export async function runSession(options: RunOptions): Promise<RunOutcome> {
     if (options.detach) return { sessionId, workflowId: handle.workflowId };
 
     // Covers the ends this process cannot handle itself (SIGKILL, a crash); see abandoned-run.ts.
-    const abandonWatch = connection.embedded ? armAbandonWatch({ sessionId, backend: config.terminal.backend, store: config.store }) : undefined;
+    const abandonWatch = connection.embedded ? armAbandonWatch({ sessionId, backend: config.terminal.backend, home: config.home, store: config.store }) : undefined;
     const stopWatch = watchForStop({
       cancel: () => handle.cancel().then(() => undefined),
       note: (message) => printer.note(message),

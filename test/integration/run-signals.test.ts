@@ -165,6 +165,8 @@ async function expectNothingLeft(run: RunProcess, world: RunWorld, server: DevSe
   await waitFor(() => !existsSync(new SessionProcessCaps(0).directoryOf(session!.sessionId)), { timeoutMs: 5_000, what: "the session's cgroup to go" });
   // Nor the watcher run leaves for its abrupt end (abandoned-run.ts), or its reaper once done.
   await waitFor(() => pidsWithArgument(session!.sessionId).length === 0, { timeoutMs: 10_000, what: 'no process naming the session to be left' });
+  // Nor its claim on the session (the next command would otherwise take the session for orphaned).
+  expect(existsSync(path.join(world.home, 'runs', `${session!.sessionId}.json`))).toBe(false);
 }
 
 async function withStore<T>(home: string, use: (store: SessionStore) => Promise<T>): Promise<T> {
@@ -272,4 +274,28 @@ test('when the process that started run dies, run cancels the session and leaves
     timeoutMs: 20_000,
     what: 'every process of the run to be gone',
   });
+});
+
+test('when run, its watcher and its server all die at once, the next `sessions` records the session abandoned and stops what it left', async () => {
+  const here = await world();
+  const run = inPipe(here);
+  const server = await runUntilCommandRuns(run, here);
+  const [session] = await withStore(here.home, (store) => store.listSessions());
+  const watcher = pidsWithArgument('hermes-run-watch').filter((pid) => pidsWithArgument(session!.sessionId).includes(pid));
+  expect(watcher).toHaveLength(1);
+  // As a power cut would, but for the background process: the reaper's step must stop it.
+  for (const pid of [...watcher, ...pidsRunning(here.sleep)]) process.kill(pid, 'SIGKILL');
+  killGroup(server.pid);
+  run.signal('SIGKILL');
+  await exitOf(run, 10_000);
+  expect(await storedStatus(here.home)).toMatchObject({ status: 'running' });
+
+  const listing = spawn(process.execPath, [CLI_ENTRY, 'sessions'], { env: here.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let printed = '';
+  listing.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+  expect(await withTimeout(new Promise((resolve) => listing.once('close', resolve)), 20_000, () => 'sessions did not finish')).toBe(0);
+  expect(printed).toMatch(new RegExp(`${session!.sessionId}\\s+abandoned`));
+  expect((await storedStatus(here.home)).error).toMatch(/the run and its watcher were killed/);
+  expect(readdirSync(path.join(here.home, 'runs'))).toEqual([]);
+  await waitFor(() => pidsRunning(here.background).length === 0, { timeoutMs: 10_000, what: 'the background process to be stopped' });
 });

@@ -10,6 +10,7 @@ import { workflowIdFor } from '../../temporal/sessions';
 import { statusQuery } from '../../workflows/messages';
 import { depthOf, isBelow, sessionTree } from '../session-tree';
 import { plural } from '../plural';
+import { settleOrphanedRuns } from '../abandoned-run';
 
 export function registerSessionCommands(program: Command): void {
   program
@@ -21,6 +22,7 @@ export function registerSessionCommands(program: Command): void {
       const config = loadConfig();
       const store = createSessionStore(config);
       try {
+        await settleOrphanedRuns(config.home, store);
         const sessions = await reconciled(config, store, await store.listSessions({ limit: Number(flags.limit) || 20 }));
         if (flags.json) return console.log(JSON.stringify(sessions, null, 2));
         if (!sessions.length) return console.log('No sessions yet. Start one with: hermes-temporal run "<task>"');
@@ -44,6 +46,7 @@ export function registerSessionCommands(program: Command): void {
       const config = loadConfig();
       const store = createSessionStore(config);
       try {
+        await settleOrphanedRuns(config.home, store);
         const stored = await store.getSession(sessionId);
         const session = stored && (await reconciled(config, store, [stored]))[0];
         if (!session) {

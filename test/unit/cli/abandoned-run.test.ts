@@ -1,5 +1,9 @@
-import { recordAbandoned } from '../../../src/cli/abandoned-run';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { armAbandonWatch, processIdentity, recordAbandoned, settleOrphanedRuns } from '../../../src/cli/abandoned-run';
 import { SqliteSessionStore } from '../../../src/store/sqlite-session-store';
+import { tempDir } from '../../helpers/temp-dirs';
 
 const REASON = 'Abandoned: its server went away';
 
@@ -45,4 +49,53 @@ test('a root older than the recent sessions listed is still recorded', async () 
   await recordAbandoned(store, 'old', REASON);
   expect((await store.getSession('old'))?.status).toBe('abandoned');
   await store.close();
+});
+
+describe('runs that left no word (the machine restarted, or the run and its watcher were killed)', () => {
+  const claim = (home: string, sessionId: string, owner: { pid: number; identity?: string }) => {
+    mkdirSync(path.join(home, 'runs'), { recursive: true });
+    writeFileSync(path.join(home, 'runs', `${sessionId}.json`), JSON.stringify({ sessionId, backend: 'docker', ...owner }));
+  };
+  const exitedPid = () => spawnSync('/bin/true').pid;
+
+  test('a session whose run is gone is recorded abandoned, with its sub-agents, and its claim is removed', async () => {
+    const home = tempDir('hermes-claims-');
+    const store = await storeWith([
+      { id: 'gone', status: 'running' },
+      { id: 'gone-sa0', parent: 'gone', status: 'awaiting_approval' },
+      { id: 'restarted', status: 'running' },
+      { id: 'alive', status: 'running' },
+    ]);
+    claim(home, 'gone', { pid: exitedPid() });
+    // This process's pid, but started in another boot: the pid was reused.
+    claim(home, 'restarted', { pid: process.pid, identity: 'another-boot:1' });
+    claim(home, 'alive', { pid: process.pid, identity: processIdentity(process.pid) });
+    writeFileSync(path.join(home, 'runs', 'half-written.json'), '{"sessionId":');
+
+    expect((await settleOrphanedRuns(home, store)).sort()).toEqual(['gone', 'restarted']);
+    expect(await statuses(store)).toEqual({ gone: 'abandoned', 'gone-sa0': 'abandoned', restarted: 'abandoned', alive: 'running' });
+    expect((await store.getSession('gone'))?.error).toMatch(/the machine restarted, or the run and its watcher were killed/);
+    expect(existsSync(path.join(home, 'runs', 'gone.json'))).toBe(false);
+    expect(existsSync(path.join(home, 'runs', 'alive.json'))).toBe(true);
+    expect(existsSync(path.join(home, 'runs', 'half-written.json'))).toBe(true);
+    await store.close();
+  });
+
+  test('a run claims its session while it runs and releases it when disarmed', async () => {
+    const home = tempDir('hermes-claims-');
+    const store = await storeWith([{ id: 'mine', status: 'running' }]);
+    const watch = armAbandonWatch({ sessionId: 'mine', backend: 'docker', home, store: { driver: 'sqlite', path: ':memory:' } as never });
+    expect(await settleOrphanedRuns(home, store)).toEqual([]);
+    expect(existsSync(path.join(home, 'runs', 'mine.json'))).toBe(true);
+    watch.disarm();
+    expect(existsSync(path.join(home, 'runs', 'mine.json'))).toBe(false);
+    expect(await statuses(store)).toEqual({ mine: 'running' });
+    await store.close();
+  });
+
+  test('no claims folder: nothing to do', async () => {
+    const store = await storeWith([{ id: 'x', status: 'running' }]);
+    expect(await settleOrphanedRuns(tempDir('hermes-claims-'), store)).toEqual([]);
+    await store.close();
+  });
 });
