@@ -44,7 +44,7 @@ export class LocalDriver implements EnvironmentDriver {
    * stops, its process files go, and so does its process cap.
    */
   async destroy(handle: EnvironmentHandle): Promise<void> {
-    await new LocalEnvironment(handle, this.options).background.stopAll?.();
+    await new LocalEnvironment(handle, this.options).stopBackground();
     this.options.sandbox.releaseSession(sessionKeyOf(handle));
   }
 

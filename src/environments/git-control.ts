@@ -1,8 +1,9 @@
 // A repository's hooks and config are what git runs or obeys for the user later, outside any
 // sandbox (a pre-commit hook, core.fsmonitor). Sandboxed commands get them read-only
-// (local-sandbox.ts); a repository a command creates itself is disarmed when that command ends.
+// (local-sandbox.ts); a repository a command creates itself is disarmed when that command ends,
+// and one a background process may have created, after each later command and at the session's end.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { GIT_COMMAND_SETTINGS } from '../approval-signals/detector/rules/git';
 
@@ -57,6 +58,29 @@ export function disarmNewRepository(workspace: string): string[] {
     removed.push(`setting ${key}`);
   }
   return removed;
+}
+
+/** Left in a session's (worker-side) state folder by a background process started with no repository to guard. */
+const UNGUARDED_MARKER = 'repository-unguarded';
+
+/**
+ * A background process starting while the workspace has no repository runs without read-only
+ * hooks and config for as long as it lives: whatever repository appears there in the meantime is
+ * treated as one it may have created. The marker names the workspace, for whoever stops the session.
+ */
+export function noteUnguardedStart(stateDir: string, workspace: string): void {
+  if (hasGitRepository(workspace)) return;
+  mkdirSync(stateDir, { recursive: true });
+  writeFileSync(path.join(stateDir, UNGUARDED_MARKER), workspace);
+}
+
+/** The workspace a background process of this session started in with no repository to guard. */
+export function unguardedWorkspace(stateDir: string): string | undefined {
+  try {
+    return readFileSync(path.join(stateDir, UNGUARDED_MARKER), 'utf8') || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function safeList(directory: string): string[] {

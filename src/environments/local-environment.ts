@@ -20,7 +20,7 @@ import { LocalPtyProcesses } from './background/local-pty-processes';
 import { shellExitCode, spawnInPty } from './local-pty';
 import type { BackgroundProcesses, EnvironmentHandle, ExecRequest, ExecResult, TerminalEnvironment } from './terminal-environment';
 import { ExecDeadline } from './exec-deadline';
-import { disarmNewRepository, hasGitRepository } from './git-control';
+import { disarmNewRepository, hasGitRepository, noteUnguardedStart, unguardedWorkspace } from './git-control';
 import { LocalSandbox, type SandboxCommand } from './local-sandbox';
 import { trackCommandGroup } from './running-commands';
 import { smallSpawner } from './small-spawner';
@@ -80,7 +80,22 @@ export class LocalEnvironment implements TerminalEnvironment {
       () => sanitizeEnvironment(process.env, options.envPassthrough),
       killGraceMs,
       (script, cwd) => this.sandbox.command(script, this.runOptions(cwd)),
+      () => {
+        if (this.sandbox.state().active) noteUnguardedStart(stateDir, this.workspaceRoot);
+      },
     );
+  }
+
+  /**
+   * Stops what the session runs in the background; then disarms a repository one of those
+   * processes may have created, since none of them had its hooks and config read-only.
+   */
+  async stopBackground(): Promise<void> {
+    // Read first: stopping removes the session's state folder. The marker names the workspace,
+    // which a session abandoned by its `run` knows only through it.
+    const workspace = unguardedWorkspace(localBackgroundStateDir(this.sessionKey));
+    await this.background.stopAll?.();
+    if (workspace && hasGitRepository(workspace)) disarmNewRepository(workspace);
   }
 
   /** The handle as it is now: a `cd` in a command moves the session's cwd. */
@@ -116,7 +131,9 @@ export class LocalEnvironment implements TerminalEnvironment {
     if (sandboxed) writeFileSync(cwdFile, '', { mode: 0o600 });
     const argv = sandboxed ? this.sandbox.command(script, this.runOptions(cwd, [cwdFile])) : { file: 'bash', args: ['-c', script] };
     // The sandbox keeps a repository's hooks and config read-only, but only one that exists already.
-    const mayCreateRepository = sandboxed && this.sandbox.state().active && !hasGitRepository(this.workspaceRoot);
+    // So could a background process started with no repository to guard, at any time.
+    const mayCreateRepository =
+      sandboxed && this.sandbox.state().active && (!hasGitRepository(this.workspaceRoot) || unguardedWorkspace(localBackgroundStateDir(this.sessionKey)) !== undefined);
 
     const pidFile = request.id ? pidFileFor(request.id) : undefined;
     if (pidFile) mkdirSync(path.dirname(pidFile), { recursive: true });
@@ -139,7 +156,7 @@ export class LocalEnvironment implements TerminalEnvironment {
       const concluded = deadline.conclude(output.toString(), code);
       const exitCode = concluded.exitCode;
       const text = disarmed.length
-        ? `${concluded.output}\n[hermes-temporal: removed from the repository this command created what git would run outside the sandbox: ${disarmed.join(', ')}]`
+        ? `${concluded.output}\n[hermes-temporal: removed from the repository this command or a background process created what git would run outside the sandbox: ${disarmed.join(', ')}]`
         : concluded.output;
       const finalCwd = recordedCwd(readCwdFile(cwdFile)) ?? cwd;
       if (request.cwd === undefined) this.current = { ...this.current, cwd: finalCwd };

@@ -12,6 +12,7 @@ export class LocalBackgroundProcesses implements BackgroundProcesses {
    * @param environment the variables a new PTY process starts with
    * @param killGraceMs time between TERM and KILL when a PTY process is killed
    * @param launcher what a PTY process's script runs in (the sandbox)
+   * @param beforeStart called before any process starts
    */
   constructor(
     private readonly files: BackgroundProcesses,
@@ -20,9 +21,11 @@ export class LocalBackgroundProcesses implements BackgroundProcesses {
     private readonly environment: () => Record<string, string>,
     private readonly killGraceMs = 2000,
     private readonly launcher?: PtyLauncher,
+    private readonly beforeStart?: () => void,
   ) {}
 
   start(request: BackgroundStartRequest): Promise<BackgroundProcessInfo> {
+    this.beforeStart?.();
     if (!request.pty) return this.files.start(request);
     return this.ptys.start(this.stateDir, request, { ...this.environment(), ...request.env }, this.launcher);
   }

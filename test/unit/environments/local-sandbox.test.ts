@@ -151,13 +151,34 @@ describe('a sandboxed local command', () => {
       'echo created',
     ].join(' && '));
     expect(output).toContain('created');
-    expect(output).toMatch(/removed from the repository this command created .*hook pre-commit.*setting core\.fsmonitor.*setting alias\.st/);
+    expect(output).toMatch(/removed from the repository this command or a background process created .*hook pre-commit.*setting core\.fsmonitor.*setting alias\.st/);
     expect(existsSync(path.join(workspace, '.git', 'hooks', 'pre-commit'))).toBe(false);
     const config = readFileSync(path.join(workspace, '.git', 'config'), 'utf8');
     expect(config).not.toMatch(/fsmonitor|alias/);
     expect(config).toContain('name = agent');
     // From the next command on, the repository's hooks and config are read-only.
     expect((await run('git config core.fsmonitor ./payload.sh; echo "exit $?"')).output).toMatch(/exit [1-9]/);
+  });
+
+  it('disarms a repository a background process creates: after the next command, and when the session ends', async () => {
+    const sandbox = new LocalSandbox({ ...DEFAULT_SANDBOX_SETTINGS });
+    const driver = new LocalDriver({ sandbox, killGraceMs: 500 });
+    const handle = await driver.start({ backend: 'local', cwd: workspace, sessionId: `sandbox-bg-git-${path.basename(dir)}` });
+    const environment = await driver.attach(handle);
+    const plant = (hook: string) => `printf "#!/bin/sh\\nid\\n" > .git/hooks/${hook} && chmod +x .git/hooks/${hook}`;
+    // Started with no repository: it creates one, plants a hook and a setting, then waits to plant another.
+    await environment.background.start({
+      command: `git init -q . && ${plant('pre-commit')} && git config core.fsmonitor ./payload.sh && touch planted && sleep 1.5 && ${plant('post-checkout')} && touch planted-again && sleep 30`,
+      cwd: workspace,
+    });
+    await waitFor(() => existsSync(path.join(workspace, 'planted')), { timeoutMs: 15_000, what: 'the first plant' });
+    const next = await environment.exec({ command: 'echo next', timeoutMs: 10_000 });
+    expect(next.output).toMatch(/removed from the repository this command or a background process created .*hook pre-commit.*setting core\.fsmonitor/);
+    expect(existsSync(path.join(workspace, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    await waitFor(() => existsSync(path.join(workspace, 'planted-again')), { timeoutMs: 15_000, what: 'the second plant' });
+    await driver.destroy(environment.handle);
+    expect(existsSync(path.join(workspace, '.git', 'hooks', 'post-checkout'))).toBe(false);
+    expect(readFileSync(path.join(workspace, '.git', 'config'), 'utf8')).not.toContain('fsmonitor');
   });
 
   it('writes the workspace, but not /etc, $HOME or /usr; mount, unshare and /root/.ssh fail', async () => {
