@@ -10,7 +10,7 @@ import type { CommandAssessment, PathFinding } from '../approval-signals/approva
 import { filesRunBy } from '../approval-signals/bound-files';
 import { assessCommandText, hermesProtectedFiles, hermesSecretFiles } from '../approval-signals/command-assessment';
 import { classifyCommand } from '../approval-signals/classify-command';
-import { isBlockDevice } from '../approval-signals/detector/path-classes';
+import { isBlockDevice, isHomeDotfile } from '../approval-signals/detector/path-classes';
 import { commandReader } from '../approval-signals/process-input';
 import { isProtectedWritePath, isSecretReadPath, matchesProtectedFile, searchReachesSecrets } from '../approval-signals/protected-paths';
 import type { CommandVerdict } from '../approval-signals/verdict';
@@ -233,12 +233,23 @@ export function createAssessToolCall(deps: AssessDeps) {
   }
 }
 
-function riskOf(access: PathFinding['access'], resolved: string, world: { home: string; workspaceRoot: string; protectedFiles: string[]; secretFiles: string[] }): string | undefined {
+/**
+ * Why a human must decide, or undefined. File tools run in the worker, with its rights, not in the
+ * sandbox: on a host (not a disposable container) they get what commands get unasked, the
+ * workspace, and wait for a human anywhere else a write would land, or where a read would reach
+ * a home folder's settings (start-up files and tool configs often hold keys).
+ */
+function riskOf(access: PathFinding['access'], resolved: string, world: { home: string; workspaceRoot: string; protectedFiles: string[]; secretFiles: string[]; contained: boolean }): string | undefined {
+  const inWorkspace = resolved === world.workspaceRoot || resolved.startsWith(`${world.workspaceRoot.replace(/\/$/, '')}/`);
   if (access === 'write') {
     if (isBlockDevice(resolved)) return 'write to a raw disk device';
-    return isProtectedWritePath(resolved, world) ? 'write to a protected file' : undefined;
+    if (isProtectedWritePath(resolved, world)) return 'write to a protected file';
+    return world.contained || inWorkspace ? undefined : "write outside the session's workspace";
   }
-  if (access === 'read') return isSecretReadPath(resolved, world.home) || matchesProtectedFile(resolved, world.secretFiles) ? 'read of a secret file' : undefined;
+  if (access === 'read') {
+    if (isSecretReadPath(resolved, world.home) || matchesProtectedFile(resolved, world.secretFiles)) return 'read of a secret file';
+    return !world.contained && !inWorkspace && isHomeDotfile(resolved, world.home) ? "read of a home folder's settings" : undefined;
+  }
   return searchReachesSecrets(resolved, world.home, world.secretFiles) ? 'search through a folder that holds secrets' : undefined;
 }
 

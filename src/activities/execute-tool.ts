@@ -145,7 +145,8 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
         toolCallId: input.toolCallId,
         taskId: input.sessionId,
         userTask: session.task,
-        workspace: environment.workspace,
+        // What the tool opens is judged again against the paths the gate checked (local-workspace.ts).
+        workspace: gate?.checkedPaths ? (environment.workspace.pinned?.(gate.checkedPaths) ?? environment.workspace) : environment.workspace,
         environment,
         signal: cancellationSignal(),
         // Heartbeat details (the output tail) are kept in history and shown in the UI.

@@ -1,30 +1,77 @@
-// Workspace on this machine's filesystem.
-import { mkdir, readdir, readFile, readlink, realpath, rename, stat, writeFile } from 'node:fs/promises';
+// Workspace on this machine's filesystem. A file tool's paths are judged by the approval gate
+// before the tool runs; a pinned view also judges what it opened, so a symbolic link swapped in
+// between (by a background process of the agent's) cannot redirect the read or the write.
+import { constants } from 'node:fs';
+import { mkdir, open, readdir, readlink, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { resolveRealPath } from './real-path';
 import type { FileStat, WalkOptions, Workspace } from './workspace';
 
 export class LocalWorkspace implements Workspace {
-  constructor(readonly cwd: string) {}
+  /** @param checked real paths the gate judged for this call; anything opened must be one, or inside one */
+  constructor(
+    readonly cwd: string,
+    private readonly checked?: readonly string[],
+  ) {}
+
+  pinned(checked: readonly string[]): Workspace {
+    return new LocalWorkspace(this.cwd, checked);
+  }
 
   resolve(target: string): string {
     if (target === '~' || target.startsWith('~/')) return path.join(os.homedir(), target.slice(1));
     return path.resolve(this.cwd, target);
   }
 
-  readFile(target: string): Promise<Buffer> {
-    return readFile(this.resolve(target));
+  /** Regular files only: a FIFO or a device would hold one of libuv's four threads (or read forever). */
+  async readFile(target: string): Promise<Buffer> {
+    const file = await open(this.resolve(target), constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      if (!(await file.stat()).isFile()) throw Object.assign(new Error(`${target} is not a regular file`), { code: 'EINVAL' });
+      await this.verifyOpened(file, (real) => real, target);
+      return await file.readFile();
+    } finally {
+      await file.close();
+    }
   }
 
-  /** Writes through a temporary file and a rename, so readers never see half a file. */
+  /**
+   * Writes through a temporary file and a rename, so readers never see half a file. Pinned, it
+   * writes where the gate judged the path to lead (through a link, as `>` in a shell would).
+   */
   async writeFile(target: string, content: string): Promise<void> {
-    const absolute = this.resolve(target);
+    const absolute = this.checked ? await this.realpath(target) : this.resolve(target);
     await mkdir(path.dirname(absolute), { recursive: true });
     const temporary = `${absolute}.hermes-tmp-${process.pid}-${Date.now()}`;
     const mode = await stat(absolute).then((existing) => existing.mode, () => undefined);
-    await writeFile(temporary, content, mode === undefined ? {} : { mode });
+    // O_EXCL: a fresh file, never one a link named like it leads to.
+    const file = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode ?? 0o666);
+    try {
+      await this.verifyOpened(file, (real) => path.join(path.dirname(real), path.basename(absolute)), target);
+      await file.writeFile(content);
+      if (mode !== undefined) await file.chmod(mode);
+    } catch (error) {
+      await file.close();
+      await rm(temporary, { force: true });
+      throw error;
+    }
+    await file.close();
+    // The folder swapped since the check: the rename finds no temporary file there and fails.
     await rename(temporary, absolute);
+  }
+
+  /** Refuses a file this pinned view opened that is not where the gate's judgement applies. */
+  private async verifyOpened(file: FileHandle, landing: (real: string) => string, target: string): Promise<void> {
+    if (!this.checked) return;
+    const real = await openedPath(file);
+    if (real === undefined) return;
+    const lands = landing(real);
+    if (!this.checked.some((checked) => lands === checked || lands.startsWith(checked === '/' ? '/' : `${checked}/`))) {
+      throw Object.assign(new Error(`${target} now leads to ${lands}, not to the path that was checked before this call was allowed; nothing was read or written`), {
+        code: 'EPERM',
+      });
+    }
   }
 
   async stat(target: string): Promise<FileStat | null> {
@@ -37,10 +84,11 @@ export class LocalWorkspace implements Workspace {
     }
   }
 
+  /** Only "no such file" means "not there yet"; any other failure (a path too long to resolve, a loop) is an error. */
   realpath(target: string): Promise<string> {
     return resolveRealPath(this.resolve(target), {
-      realpath: (absolute) => realpath(absolute).catch(() => null),
-      readlink: (absolute) => readlink(absolute).catch(() => null),
+      realpath: (absolute) => realpath(absolute).catch(absentOr(null)),
+      readlink: (absolute) => readlink(absolute).catch(absentOr(null, 'EINVAL')),
     });
   }
 
@@ -70,4 +118,18 @@ export class LocalWorkspace implements Workspace {
     if (info?.type === 'file') yield start;
     else if (info?.type === 'directory') yield* visit(start);
   }
+}
+
+/** Where an open file really is, from the kernel (Linux's /proc); undefined where that is not known. */
+async function openedPath(file: FileHandle): Promise<string | undefined> {
+  if (process.platform !== 'linux') return undefined;
+  return readlink(`/proc/self/fd/${file.fd}`);
+}
+
+/** `fallback` for the errors that mean the path is simply not there (or, for readlink, not a link); others rethrown. */
+function absentOr<T>(fallback: T, ...alsoAbsent: string[]): (error: NodeJS.ErrnoException) => T {
+  return (error) => {
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR' || alsoAbsent.includes(error.code ?? '')) return fallback;
+    throw error;
+  };
 }

@@ -31,4 +31,10 @@ export interface Workspace {
   realpath(path: string): Promise<string>;
   /** Files under `root` (absolute paths), depth first, sorted by name within a directory. */
   walk(root: string, options: WalkOptions): AsyncIterable<string>;
+  /**
+   * This workspace for one tool call whose paths the approval gate judged (`checked`, real
+   * paths): where a backend can tell what a file it opened really is, it refuses one that is
+   * neither a checked path nor inside one (a link swapped after the check).
+   */
+  pinned?(checked: readonly string[]): Workspace;
 }

@@ -1,6 +1,7 @@
 // Every tool that touches the world is assessed before it runs: file paths are judged where they
 // really lead (symbolic links followed), text typed into a shell is judged as a command, and the
 // workspace files a dangerous command runs are digested. Runs on a temporary home folder.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -100,6 +101,36 @@ test.each([
     const decision = decide(assessment);
     expect(decision).toMatchObject({ action: 'ask', description: expect.stringMatching(/^write to a protected file: /) as unknown });
   }
+});
+
+test('file tools get unasked what commands get, the workspace: a write anywhere else waits for a human', async () => {
+  const elsewhere = temporary('gate-elsewhere-');
+  for (const target of [path.join(elsewhere, 'deploy'), path.join(home, 'bin', 'sudo'), '~/notes.txt', path.join(os.tmpdir(), 'hermes-results', 'x.txt')]) {
+    for (const tool of ['write_file', 'patch']) {
+      const decision = decide(await assess(tool, { path: target, content: 'x', old_string: 'a', new_string: 'b' }));
+      expect(decision).toMatchObject({ action: 'ask', description: expect.stringMatching(/^write outside the session's workspace: /) as unknown });
+    }
+  }
+  // Reading there is no concern, but for a home folder's settings, which often hold keys.
+  expect(decide(await assess('read_file', { path: path.join(elsewhere, 'deploy') }))).toEqual({ action: 'run' });
+  for (const settings of ['~/.claude/.credentials.json', '~/.bashrc', '~/.config/rclone/rclone.conf']) {
+    expect(decide(await assess('read_file', { path: settings }))).toMatchObject({ action: 'ask', description: expect.stringMatching(/^read of a home folder's settings: /) as unknown });
+  }
+});
+
+test('a path whose real location cannot be told (too long to resolve) waits for a human rather than being judged by its text', async () => {
+  // 40 nested folders of 200 characters, reached through two links of 19 each: the kernel opens
+  // `L/M/<a>/<a>/h` fine, but its resolved path exceeds PATH_MAX, so realpath fails (ENAMETOOLONG).
+  const script = [
+    'A=$(printf "a%.0s" $(seq 200)); B=$(for i in $(seq 19); do printf "%s/" "$A"; done); B=${B%/}',
+    '(for i in $(seq 40); do mkdir "$A" && cd "$A" || exit 1; done; ln -s "$HOME" h)',
+    'ln -s "$B" L && (cd "$B" && ln -s "$B" M) && echo "L/M/$A/$A"',
+  ].join('\n');
+  const deep = execFileSync('bash', ['-c', script], { cwd: workspace, env: { ...process.env, HOME: home }, encoding: 'utf8' }).trim();
+  const assessment = await assess('write_file', { path: `${deep}/h/.bashrc`, content: 'x' });
+  expect(assessment.problem ?? assessment.paths?.[0]?.risk).toBeDefined();
+  expect(decide(assessment)).toMatchObject({ action: 'ask' });
+  execFileSync('rm', ['-rf', path.join(workspace, 'a'.repeat(200))]);
 });
 
 test('writes and reads of ordinary workspace files run without asking, and keep their content out of history', async () => {
