@@ -50,7 +50,7 @@ export const DEFAULT_SANDBOX_SETTINGS: LocalSandboxSettings = {
 
 /**
  * Secrets in a home folder that no command needs to read: credentials of cloud CLIs, package
- * registries, SSH and GPG, shell histories. The one list; `terminal.local.hidden_paths` adds more.
+ * registries, SSH and GPG, AI tools, shell start-up files and histories. The one list; `terminal.local.hidden_paths` adds more.
  */
 export const HIDDEN_HOME_ENTRIES = [
   '.hermes-temporal',
@@ -79,6 +79,26 @@ export const HIDDEN_HOME_ENTRIES = [
   '.vault-token',
   '.password-store',
   '.local/share/keyrings',
+  '.my.cnf',
+  '.s3cfg',
+  '.boto',
+  '.dockercfg',
+  '.claude',
+  '.config/rclone',
+  '.config/op',
+  '.config/doctl',
+  '.cache/huggingface/token',
+  '.huggingface/token',
+  // Start-up files: where people export their keys. Commands run non-interactive shells, which do not read them.
+  '.bashrc',
+  '.bash_profile',
+  '.bash_login',
+  '.profile',
+  '.zshrc',
+  '.zshenv',
+  '.zprofile',
+  '.zlogin',
+  '.config/fish',
   '.bash_history',
   '.zsh_history',
   '.python_history',
@@ -88,7 +108,7 @@ export const HIDDEN_HOME_ENTRIES = [
 ] as const;
 
 /** System files root could read even without capabilities (it owns them). */
-const HIDDEN_SYSTEM_PATHS = ['/etc/shadow', '/etc/gshadow', '/etc/shadow-', '/etc/gshadow-', '/etc/sudoers', '/etc/sudoers.d'];
+const HIDDEN_SYSTEM_PATHS = ['/etc/shadow', '/etc/gshadow', '/etc/shadow-', '/etc/gshadow-', '/etc/sudoers', '/etc/sudoers.d', '/etc/ssl/private'];
 /** Runtime sockets and per-boot state (the Docker socket lives here); replaced by empty tmpfs. */
 const PRIVATE_DIRECTORIES = ['/run', '/var/run', '/var/tmp'];
 /** SQLite keeps these beside a database file. */

@@ -181,6 +181,17 @@ describe('a sandboxed local command', () => {
     expect(readFileSync(path.join(workspace, '.git', 'config'), 'utf8')).not.toContain('fsmonitor');
   });
 
+  it('hides the credentials of AI and database tools and the start-up files where keys get exported', async () => {
+    mkdirSync(path.join(home, '.claude'), { recursive: true });
+    writeFileSync(path.join(home, '.claude', '.credentials.json'), '{"token":"claude-canary"}');
+    writeFileSync(path.join(home, '.my.cnf'), '[client]\npassword=mysql-canary\n');
+    writeFileSync(path.join(home, '.bashrc'), 'export OPENAI_API_KEY=bashrc-canary\n');
+    writeFileSync(path.join(home, '.profile'), 'export GH_TOKEN=profile-canary\n');
+    const { output } = await run('cat ~/.claude/.credentials.json ~/.my.cnf ~/.bashrc ~/.profile 2>&1; rev ~/.bashrc; echo end');
+    expect(output).toContain('end');
+    expect(output).not.toMatch(/canary|yranac/);
+  });
+
   it('writes the workspace, but not /etc, $HOME or /usr; mount, unshare and /root/.ssh fail', async () => {
     const { output } = await run(
       [
