@@ -26,6 +26,7 @@ import { parseToolArguments } from '../registry/handle-function-call';
 import type { ToolRegistry } from '../registry/registry';
 import { coerceArguments } from '../registry/arguments';
 import type { AssessmentRequest, BoundFile, ToolEntry } from '../registry/tool-entry';
+import { persistedResultPath } from '../registry/result-budget';
 import type { SessionRecord, SessionStore, StoredToolCall } from '../store/session-store';
 import { parentOfInnerCall } from '../code-execution/callable-tools';
 import type { HookRegistry } from '../hooks/hook-registry';
@@ -111,7 +112,7 @@ export function createAssessToolCall(deps: AssessDeps) {
     }
     const session = loaded ? loaded.session : await deps.store.getSession(input.sessionId);
     // The recorded workspace, not where the session (a sub-agent: its parent's cwd) started.
-    const world = await worldOf(environment.workspace, recordedWorkspace(input.environment) ?? session?.cwd ?? input.environment.cwd, isolated);
+    const world = await worldOf(environment.workspace, recordedWorkspace(input.environment) ?? session?.cwd ?? input.environment.cwd, isolated, input.sessionId);
     const assessment: CommandAssessment = { ...base, display: displayOf(call.name, request) };
 
     const command = request.commands?.[0];
@@ -141,15 +142,7 @@ export function createAssessToolCall(deps: AssessDeps) {
     return assessment.display ? { ...assessment, display: deps.redactor.redact(assessment.display) } : assessment;
   };
 
-  interface World {
-    home: string;
-    workspaceRoot: string;
-    protectedFiles: string[];
-    secretFiles: string[];
-    contained: boolean;
-  }
-
-  async function worldOf(workspace: Workspace, workspaceRoot: string, isolated: boolean): Promise<World> {
+  async function worldOf(workspace: Workspace, workspaceRoot: string, isolated: boolean, sessionId: string): Promise<World> {
     // The worker's own files are compared canonically, as the paths judged against them are.
     const local = new LocalWorkspace(process.cwd());
     const canonical = (file: string) =>
@@ -161,7 +154,8 @@ export function createAssessToolCall(deps: AssessDeps) {
       Promise.all(hermesProtectedFiles(config, workspaceRoot).map(canonical)),
       Promise.all(hermesSecretFiles(config).map(canonical)),
     ]);
-    return { home, workspaceRoot: realWorkspaceRoot, protectedFiles, secretFiles, contained: isolated };
+    const ownResults = path.dirname(persistedResultPath(sessionId, 'call'));
+    return { home, workspaceRoot: realWorkspaceRoot, protectedFiles, secretFiles, contained: isolated, ownResults, resultsRoot: path.dirname(ownResults) };
   }
 
   async function judgeCommand(text: string, cwd: string, world: World, environment: TerminalEnvironment, handle: EnvironmentHandle): Promise<Partial<CommandAssessment>> {
@@ -233,14 +227,25 @@ export function createAssessToolCall(deps: AssessDeps) {
   }
 }
 
+interface World {
+  home: string;
+  workspaceRoot: string;
+  protectedFiles: string[];
+  secretFiles: string[];
+  contained: boolean;
+  /** Where oversized results of every session are saved, and this session's own folder there. */
+  resultsRoot: string;
+  ownResults: string;
+}
+
 /**
  * Why a human must decide, or undefined. File tools run in the worker, with its rights, not in the
  * sandbox: on a host (not a disposable container) they get what commands get unasked, the
  * workspace, and wait for a human anywhere else a write would land, or where a read would reach
  * a home folder's settings (start-up files and tool configs often hold keys).
  */
-function riskOf(access: PathFinding['access'], resolved: string, world: { home: string; workspaceRoot: string; protectedFiles: string[]; secretFiles: string[]; contained: boolean }): string | undefined {
-  const inWorkspace = resolved === world.workspaceRoot || resolved.startsWith(`${world.workspaceRoot.replace(/\/$/, '')}/`);
+function riskOf(access: PathFinding['access'], resolved: string, world: World): string | undefined {
+  const inWorkspace = isInsideFolder(resolved, world.workspaceRoot);
   if (access === 'write') {
     if (isBlockDevice(resolved)) return 'write to a raw disk device';
     if (isProtectedWritePath(resolved, world)) return 'write to a protected file';
@@ -248,9 +253,14 @@ function riskOf(access: PathFinding['access'], resolved: string, world: { home: 
   }
   if (access === 'read') {
     if (isSecretReadPath(resolved, world.home) || matchesProtectedFile(resolved, world.secretFiles)) return 'read of a secret file';
+    if (isInsideFolder(resolved, world.resultsRoot) && !isInsideFolder(resolved, world.ownResults)) return "read of another session's saved output";
     return !world.contained && !inWorkspace && isHomeDotfile(resolved, world.home) ? "read of a home folder's settings" : undefined;
   }
   return searchReachesSecrets(resolved, world.home, world.secretFiles) ? 'search through a folder that holds secrets' : undefined;
+}
+
+function isInsideFolder(target: string, folder: string): boolean {
+  return target === folder || target.startsWith(folder === '/' ? '/' : `${folder.replace(/\/$/, '')}/`);
 }
 
 /** `{path, sha256}` of each file, as the command names it (links are followed when it is read again). */

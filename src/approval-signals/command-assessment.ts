@@ -1,6 +1,7 @@
 // The one verdict for a shell command, used by the approval gate and by `hermes-temporal
 // check-command`: the detector's classification plus the user's `approvals.deny` rules.
 // Pure once the shell grammar is loaded (`loadCommandClassifier()`).
+import os from 'node:os';
 import path from 'node:path';
 import type { LoadedConfig } from '../config/load';
 import type { Backend } from '../environments/terminal-environment';
@@ -57,6 +58,8 @@ export function hermesSecretFiles(config: LoadedConfig): string[] {
     `${path.join(config.home, 'approver')}/`,
     ...withJournals(config.store.path),
     ...withJournals(config.temporal.dev_server.db_file ?? path.join(config.home, 'temporal.db')),
+    // Every session's command output and background process files on a local worker.
+    ...['hermes-bg', 'hermes-commands'].map((name) => `${path.join(os.tmpdir(), name)}/`),
   ];
 }
 

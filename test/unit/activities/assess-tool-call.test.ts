@@ -14,6 +14,7 @@ import { loadConfig } from '../../../src/config/load';
 import { EnvironmentFactory } from '../../../src/environments/factory';
 import { registry } from '../../../src/registry/registry';
 import { SqliteSessionStore } from '../../../src/store/sqlite-session-store';
+import { persistedResultPath } from '../../../src/registry/result-budget';
 import '../../../src/tools/terminal';
 import '../../../src/tools/process';
 import '../../../src/tools/write-file';
@@ -116,6 +117,18 @@ test('file tools get unasked what commands get, the workspace: a write anywhere 
   for (const settings of ['~/.claude/.credentials.json', '~/.bashrc', '~/.config/rclone/rclone.conf']) {
     expect(decide(await assess('read_file', { path: settings }))).toMatchObject({ action: 'ask', description: expect.stringMatching(/^read of a home folder's settings: /) as unknown });
   }
+});
+
+test("another session's command files and saved output wait for a human; this session's own saved output does not", async () => {
+  const own = persistedResultPath('gate-unit', 'call_1');
+  for (const [target, description] of [
+    [persistedResultPath('someone-else', 'call_1'), /^read of another session's saved output: /],
+    [path.join(os.tmpdir(), 'hermes-bg', 'someone-else', 'proc_0123456789ab.log'), /^read of a secret file: /],
+    [path.join(os.tmpdir(), 'hermes-commands', 'call.log'), /^read of a secret file: /],
+  ] as const) {
+    expect(decide(await assess('read_file', { path: target }))).toMatchObject({ action: 'ask', description: expect.stringMatching(description) as unknown });
+  }
+  expect(decide(await assess('read_file', { path: own }))).toEqual({ action: 'run' });
 });
 
 test('a path whose real location cannot be told (too long to resolve) waits for a human rather than being judged by its text', async () => {
