@@ -13,7 +13,8 @@ import { classifyCommand } from '../approval-signals/classify-command';
 import { isBlockDevice, isHomeDotfile } from '../approval-signals/detector/path-classes';
 import { commandReader } from '../approval-signals/process-input';
 import { isProtectedWritePath, isSecretReadPath, matchesProtectedFile, searchReachesSecrets } from '../approval-signals/protected-paths';
-import type { CommandVerdict } from '../approval-signals/verdict';
+import type { CommandVerdict, MatchedRule } from '../approval-signals/verdict';
+import { boundedApprovalKey } from '../approval-signals/approval-key';
 import type { LoadedConfig } from '../config/load';
 import type { EnvironmentFactory } from '../environments/factory';
 import type { SecretRedactor } from '../environments/secret-redaction';
@@ -83,7 +84,7 @@ export function createAssessToolCall(deps: AssessDeps) {
     if (input.mcp && call && args) {
       const record = (await deps.mcpListings?.load(input.mcp.listing))?.tools.find((tool) => tool.name === call.name);
       const approval = record ? mcpApprovalRequest(record, args).approval : undefined;
-      return approval ? { ...base, display: clip(approval.display, MAX_DISPLAY), required: { description: approval.description, key: approval.key } } : base;
+      return approval ? { ...base, display: approval.display, required: { description: approval.description, key: approval.key } } : base;
     }
     const entry = call && deps.registry.get(call.name);
     // Unknown tools and unreadable arguments are reported by the tool call itself.
@@ -99,7 +100,7 @@ export function createAssessToolCall(deps: AssessDeps) {
     try {
       request = requestOf(entry, args);
     } catch (error) {
-      return { ...base, display: `${call.name} ${clip(call.arguments ?? '')}`, problem: `the ${call.name} call could not be assessed (${describe(error)})` };
+      return { ...base, display: `${call.name} ${call.arguments ?? ''}`, problem: `the ${call.name} call could not be assessed (${describe(error)})` };
     }
     // Arguments the tool will reject run nothing; an empty request touches nothing.
     if (!request || isEmpty(request)) return base;
@@ -134,12 +135,17 @@ export function createAssessToolCall(deps: AssessDeps) {
       }
     }
     if (paths.problem) assessment.problem = paths.problem;
-    if (assessment.display) assessment.display = clip(assessment.display, MAX_DISPLAY);
     return assessment;
   };
   return async (input: AssessCommandInput, loaded?: LoadedCall): Promise<CommandAssessment> => {
     const assessment = await assess(input, loaded);
-    return assessment.display ? { ...assessment, display: deps.redactor.redact(assessment.display) } : assessment;
+    const display = assessment.display === undefined ? undefined : deps.redactor.redact(assessment.display);
+    return {
+      ...assessment,
+      ...(display === undefined ? {} : { display: clip(display, MAX_DISPLAY) }),
+      // Approving a call that could not be judged covers that whole call, not what its clipped display shares with others.
+      ...(assessment.problem ? { problemKey: boundedApprovalKey(`PROBLEM:${display ?? assessment.problem}`) } : {}),
+    };
   };
 
   async function worldOf(workspace: Workspace, workspaceRoot: string, isolated: boolean, sessionId: string): Promise<World> {
@@ -315,18 +321,36 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Verdicts land in workflow history: keep them small whatever the command. */
+/** Verdicts land in workflow history: keep them small whatever the command, yet every rule still counts. */
 function bounded(verdict: CommandVerdict): CommandVerdict {
   return {
     ...verdict,
-    // A key is the rule id plus a normalised argument prefix: long commands share their first 500 chars.
-    rules: verdict.rules.slice(0, MAX_VERDICT_COMMANDS).map((rule) => ({ ...rule, command: clip(rule.command), key: rule.key.slice(0, 500) })),
+    rules: boundedRules(verdict.rules).map((rule) => ({ ...rule, command: clip(rule.command), key: boundedApprovalKey(rule.key) })),
     commands: verdict.commands.slice(0, MAX_VERDICT_COMMANDS).map((command) => ({
       ...command,
       text: clip(command.text),
       args: command.args.slice(0, 20).map((arg) => clip(arg)),
     })),
   };
+}
+
+/**
+ * The rules, at most MAX_VERDICT_COMMANDS: those past the limit become one rule (as severe as the
+ * worst of them) whose key names them all, so approving the first ones never approves the rest.
+ */
+function boundedRules(rules: readonly MatchedRule[]): MatchedRule[] {
+  if (rules.length <= MAX_VERDICT_COMMANDS) return [...rules];
+  const kept = rules.slice(0, MAX_VERDICT_COMMANDS - 1);
+  const rest = rules.slice(MAX_VERDICT_COMMANDS - 1);
+  const worst = rest[0] as MatchedRule; // Rules come most severe first.
+  const folded: MatchedRule = {
+    id: worst.id,
+    description: `${worst.description} (and ${rest.length - 1} more rules)`,
+    tier: worst.tier,
+    key: `MORE:${rest.map((rule) => rule.key).join('\n')}`,
+    command: worst.command,
+  };
+  return [...kept, folded];
 }
 
 /**

@@ -126,6 +126,8 @@ export interface CommandAssessment {
   processInput?: { processId: string; program: string; interprets: boolean; partial: boolean };
   /** Why the call could not be assessed: it is not run without a human. */
   problem?: string;
+  /** The approval key of the problem, made from the whole call (absent in assessments recorded before it existed). */
+  problemKey?: string;
   /** A pre_tool_call hook blocked the call: it neither runs nor asks anyone. */
   hookBlock?: { message: string; source: string };
   /** The pre_tool_call hooks ran at assessment and allowed the call. */

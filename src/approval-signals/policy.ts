@@ -47,7 +47,7 @@ export function decideCommand(input: PolicyInput): PolicyDecision {
   if (input.mode === 'off') return { action: 'run' };
 
   const concerns: Concern[] = [];
-  if (assessment.problem) concerns.push({ description: assessment.problem, key: `PROBLEM:${assessment.display ?? assessment.problem}` });
+  if (assessment.problem) concerns.push({ description: assessment.problem, key: assessment.problemKey ?? `PROBLEM:${assessment.display ?? assessment.problem}` });
   if (assessment.required) concerns.push(assessment.required);
   // A sandbox without host mounts contains what its commands do; the worker's own files never are.
   const command = assessment.command;

@@ -6,6 +6,7 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writ
 import os from 'node:os';
 import path from 'node:path';
 import type { Worker } from '@temporalio/worker';
+import type { ApprovalChoice } from '../../src/approval-signals/approval-types';
 import type { PartialConfig } from '../../src/config/schema';
 import type { LoadedConfig } from '../../src/config/load';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../src/model/scripted-model-server';
@@ -220,9 +221,15 @@ export async function resultsOf(run: AttackRun): Promise<Record<string, unknown>
 
 /**
  * The human at the keyboard for the first `count` approvals whose prompt contains `marker`
- * (what the attacker made look harmless): approves them, signed, as `hermes-temporal approve` does.
+ * (what the attacker made look harmless): approves them (`once` unless told), signed, as
+ * `hermes-temporal approve` does.
  */
-export function humanApproves(world: AttackWorld, marker: string, count = 1): (handle: SessionHandle, finished: () => boolean) => Promise<void> {
+export function humanApproves(
+  world: AttackWorld,
+  marker: string,
+  count = 1,
+  choice: ApprovalChoice = 'once',
+): (handle: SessionHandle, finished: () => boolean) => Promise<void> {
   return async (handle, finished) => {
     const approved = new Set<string>();
     const deadline = Date.now() + 30_000;
@@ -230,7 +237,7 @@ export function humanApproves(world: AttackWorld, marker: string, count = 1): (h
       const pending = await handle.query(pendingApprovalsQuery).catch(() => []);
       for (const approval of pending) {
         if (approved.has(approval.approvalId) || !approval.command.includes(marker)) continue;
-        await decideSigned(handle, { home: world.hermesHome }, { approvalId: approval.approvalId, choice: 'once' });
+        await decideSigned(handle, { home: world.hermesHome }, { approvalId: approval.approvalId, choice });
         approved.add(approval.approvalId);
       }
       await new Promise((resolve) => setTimeout(resolve, 200));
