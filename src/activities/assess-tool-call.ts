@@ -15,6 +15,7 @@ import { commandReader } from '../approval-signals/process-input';
 import { isProtectedWritePath, isSecretReadPath, matchesProtectedFile, searchReachesSecrets } from '../approval-signals/protected-paths';
 import type { CommandVerdict, MatchedRule } from '../approval-signals/verdict';
 import { boundedApprovalKey } from '../approval-signals/approval-key';
+import { confirmLinkFreePaths } from '../approval-signals/link-free-paths';
 import type { LoadedConfig } from '../config/load';
 import type { EnvironmentFactory } from '../environments/factory';
 import type { SecretRedactor } from '../environments/secret-redaction';
@@ -164,9 +165,17 @@ export function createAssessToolCall(deps: AssessDeps) {
     return { home, workspaceRoot: realWorkspaceRoot, protectedFiles, secretFiles, contained: isolated, ownResults, resultsRoot: path.dirname(ownResults) };
   }
 
-  async function judgeCommand(text: string, cwd: string, world: World, environment: TerminalEnvironment, handle: EnvironmentHandle): Promise<Partial<CommandAssessment>> {
+  async function judgeCommand(
+    text: string,
+    cwd: string,
+    world: World,
+    environment: TerminalEnvironment,
+    handle: EnvironmentHandle,
+    /** Why paths in the text cannot be checked where they are assumed to be (see link-free-paths.ts). */
+    pathsUntrusted?: string,
+  ): Promise<Partial<CommandAssessment>> {
     // The same verdict `hermes-temporal check-command` prints, the user's deny rules included.
-    const { verdict, deniedBy } = assessCommandText(text, {
+    const assessed = assessCommandText(text, {
       backend: handle.backend,
       cwd,
       workspaceRoot: world.workspaceRoot,
@@ -174,7 +183,17 @@ export function createAssessToolCall(deps: AssessDeps) {
       protectedFiles: world.protectedFiles.map((file) => file.replace(/\/$/, '')),
       deny: config.approvals.deny,
     });
-    const result: Partial<CommandAssessment> = { command: text, verdict: bounded(verdict), ...(deniedBy ? { deniedBy } : {}) };
+    const { deniedBy } = assessed;
+    // A sandbox contains the delete whatever the path is; elsewhere the backend says what it is.
+    const { verdict, linkFreePaths } = world.contained
+      ? { verdict: assessed.verdict, linkFreePaths: [] }
+      : await confirmLinkFreePaths(assessed.verdict, (target) => environment.workspace.realpath(target), pathsUntrusted);
+    const result: Partial<CommandAssessment> = {
+      command: text,
+      verdict: bounded(verdict),
+      ...(deniedBy ? { deniedBy } : {}),
+      ...(linkFreePaths.length ? { linkFreePaths } : {}),
+    };
     // An approval binds to the files the command runs, as they are now (only where one may be asked).
     if (needsApproval(verdict) && !world.contained) {
       const bound = await digestFiles(filesRunBy(verdict.commands), cwd, environment.workspace);
@@ -205,7 +224,9 @@ export function createAssessToolCall(deps: AssessDeps) {
     const partial = processInput.action === 'write' && processInput.data !== '' && !processInput.data.endsWith('\n');
     const description = { processId: processInput.processId, program: reader?.program ?? clip(target.info.command, 80), interprets: reader !== undefined, partial: partial && reader !== undefined };
     if (!reader || processInput.data.trim() === '') return { display, processInput: description };
-    const judged = await judgeCommand(reader.asShellText(processInput.data), target.info.cwd, world, environment, handle);
+    // The shell may have changed folder since it started, and the text runs with no check just before it.
+    const pathsUntrusted = 'typed into a running program, whose folder is not known';
+    const judged = await judgeCommand(reader.asShellText(processInput.data), target.info.cwd, world, environment, handle, pathsUntrusted);
     return { ...judged, display, processInput: description };
   }
 
@@ -325,7 +346,7 @@ function describe(error: unknown): string {
 function bounded(verdict: CommandVerdict): CommandVerdict {
   return {
     ...verdict,
-    rules: boundedRules(verdict.rules).map((rule) => ({ ...rule, command: clip(rule.command), key: boundedApprovalKey(rule.key) })),
+    rules: boundedRules(verdict.rules).map(({ linkFreePaths: _checked, ...rule }) => ({ ...rule, command: clip(rule.command), key: boundedApprovalKey(rule.key) })),
     commands: verdict.commands.slice(0, MAX_VERDICT_COMMANDS).map((command) => ({
       ...command,
       text: clip(command.text),

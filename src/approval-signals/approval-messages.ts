@@ -50,6 +50,13 @@ export function approverKind(decidedBy: string | undefined): 'user' | 'demo' {
   return decidedBy?.endsWith(' via demo') ? 'demo' : 'user';
 }
 
+export function linkFreePathChanged(why: string): string {
+  return (
+    `BLOCKED: the delete was allowed as a delete of a build or cache folder, but ${why} now. Nothing was deleted; ` +
+    'run the command again so it is judged as it is now.'
+  );
+}
+
 export function boundFileChanged(file: string): string {
   return (
     `BLOCKED: ${file} changed after it was approved; ask again. The approval was given for the file as it was ` +

@@ -120,6 +120,8 @@ export interface CommandAssessment {
   paths?: PathFinding[];
   /** Workspace files the command runs, digested when assessed: the approval binds to them. */
   boundFiles?: BoundFile[];
+  /** Paths a low-risk delete was granted for as real folders (link-free-paths.ts): checked again when it starts. */
+  linkFreePaths?: string[];
   /** The session cwd the call was assessed in: a call that runs after a `cd` is assessed again. */
   cwd?: string;
   /** Input typed into a process that does not run it as code (the text is data). */
@@ -159,6 +161,8 @@ export type ApprovalGateResult =
       note?: string;
       /** Workspace files the approval binds to: the command is refused if any changed before it runs. */
       boundFiles?: BoundFile[];
+      /** Paths that must still lead through no symbolic link when the command starts (link-free-paths.ts). */
+      linkFreePaths?: string[];
       /** Resolved paths that were judged: a file tool refuses to touch any other (a link or cwd that changed). */
       checkedPaths?: string[];
       /** The pre_tool_call hooks already allowed this call when it was assessed: the tool does not ask them again. */

@@ -18,6 +18,7 @@ export function clearedCall(assessment: CommandAssessment, note?: string): Appro
     approved: true,
     ...(note ? { note } : {}),
     ...(assessment.boundFiles?.length ? { boundFiles: assessment.boundFiles } : {}),
+    ...(assessment.linkFreePaths?.length ? { linkFreePaths: assessment.linkFreePaths } : {}),
     ...(checkedPaths?.length ? { checkedPaths } : {}),
     ...(assessment.hooksChecked ? { hooksChecked: true as const } : {}),
   };

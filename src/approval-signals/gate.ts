@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import type { BoundFile, ToolContext } from '../registry/tool-entry';
-import { boundFileChanged, hardlineBlocked } from './approval-messages';
+import { boundFileChanged, hardlineBlocked, linkFreePathChanged } from './approval-messages';
+import { linkedPathNow } from './link-free-paths';
 import { classifyCommand, isCommandClassifierLoaded } from './classify-command';
 import { commandReader } from './process-input';
 
@@ -14,7 +15,11 @@ export type CommandApproval = { approved: true; note?: string } | { approved: fa
 export async function approveCommand(command: string, context: ToolContext): Promise<CommandApproval> {
   const decided = context.commandApproval;
   if (decided) {
-    if (!decided.approved || !decided.boundFiles?.length) return decided;
+    if (!decided.approved) return decided;
+    // A low-risk delete was granted for real folders: a link made since (another call, a background job) voids it.
+    const linked = decided.linkFreePaths?.length ? await linkedPathNow(decided.linkFreePaths, (target) => context.workspace.realpath(target)) : undefined;
+    if (linked) return { approved: false, message: linkFreePathChanged(linked) };
+    if (!decided.boundFiles?.length) return decided;
     const changed = await firstChangedFile(decided.boundFiles, context);
     return changed ? { approved: false, message: boundFileChanged(changed) } : decided;
   }

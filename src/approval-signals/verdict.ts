@@ -25,6 +25,12 @@ export interface MatchedRule {
   key: string;
   /** The (sub)command text the rule matched. */
   command: string;
+  /**
+   * The rule was read from the path text alone (a build folder's name): it holds only if each of
+   * these absolute paths leads where it reads, through no symbolic link, on the session's backend.
+   * The gate checks them; where it cannot, the delete counts as the dangerous rule D02.
+   */
+  linkFreePaths?: string[];
 }
 
 /** One executed command found in the text, after unwrapping `sudo`, `env`, `xargs`, ... */

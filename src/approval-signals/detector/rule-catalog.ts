@@ -151,6 +151,8 @@ export interface RuleHit {
   command: string;
   /** Extra detail appended to the description, e.g. the destructive calls found in a script. */
   detail?: string;
+  /** See MatchedRule.linkFreePaths. */
+  linkFreePaths?: string[];
 }
 
 export function toMatchedRule(hit: RuleHit): MatchedRule {
@@ -161,5 +163,6 @@ export function toMatchedRule(hit: RuleHit): MatchedRule {
     tier: entry.tier,
     key: `${hit.id}:${hit.canonical}`,
     command: hit.command,
+    ...(hit.linkFreePaths ? { linkFreePaths: hit.linkFreePaths } : {}),
   };
 }

@@ -1,5 +1,6 @@
-// An approval covers what the human saw: a session approval of a long command does not extend to
-// a longer one sharing its beginning.
+// An approval covers what the human saw, and a low-risk grant holds only for what the path really
+// is: a session approval of a long command does not extend to a longer one sharing its beginning,
+// and a build folder that is a symbolic link to the workspace is not a build folder.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Harness } from '../../helpers/session-harness';
@@ -42,5 +43,41 @@ test('a session approval of a long delete does not cover a longer command that s
   const [first, second] = await resultsOf(run);
   expect(first).toMatchObject({ exit_code: 0 });
   expect(JSON.stringify(second)).toContain('timed out without user response');
+  expectProjectIntact();
+});
+
+test('rm -rf of a "node_modules" that is a symbolic link to the workspace waits for a human', async () => {
+  plantProject();
+  const run = await runAttack(harness, world, () => ({
+    turns: [
+      { tool_calls: [terminal('ln -s . node_modules')] },
+      { tool_calls: [terminal('rm -rf node_modules/')] },
+      // Judged before either runs: the link does not exist yet when the delete is assessed.
+      { tool_calls: [terminal('ln -s . build'), terminal('rm -rf build/.')] },
+      { tool_calls: [terminal('rm -rf dist && ln -s . dist && rm -rf dist/')] },
+      { content: 'done' },
+    ],
+  }));
+  expect(run.result.status).toBe('completed');
+  const [link, deleteThroughLink, sameTurnLink, sameTurnDelete, sameText] = (await resultsOf(run)).map((result) => JSON.stringify(result));
+  expect(link).toContain('"exit_code":0');
+  expect(deleteThroughLink).toContain('timed out without user response');
+  // Allowed while the folder did not exist; refused when it starts, since the link exists now.
+  expect(sameTurnLink).toContain('"exit_code":0');
+  expect(sameTurnDelete).toContain('BLOCKED: the delete was allowed as a delete of a build or cache folder');
+  expect(sameText).toContain('timed out without user response');
+  expectProjectIntact();
+});
+
+test('rm -rf of a real node_modules folder in the workspace still runs without asking', async () => {
+  plantProject();
+  mkdirSync(path.join(world.workspace, 'node_modules', 'left-pad'), { recursive: true });
+  const run = await runAttack(harness, world, () => ({
+    turns: [{ tool_calls: [terminal('rm -rf node_modules/')] }, { content: 'done' }],
+  }));
+  expect(run.result.status).toBe('completed');
+  const [result] = await resultsOf(run);
+  expect(result).toMatchObject({ exit_code: 0 });
+  expect(existsSync(path.join(world.workspace, 'node_modules'))).toBe(false);
   expectProjectIntact();
 });

@@ -213,3 +213,48 @@ test('a dangerous command binds its approval to the digests of the workspace scr
   // A safe command binds nothing: no approval is asked for it.
   expect((await assess('terminal', { command: 'bash run.sh' })).boundFiles).toBeUndefined();
 });
+
+describe('deleting build and cache folders', () => {
+  const decided = (assessment: CommandAssessment) =>
+    decideCommand({ assessment, mode: 'manual', surface: 'async', unattendedPolicy: 'deny', sessionApprovals: new Set(), allowlist: new Set() });
+
+  beforeAll(() => {
+    mkdirSync(path.join(workspace, 'node_modules', 'left-pad'), { recursive: true });
+    symlinkSync('.', path.join(workspace, 'build'));
+    mkdirSync(path.join(workspace, 'web'));
+    symlinkSync(home, path.join(workspace, 'web', 'dist'));
+    symlinkSync(home, path.join(workspace, 'pkg'));
+  });
+
+  test('a real node_modules folder is deleted without asking, and the command checks it again when it starts', async () => {
+    const assessment = await assess('terminal', { command: 'rm -rf node_modules/' });
+    expect(assessment.verdict?.rules.map((rule) => rule.id)).toEqual(['L01']);
+    expect(assessment.linkFreePaths).toEqual([path.join(workspace, 'node_modules')]);
+    expect(decided(assessment).action).toBe('run');
+    // A folder that does not exist yet is checked when the command starts, like one that does.
+    expect((await assess('terminal', { command: 'rm -rf .cache' })).linkFreePaths).toEqual([path.join(workspace, '.cache')]);
+  });
+
+  test.each([
+    ['a "build" folder that is a link to the workspace', 'rm -rf build/'],
+    ['the same link, entered with /.', 'rm -rf build/.'],
+    ['the same link, without a trailing slash', 'rm -rf build'],
+    ['a "dist" folder that is a link to the home folder', 'rm -rf web/dist/*'],
+    ['a build folder reached through a linked folder', 'rm -rf pkg/node_modules'],
+    ['a build folder reached through .. after a link', 'rm -rf pkg/../node_modules'],
+    ['folders a glob lists and the delete then enters', 'rm -rf node_modules/*/'],
+    ['a build folder deleted in the same text that could make the link', 'rm -rf dist && ln -s . dist && rm -rf dist/'],
+  ])('%s needs a human: %s', async (_case, command) => {
+    const assessment = await assess('terminal', { command });
+    expect(assessment.verdict?.rules.map((rule) => rule.id)).toContain('D02');
+    expect(assessment.verdict?.rules.map((rule) => rule.id)).not.toContain('L01');
+    expect(assessment.linkFreePaths).toBeUndefined();
+    expect(decided(assessment)).toMatchObject({ action: 'ask' });
+  });
+
+  test('a glob over the entries of a real build folder is still low risk', async () => {
+    const assessment = await assess('terminal', { command: 'rm -rf node_modules/*' });
+    expect(assessment.verdict?.tier).toBe('low_risk');
+    expect(assessment.linkFreePaths).toEqual([path.join(workspace, 'node_modules')]);
+  });
+});

@@ -1,7 +1,7 @@
 // The terminal tool's own check before a command runs: a workflow approval holds only while the
 // files it was given for are unchanged, and without a workflow decision hardline is still refused.
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadCommandClassifier } from '../../../src/approval-signals/classify-command';
 import { approveCommand, approveProcessInput } from '../../../src/approval-signals/gate';
@@ -29,6 +29,18 @@ test('a file that was absent when approved must still be absent', async () => {
   expect(await approveCommand('bash later.sh', context)).toMatchObject({ approved: true });
   writeFileSync(later, 'rm -rf ~\n');
   expect(await approveCommand('bash later.sh', context)).toMatchObject({ approved: false });
+});
+
+test('a build folder allowed as a real folder is refused once it became a symbolic link', async () => {
+  const real = realpathSync(workdir);
+  const folder = path.join(real, 'node_modules');
+  const context = createToolContext(real, { commandApproval: { approved: true, linkFreePaths: [folder] } });
+  expect(await approveCommand('rm -rf node_modules/', context)).toMatchObject({ approved: true });
+  symlinkSync('.', folder);
+  expect(await approveCommand('rm -rf node_modules/', context)).toEqual({
+    approved: false,
+    message: expect.stringMatching(new RegExp(`^BLOCKED: the delete was allowed as a delete of a build or cache folder, but ${folder} leads to ${real} `)) as unknown,
+  });
 });
 
 test('without a workflow decision, hardline commands and hardline text typed into a shell are refused', async () => {

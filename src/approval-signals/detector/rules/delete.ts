@@ -1,7 +1,8 @@
 // Deletes: `rm` (recursive or not, wherever its targets point), `find -delete`, `find -exec rm`,
 // `xargs rm`. Targets are normalised first, so `rm -rf "$HOME/"`, `rm -fr //*` and `/bin/rm -R /`
 // are the deletes they look like.
-import type { ExecutedCommand } from '../analysis-types';
+import type { ExecutedCommand, ShellWord } from '../analysis-types';
+import { isGlobPattern } from '../glob';
 import { findIsUnfiltered, findStartPaths } from '../find-exec';
 import { hasOption, parseArgs } from '../flags';
 import { classifyDeleteTarget, isBuildOrCachePath } from '../path-classes';
@@ -51,13 +52,37 @@ function removeHits(command: ExecutedCommand, context: RuleContext): RuleHit[] {
       targets.length > 0 &&
       !command.extraArgsUnknown &&
       targets.every((target) => target.path !== null && !target.dynamic && isBuildOrCachePath(target.path, context.workspaceRoot));
+    // The name says "build folder"; only the backend can say whether it is one (the gate asks it).
+    const linkFreePaths = contained ? parsed.operands.map((word, index) => linkFreePathOf(word, targets[index]?.path ?? null)) : [];
+    if (contained && linkFreePaths.every((path) => path !== undefined)) {
+      hits.push({ ...hit('L01'), linkFreePaths: [...new Set(linkFreePaths)] });
+      return hits;
+    }
     const longOnly = hasOption(parsed, '--recursive') && !hasOption(parsed, '-r', '-R');
-    hits.push(hit(contained ? 'L01' : longOnly ? 'D03' : 'D02'));
+    hits.push(hit(longOnly ? 'D03' : 'D02'));
     return hits;
   }
   if (targets.some((target) => target.path !== null && !isInside(target.path, context.workspaceRoot))) hits.push(hit('D01'));
   else if (!command.extraArgsUnknown && targets.some((target) => target.path === null)) hits.push(hit('U05'));
   return hits;
+}
+
+/**
+ * The path whose every component must be a real folder (or absent) for a build-folder delete to
+ * stay inside that folder: the target itself, or the folder a final glob lists. Undefined when the
+ * written form can leave it whatever the folders are: `..` after a link, or a glob whose matches
+ * the delete enters (a glob before the last component, or followed by a slash) and so follows
+ * when they are links.
+ */
+function linkFreePathOf(word: ShellWord, resolved: string | null): string | undefined {
+  const written = word.guess ?? word.value;
+  if (resolved === null || /(?:^|\/)\.\.(?:\/|$)/.test(written)) return undefined;
+  if (!word.glob) return resolved;
+  const components = resolved.split('/');
+  const firstGlob = components.findIndex(isGlobPattern);
+  const entersMatches = /\/\.?\/*$/.test(written);
+  if (firstGlob !== components.length - 1 || entersMatches) return undefined;
+  return components.slice(0, -1).join('/') || '/';
 }
 
 /** `find -delete`: dangerous; over a whole root, system or home directory it is a hardline wipe. */
