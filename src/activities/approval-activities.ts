@@ -4,6 +4,7 @@ import type { PendingApproval } from '../approval-signals/approval-types';
 import { addToCommandAllowlist } from '../approval-signals/allowlist-file';
 import { reviewCommand as reviewWithModel, type SmartVerdict } from '../approval-signals/smart-approval';
 import { postPendingApproval } from '../approval-signals/webhook';
+import { visibleApproval } from '../approval-signals/visible-text';
 import type { LoadedConfig } from '../config/load';
 import { createSecretRedactor, type SecretRedactor } from '../environments/secret-redaction';
 import type { EnvironmentFactory } from '../environments/factory';
@@ -54,8 +55,8 @@ export function createApprovalActivities(deps: {
           type: 'approval_pending',
           sessionId: input.sessionId,
           workflowId: input.workflowId,
-          // The webhook's receiver sees the command as the CLI shows it: secrets hidden.
-          approval: redactor.redactValue(input.approval),
+          // The webhook's receiver sees the command as the CLI shows it: secrets hidden, controls escaped.
+          approval: visibleApproval(redactor.redactValue(input.approval)),
           choices: input.approval.allowAlways ? ['once', 'session', 'always', 'deny'] : ['once', 'session', 'deny'],
           sentAt: new Date().toISOString(),
         },

@@ -15,6 +15,7 @@ import { commandReader } from '../approval-signals/process-input';
 import { isProtectedWritePath, isSecretReadPath, matchesProtectedFile, searchReachesSecrets } from '../approval-signals/protected-paths';
 import type { CommandVerdict, MatchedRule } from '../approval-signals/verdict';
 import { boundedApprovalKey } from '../approval-signals/approval-key';
+import { visibleText } from '../approval-signals/visible-text';
 import { confirmLinkFreePaths } from '../approval-signals/link-free-paths';
 import type { LoadedConfig } from '../config/load';
 import type { EnvironmentFactory } from '../environments/factory';
@@ -143,7 +144,8 @@ export function createAssessToolCall(deps: AssessDeps) {
     const display = assessment.display === undefined ? undefined : deps.redactor.redact(assessment.display);
     return {
       ...assessment,
-      ...(display === undefined ? {} : { display: clip(display, MAX_DISPLAY) }),
+      // What a human reads cannot move the cursor or reorder letters, wherever it is shown later.
+      ...(display === undefined ? {} : { display: clip(visibleText(display), MAX_DISPLAY) }),
       // Approving a call that could not be judged covers that whole call, not what its clipped display shares with others.
       ...(assessment.problem ? { problemKey: boundedApprovalKey(`PROBLEM:${display ?? assessment.problem}`) } : {}),
     };

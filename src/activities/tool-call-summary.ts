@@ -1,4 +1,5 @@
 // One short line that names what a tool call does, for the Temporal UI and progress output.
+import { visibleText } from '../approval-signals/visible-text';
 import { parseToolArguments } from '../registry/handle-function-call';
 
 const MAX_SUMMARY_CHARS = 100;
@@ -12,7 +13,7 @@ export function summarizeToolCall(name: string, argumentsText: string): string {
     const field = SUMMARY_FIELDS.find((key) => typeof args[key] === 'string');
     detail = field ? String(args[field]) : JSON.stringify(args);
   }
-  return clip(`${name}: ${detail.replace(/\s+/g, ' ').trim()}`, MAX_SUMMARY_CHARS);
+  return clip(visibleText(`${name}: ${detail.replace(/\s+/g, ' ').trim()}`), MAX_SUMMARY_CHARS);
 }
 
 export function clip(text: string, maxChars: number): string {

@@ -1,6 +1,7 @@
 // How the CLI shows a session: human lines with tool emoji as tools run, or newline-delimited
 // JSON events (`--json`) for programs. Either way, secrets in commands and previews are hidden.
 import { createSecretRedactor, type SecretRedactor } from '../environments/secret-redaction';
+import { visibleText } from '../approval-signals/visible-text';
 import type { ToolEvent } from '../workflows/session-types';
 import type { FollowEvent } from './follow-session';
 import { plural } from './plural';
@@ -61,8 +62,8 @@ export function createEventPrinter(options: {
           if (event.uiUrl) write(`  Web UI: ${event.uiUrl}`);
           break;
         case 'approval_pending':
-          write(`  ${style('33;1', '⏸ approval needed', color)} ${event.approvalId}: ${event.description}`);
-          write(`      ${event.command.split('\n').join('\n      ')}`);
+          write(`  ${style('33;1', '⏸ approval needed', color)} ${event.approvalId}: ${visibleText(event.description)}`);
+          write(`      ${visibleText(event.command).split('\n').join('\n      ')}`);
           write(
             `      answer with: hermes-temporal approve ${event.sessionId} ${event.approvalId} [--session|--always]` +
               `  or  hermes-temporal deny ${event.sessionId} ${event.approvalId} (until ${event.expiresAt})`,

@@ -9,6 +9,7 @@ import { startApprovalServer } from '../../approval-signals/approval-server';
 import { loadApproverKey, signDecision } from '../../approval-signals/approver-key';
 import { approvalDecisionSignal, decideApprovalUpdate, pendingApprovalsQuery } from '../../approval-signals/definitions';
 import type { MemoPendingApproval } from '../../approval-signals/pending-approvals-memo';
+import { visibleText } from '../../approval-signals/visible-text';
 import { loadConfig } from '../../config/load';
 import { createSecretRedactor } from '../../environments/secret-redaction';
 import { connectTemporalClient, type TemporalClientConnection } from '../../temporal/connection';
@@ -87,7 +88,7 @@ async function decide(sessionId: string, approvalId: string | undefined, choice:
     const recordBySignal = async (note: string) => {
       await bounded(client, `send the decision to session ${sessionId}`, () => reach.handle.signal(approvalDecisionSignal, decision));
       if (flags.json) return console.log(JSON.stringify({ sessionId, approvalId: approval.approvalId, choice, recorded: 'signal', note }));
-      console.log(`${sessionId} ${approval.approvalId}: ${choice === 'deny' ? 'denial' : `approval (${choice})`} recorded by the server for \`${redactedCommand(approval.command)}\``);
+      console.log(`${sessionId} ${approval.approvalId}: ${choice === 'deny' ? 'denial' : `approval (${choice})`} recorded by the server for \`${visibleText(redactedCommand(approval.command))}\``);
       console.log(`  ${note}. The session applies the decision when a worker serves it.`);
     };
     if (pending.note) return recordBySignal(pending.note);
@@ -166,11 +167,7 @@ export function registerApprovalCommands(program: Command): void {
         if (flags.json) return console.log(JSON.stringify(redactor.redactValue(rows), null, 2));
         for (const note of notes) console.error(`note: ${note}`);
         if (!rows.length) return console.log('No pending approvals.');
-        for (const row of rows) {
-          console.log(`${row.sessionId} ${row.approvalId}  ${row.description}  (expires ${row.expiresAt})`);
-          console.log(`    ${redactor.redact(row.command).split('\n').join('\n    ')}`);
-          if (row.refusedDecision) console.log(`    (${row.refusedDecision})`);
-        }
+        for (const row of rows) console.log(pendingLines(row, redactor.redact));
       });
     });
 
@@ -239,4 +236,14 @@ async function listAwaiting(client: Client, extraCondition?: string): Promise<st
     for await (const workflow of client.workflow.list({ query })) ids.push(workflow.workflowId.replace(/^hermes-session-/, ''));
     return ids;
   });
+}
+
+/** How `pending` shows one approval: secrets hidden, and nothing the terminal would interpret. */
+export function pendingLines(row: ShownApproval & { sessionId: string }, redact: (text: string) => string): string {
+  const lines = [
+    `${row.sessionId} ${row.approvalId}  ${visibleText(row.description)}  (expires ${row.expiresAt})`,
+    `    ${visibleText(redact(row.command)).split('\n').join('\n    ')}`,
+  ];
+  if (row.refusedDecision) lines.push(`    (${visibleText(row.refusedDecision)})`);
+  return lines.join('\n');
 }

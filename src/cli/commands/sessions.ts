@@ -1,6 +1,7 @@
 // `hermes-temporal sessions` and `hermes-temporal show <sessionId>`: read from the session store,
 // with live status from Temporal when a server is configured.
 import type { Command } from 'commander';
+import { visibleText } from '../../approval-signals/visible-text';
 import { loadConfig, type LoadedConfig } from '../../config/load';
 import { OPEN_SESSION_STATUSES, type SessionRecord, type SessionStore, type StoredMessage } from '../../store/session-store';
 import { createSessionStore, describeSessionStore } from '../../store/create-session-store';
@@ -147,5 +148,6 @@ function indentOf(depth: number): string {
 function formatMessage(message: StoredMessage): string {
   const head = `\n[${message.seq}] ${message.role}${message.name ? ` (${message.name})` : ''}`;
   const calls = (message.toolCalls ?? []).map((call) => `  → ${call.name}(${call.arguments})`).join('\n');
-  return [head, message.content ?? '', calls].filter(Boolean).join('\n');
+  // The transcript is the model's text and tools' output: shown, never interpreted by the terminal.
+  return [head, visibleText(message.content ?? ''), visibleText(calls)].filter(Boolean).join('\n');
 }

@@ -1,0 +1,37 @@
+// Text shown to a human who decides (prompts, `pending`, the run printer, webhooks, the Temporal
+// UI) is written by the model, so it must not be able to move the cursor, erase a line, reverse
+// its letters or hide characters: such characters are shown as escapes instead. Line breaks stay.
+// Pure: the workflow imports it for its memo and details line.
+
+/**
+ * C0 controls but the line feed, DEL and C1 controls; then characters that draw nothing or reorder
+ * what follows: soft hyphen, Arabic letter mark, Mongolian vowel separator, zero-width and
+ * direction marks, line and paragraph separators, bidi embeddings, overrides and isolates,
+ * invisible operators, the byte-order mark, interlinear annotations, and tag characters.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const HIDDEN = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
+
+const NAMED: Record<string, string> = { '\t': '\\t', '\r': '\\r', '\b': '\\b', '\f': '\\f', '\v': '\\v', '\u0000': '\\0' };
+
+/** `text` with every character that could hide or forge what is shown replaced by a visible escape (`\r`, `\x1b`, `\u202e`). */
+export function visibleText(text: string): string {
+  return text.replace(HIDDEN, (character) => NAMED[character] ?? escapeOf(character));
+}
+
+function escapeOf(character: string): string {
+  const code = character.codePointAt(0) ?? 0;
+  if (code <= 0xff) return `\\x${code.toString(16).padStart(2, '0')}`;
+  if (code <= 0xffff) return `\\u${code.toString(16).padStart(4, '0')}`;
+  return `\\u{${code.toString(16)}}`;
+}
+
+/** The fields of an approval a human reads, made visible-safe; the rest (keys, ids) as they are. */
+export function visibleApproval<T extends { command: string; description: string; refusedDecision?: string }>(approval: T): T {
+  return {
+    ...approval,
+    command: visibleText(approval.command),
+    description: visibleText(approval.description),
+    ...(approval.refusedDecision === undefined ? {} : { refusedDecision: visibleText(approval.refusedDecision) }),
+  };
+}
