@@ -27,10 +27,11 @@ export async function confirmLinkFreePaths(
   const relying = verdict.rules.filter((rule) => rule.linkFreePaths?.length);
   if (!relying.length) return { verdict, linkFreePaths: [] };
   const wanted = [...new Set(relying.flatMap((rule) => rule.linkFreePaths ?? []))];
-  // Another command of the same text may make the link before the delete runs: nothing to check then.
+  // Another command of the same text may make the link before the delete runs: nothing to check
+  // then, unless the delete comes first (`rm -rf node_modules && npm ci`) with nothing nested in it.
   const everyPath =
     untrusted ??
-    (verdict.compound ? 'another command in the same text could change what the path is' : wanted.length > MAX_LINK_FREE_PATHS ? 'too many paths to check' : undefined);
+    (verdict.compound && !runsFirst(verdict, relying, wanted) ? 'another command in the same text could change what the path is' : wanted.length > MAX_LINK_FREE_PATHS ? 'too many paths to check' : undefined);
   const linked = everyPath === undefined ? await linkedPaths(wanted, realPathOf) : new Map<string, string>();
   const whyNot = (rule: MatchedRule): string | undefined => {
     if (everyPath !== undefined) return everyPath;
@@ -52,6 +53,20 @@ export async function confirmLinkFreePaths(
   const worst = rules[0]?.tier;
   const tier = worst !== undefined && (verdict.tier === 'safe' || severityOf(worst) > severityOf(verdict.tier)) ? worst : verdict.tier;
   return { verdict: { ...verdict, tier, rules }, linkFreePaths: [...new Set(linkFreePaths)] };
+}
+
+/**
+ * Whether every rule comes from the text's first command, no other command runs inside it
+ * (`$(...)`), and none of the others names a folder it deletes (a later `rm -rf dist/` shares its key).
+ */
+function runsFirst(verdict: CommandVerdict, rules: readonly MatchedRule[], paths: readonly string[]): boolean {
+  const [first, ...others] = verdict.commands;
+  if (!first) return false;
+  const names = paths.map((path) => path.slice(path.lastIndexOf('/') + 1));
+  return (
+    rules.every((rule) => rule.command === first.text) &&
+    others.every((other) => !first.text.includes(other.text) && !names.some((name) => other.text.includes(name)))
+  );
 }
 
 /** Why the first of `paths` that does not lead where it reads fails, if one does (checked just before a command starts). */

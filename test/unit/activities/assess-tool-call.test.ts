@@ -252,6 +252,16 @@ describe('deleting build and cache folders', () => {
     expect(decided(assessment)).toMatchObject({ action: 'ask' });
   });
 
+  test('a delete that runs first in its text, with nothing nested in it, is still checked and low risk', async () => {
+    const assessment = await assess('terminal', { command: 'rm -rf node_modules && npm install' });
+    expect(assessment.verdict?.rules.map((rule) => rule.id)).toContain('L01');
+    expect(assessment.linkFreePaths).toEqual([path.join(workspace, 'node_modules')]);
+    expect(decided(assessment).action).not.toBe('ask');
+    // A command substitution runs before the delete it sits in.
+    const nested = await assess('terminal', { command: 'rm -rf node_modules $(ln -s . node_modules)' });
+    expect(nested.verdict?.rules.map((rule) => rule.id)).toContain('D02');
+  });
+
   test('a glob over the entries of a real build folder is still low risk', async () => {
     const assessment = await assess('terminal', { command: 'rm -rf node_modules/*' });
     expect(assessment.verdict?.tier).toBe('low_risk');
