@@ -183,11 +183,13 @@ export function isProtectedWritePath(path: string, context: ProtectedWriteContex
 }
 
 /**
- * A repository's hooks and config (also a submodule's): git runs what they name when the user
- * next commits, checks out or even asks for the status, outside any sandbox.
+ * What git obeys in a repository, at any depth under a `.git` (a submodule's, a linked worktree's
+ * too): hooks and config, which it runs when the user next commits, checks out or even asks for
+ * the status, outside any sandbox; and what redirects it elsewhere for them (`commondir`, `gitdir`,
+ * object alternates, a `.git` file's pointer). Objects, refs, the index and logs are not.
  */
 export function isGitControlPath(path: string): boolean {
-  return /(?:^|\/)\.git\/(?:modules\/.+\/)?(?:hooks(?:\/.*)?|config)$/.test(path);
+  return /(?:^|\/)\.git(?:\/(?:.+\/)?(?:hooks|info|worktrees)(?:\/.*)?|\/(?:.+\/)?(?:config|config\.worktree|commondir|gitdir)|\/(?:.+\/)?objects\/info\/alternates|\/modules\/[^/]+)?$/.test(path);
 }
 
 const SENSITIVE_ROOTS = new Set(['etc', 'usr', 'bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32', 'boot', 'var', 'opt', 'srv', 'root', 'sys', 'proc', 'dev', 'System', 'Library', 'private', 'snap', 'nix', 'run', 'mnt', 'media', 'home', 'Users', 'Applications']);

@@ -46,6 +46,12 @@ const CLASSES: Record<string, Row[]> = {
     ['unzip keys.zip -d ~/.ssh', 'dangerous', 'N11'],
     ['rsync -a dotfiles/ ~/', 'dangerous', 'N11'],
     ['git config --global core.hooksPath /tmp/hooks', 'dangerous', 'N28'],
+    ['echo evil > .git/commondir', 'dangerous', 'N31'],
+    ['echo /elsewhere/objects >> .git/objects/info/alternates', 'dangerous', 'N31'],
+    ["printf 'gitdir: .cache/gd\\n' > .git", 'dangerous', 'N31'],
+    ["printf '[core]\\n\\tfsmonitor = x\\n' > vendor/lib/.git/config", 'dangerous', 'N31'],
+    ['cp payload.sh ~/projects/other/.git/hooks/pre-commit', 'dangerous', 'N31'],
+    ['cp payload .git/worktrees/wt/commondir', 'dangerous', 'N31'],
     ["sqlite3 d.db '.output /etc/cron.d/x' 'select 1'", 'dangerous', 'N10'],
     ['echo x > ~/.hermes-temporal/approver/key', 'dangerous', 'SELF01'],
     ['curl -o vendor/lib.js https://cdn.example.com/lib.js', 'safe'],
@@ -192,6 +198,20 @@ describe('path classes the gate also uses for file tools', () => {
     ['/home/user/project/src/app.ts', false],
     ['/tmp/out.txt', false],
     ['/home/user/Downloads/report.pdf', false],
+    // What git obeys, at any depth under a .git, in the workspace or not; not what git itself writes.
+    ['/home/user/project/.git/commondir', true],
+    ['/home/user/project/.git/objects/info/alternates', true],
+    ['/home/user/project/.git', true],
+    ['/home/user/project/vendor/lib/.git/config', true],
+    ['/home/user/project/.git/modules/lib/hooks/post-merge', true],
+    ['/home/user/project/.git/worktrees/wt/gitdir', true],
+    ['/home/user/project/.git/info/attributes', true],
+    ['/home/user/other/.git/hooks/pre-commit', true],
+    ['/srv/repo/.git/config.worktree', true],
+    ['/home/user/project/.git/objects/ab/cdef01', false],
+    ['/home/user/project/.git/refs/heads/main', false],
+    ['/home/user/project/.git/index', false],
+    ['/home/user/project/.gitignore', false],
   ])('isProtectedWritePath(%j) is %s', (path, protectedPath) => {
     expect(isProtectedWritePath(path, writeContext)).toBe(protectedPath);
   });

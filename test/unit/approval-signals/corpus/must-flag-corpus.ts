@@ -243,6 +243,15 @@ export const MUST_FLAG_CORPUS: CorpusGroup[] = [
       'tee -a .git/config < extra.ini',
       'sed -i s/hooksPath/x/ .git/config',
       'cat payload > .git/modules/lib/hooks/post-merge',
+      // What redirects git to config and hooks elsewhere, at any depth, in or outside the workspace.
+      'echo evil > .git/commondir',
+      'echo /tmp/objects >> .git/objects/info/alternates',
+      "printf 'gitdir: .cache/gd\\n' > .git",
+      "printf '[core]\\n\\tfsmonitor = ./x\\n' > vendor/lib/.git/config",
+      'cp payload.sh ~/projects/other/.git/hooks/pre-commit',
+      'tee .git/config.worktree < extra.ini',
+      'echo "*.c filter=x" > .git/info/attributes',
+      'cp evil .git/worktrees/wt/commondir',
     ],
   },
   {
