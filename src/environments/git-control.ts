@@ -1,85 +1,218 @@
 // A repository's hooks and config are what git runs or obeys for the user later, outside any
-// sandbox (a pre-commit hook, core.fsmonitor). Sandboxed commands get them read-only
-// (local-sandbox.ts); a repository a command creates itself is disarmed when that command ends,
-// and one a background process may have created, after each later command and at the session's end.
+// sandbox (a pre-commit hook, core.fsmonitor). In the sandbox each repository folder of the
+// workspace (its own, its submodules', the nested ones found when the session started) is a mount
+// point, which cannot be renamed or removed, with those files read-only (local-sandbox.ts). What a
+// command can still do is checked, with a few stat calls, when it ends: a repository it created
+// or registered as a submodule is disarmed, and a file that sends git elsewhere for them goes.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { GIT_COMMAND_SETTINGS } from '../approval-signals/detector/rules/git';
+import { commonDirectoryOf, findNestedRepositories, gitDirectoryOf, hasForeignCommonDirectory, isWithin, repositoryDirectories } from './git-repositories';
+
+export { noteUnguardedStart, unguardedWorkspace } from './git-unguarded';
+
+/** What git obeys in a repository folder, besides objects and refs it only stores. */
+const CONTROL_ENTRIES = ['hooks', 'config', 'config.worktree', 'info', 'worktrees', 'commondir'];
+/** A new gitlink beyond these many is not looked at (an index holds few). */
+const MAX_GITLINKS = 256;
 
 export function hasGitRepository(workspace: string): boolean {
-  return isDirectory(path.join(workspace, '.git'));
+  return gitDirectoryOf(workspace) !== undefined;
 }
 
 /**
- * The workspace repository's hooks folders and config files (its submodules' too), to bind
- * read-only. A repository without a hooks folder gets an empty one, so that none can be added.
+ * bwrap arguments guarding the repositories of these work trees inside the workspace: each
+ * repository folder bound onto itself, so git finds it where it looks, then what git obeys in it
+ * read-only, a `.git` file included. A repository without a hooks folder gets an empty one, so that
+ * none can be added.
  */
-export function gitControlPaths(workspace: string): string[] {
-  const gitDirectory = path.join(workspace, '.git');
-  if (workspace === '/' || !isDirectory(gitDirectory)) return [];
-  let modules: string[] = [];
-  try {
-    modules = readdirSync(path.join(gitDirectory, 'modules')).map((name) => path.join(gitDirectory, 'modules', name));
-  } catch {
-    // No submodules.
+export function gitGuardArguments(workspace: string, workTrees: readonly string[]): string[] {
+  if (workspace === '/') return [];
+  const args: string[] = [];
+  for (const workTree of workTrees) {
+    const dotGit = path.join(workTree, '.git');
+    // A `.git` file is all pointer: git never rewrites it in the course of work.
+    if (isFile(dotGit) && isWithin(dotGit, workspace)) args.push('--ro-bind', dotGit, dotGit);
   }
-  return [gitDirectory, ...modules].flatMap((repository) => {
-    const hooks = path.join(repository, 'hooks');
+  const directories = repositoryDirectories(workspace, workTrees);
+  for (const directory of directories) args.push('--bind', directory, directory);
+  for (const directory of directories) {
     try {
-      mkdirSync(hooks, { recursive: true });
+      mkdirSync(path.join(directory, 'hooks'), { recursive: true });
     } catch {
       // Not ours to create: a command cannot create it either, then.
     }
-    return [hooks, path.join(repository, 'config')].filter((controlPath) => existsSync(controlPath));
-  });
+    for (const entry of CONTROL_ENTRIES) {
+      const controlPath = path.join(directory, entry);
+      if (existsSync(controlPath)) args.push('--ro-bind', controlPath, controlPath);
+    }
+  }
+  return args;
+}
+
+/** The workspace and the nested work trees recorded for it (relative), those that stay inside it. */
+export function workTreesOf(workspace: string, nested: readonly string[] = []): string[] {
+  return [workspace, ...nested.map((relative) => path.join(workspace, relative)).filter((workTree) => workTree !== workspace && isWithin(workTree, workspace))];
+}
+
+/** What a command found, to compare with what it leaves. */
+export interface RepositoryGuard {
+  workspace: string;
+  workTrees: string[];
+  /** The workspace's `.git` (device and inode): another one is a repository the command made. */
+  dotGit: string | undefined;
+  guarded: string[];
+  indexes: string[];
+  worktreeConfigs: boolean[];
+}
+
+export function guardRepositories(workspace: string, workTrees: readonly string[]): RepositoryGuard {
+  const guarded = repositoryDirectories(workspace, workTrees);
+  return {
+    workspace,
+    workTrees: [...workTrees],
+    dotGit: identity(path.join(workspace, '.git')),
+    guarded,
+    indexes: workTrees.map(indexIdentity),
+    worktreeConfigs: guarded.map((directory) => existsSync(path.join(directory, 'config.worktree'))),
+  };
 }
 
 /**
- * A repository the command just created had no read-only hooks or config while it ran: remove
- * the hooks it installed (git's own `.sample` files stay) and the settings that run programs.
- * Returns what went, for the command's output.
+ * After the command: disarms a repository the workspace did not have (or any, when a background
+ * process may have made it: `unguarded`), removes a `commondir` that sends git away from a guarded
+ * repository's config and hooks, strips a new `config.worktree`, and disarms every repository the
+ * index newly registers as a submodule that is not guarded. Returns what went.
  */
-export function disarmNewRepository(workspace: string): string[] {
-  const gitDirectory = path.join(workspace, '.git');
+export function checkRepositories(guard: RepositoryGuard, unguarded = false): string[] {
+  const { workspace } = guard;
+  const guarded = new Set(guard.guarded);
   const removed: string[] = [];
-  const hooks = path.join(gitDirectory, 'hooks');
-  for (const name of safeList(hooks)) {
-    if (name.endsWith('.sample')) continue;
-    rmSync(path.join(hooks, name), { recursive: true, force: true });
-    removed.push(`hook ${name}`);
-  }
-  const config = path.join(gitDirectory, 'config');
-  if (!existsSync(config)) return removed;
-  const listed = spawnSync('git', ['config', '--file', config, '--name-only', '--list'], { encoding: 'utf8', timeout: 5000 });
-  if (listed.status !== 0) return removed;
-  for (const key of new Set(listed.stdout.split('\n').filter((name) => GIT_COMMAND_SETTINGS.test(name)))) {
-    spawnSync('git', ['config', '--file', config, '--unset-all', key], { timeout: 5000 });
-    removed.push(`setting ${key}`);
+  const root = gitDirectoryOf(workspace);
+  const directories = root && !guarded.has(root) ? [...guard.guarded, root] : guard.guarded;
+  directories.forEach((directory, position) => {
+    if (hasForeignCommonDirectory(directory)) {
+      rmSync(path.join(directory, 'commondir'), { force: true });
+      removed.push(`${labelOf(workspace, directory)}file commondir`);
+    }
+    // A new repository's goes with the rest of it, below.
+    const worktreeConfig = path.join(directory, 'config.worktree');
+    if (!(guard.worktreeConfigs[position] ?? true) && existsSync(worktreeConfig)) removed.push(...disarmConfig(worktreeConfig, labelOf(workspace, directory)));
+  });
+  if (root && (unguarded || identity(path.join(workspace, '.git')) !== guard.dotGit)) removed.push(...disarmRepository(workspace, root, unguarded ? new Set() : guarded));
+  guard.workTrees.forEach((workTree, position) => {
+    const gitDirectory = gitDirectoryOf(workTree);
+    if (!gitDirectory || indexIdentity(workTree) === guard.indexes[position]) return;
+    for (const link of gitlinksOf(gitDirectory, workTree)) {
+      const linked = gitDirectoryOf(path.join(workTree, link));
+      if (linked) removed.push(...disarmRepository(workspace, linked, guarded));
+    }
+  });
+  return removed;
+}
+
+/**
+ * At a session's end: the nested repositories that were not there when it started are disarmed.
+ * One the look at the start did not reach counts as new only if its `.git` was born since (where
+ * the file system records births); otherwise it could be the user's own.
+ */
+export function disarmNewNestedRepositories(workspace: string, recorded: { workTrees: readonly string[]; complete: boolean; since: number }): string[] {
+  const guarded = new Set(repositoryDirectories(workspace, workTreesOf(workspace, recorded.workTrees)));
+  const known = new Set(recorded.workTrees);
+  return findNestedRepositories(workspace, 20_000, 1000)
+    .workTrees.filter((relative) => !known.has(relative) && (recorded.complete || bornSince(path.join(workspace, relative, '.git'), recorded.since)))
+    .flatMap((relative) => {
+      const gitDirectory = gitDirectoryOf(path.join(workspace, relative));
+      return gitDirectory ? disarmRepository(workspace, gitDirectory, guarded) : [];
+    });
+}
+
+/**
+ * A repository that had no read-only hooks or config while commands ran: the hooks it has go
+ * (git's own `.sample` files stay), and the settings that run programs, in it and in the common
+ * folder it names. Guarded folders and those outside the workspace (read-only there) are left.
+ */
+export function disarmRepository(workspace: string, gitDirectory: string, guarded: ReadonlySet<string>): string[] {
+  const removed: string[] = [];
+  for (const directory of new Set([gitDirectory, commonDirectoryOf(gitDirectory)])) {
+    if (!directory || guarded.has(directory) || !isWithin(directory, workspace) || directory === workspace) continue;
+    const label = labelOf(workspace, directory);
+    const hooks = path.join(directory, 'hooks');
+    for (const name of safeList(hooks)) {
+      if (name.endsWith('.sample')) continue;
+      rmSync(path.join(hooks, name), { recursive: true, force: true });
+      removed.push(`${label}hook ${name}`);
+    }
+    for (const file of ['config', 'config.worktree']) removed.push(...disarmConfig(path.join(directory, file), label));
   }
   return removed;
 }
 
-/** Left in a session's (worker-side) state folder by a background process started with no repository to guard. */
-const UNGUARDED_MARKER = 'repository-unguarded';
-
-/**
- * A background process starting while the workspace has no repository runs without read-only
- * hooks and config for as long as it lives: whatever repository appears there in the meantime is
- * treated as one it may have created. The marker names the workspace, for whoever stops the session.
- */
-export function noteUnguardedStart(stateDir: string, workspace: string): void {
-  if (hasGitRepository(workspace)) return;
-  mkdirSync(stateDir, { recursive: true });
-  writeFileSync(path.join(stateDir, UNGUARDED_MARKER), workspace);
+function disarmConfig(config: string, label: string): string[] {
+  if (!isFile(config)) return [];
+  const listed = spawnSync('git', ['config', '--file', config, '--name-only', '--list'], { encoding: 'utf8', timeout: 5000 });
+  if (listed.status !== 0) return [];
+  const keys = new Set(listed.stdout.split('\n').filter((name) => GIT_COMMAND_SETTINGS.test(name)));
+  for (const key of keys) spawnSync('git', ['config', '--file', config, '--unset-all', key], { timeout: 5000 });
+  return [...keys].map((key) => `${label}setting ${key}`);
 }
 
-/** The workspace a background process of this session started in with no repository to guard. */
-export function unguardedWorkspace(stateDir: string): string | undefined {
+/** Paths the index records as submodules (mode 160000). Reading the index runs nothing. */
+function gitlinksOf(gitDirectory: string, workTree: string): string[] {
+  const listed = spawnSync('git', ['--git-dir', gitDirectory, '-c', 'core.fsmonitor=false', 'ls-files', '--stage', '-z'], {
+    cwd: workTree,
+    encoding: 'utf8',
+    timeout: 5000,
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (listed.status !== 0) return [];
+  return listed.stdout
+    .split('\0')
+    .filter((line) => line.startsWith('160000 '))
+    .slice(0, MAX_GITLINKS)
+    .map((line) => line.slice(line.indexOf('\t') + 1));
+}
+
+/** Names a repository other than the workspace's own in what the command output says was removed. */
+function labelOf(workspace: string, directory: string): string {
+  return directory === path.join(workspace, '.git') ? '' : `${path.relative(workspace, directory)}: `;
+}
+
+function identity(target: string): string | undefined {
   try {
-    return readFileSync(path.join(stateDir, UNGUARDED_MARKER), 'utf8') || undefined;
+    const stats = lstatSync(target);
+    return `${stats.dev}:${stats.ino}`;
   } catch {
     return undefined;
+  }
+}
+
+function indexIdentity(workTree: string): string {
+  const gitDirectory = gitDirectoryOf(workTree);
+  if (!gitDirectory) return '';
+  try {
+    const stats = statSync(path.join(gitDirectory, 'index'));
+    return `${gitDirectory}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+  } catch {
+    return gitDirectory;
+  }
+}
+
+function bornSince(target: string, since: number): boolean {
+  try {
+    const { birthtimeMs } = lstatSync(target);
+    return birthtimeMs > 0 && birthtimeMs >= since;
+  } catch {
+    return false;
+  }
+}
+
+function isFile(target: string): boolean {
+  try {
+    return lstatSync(target).isFile();
+  } catch {
+    return false;
   }
 }
 

@@ -4,7 +4,7 @@
 // pseudo-terminal (node-pty) instead of pipes.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { closeSync, constants, mkdirSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, readSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { lstat, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,7 +20,9 @@ import { LocalPtyProcesses } from './background/local-pty-processes';
 import { shellExitCode, spawnInPty } from './local-pty';
 import type { BackgroundProcesses, EnvironmentHandle, ExecRequest, ExecResult, TerminalEnvironment } from './terminal-environment';
 import { ExecDeadline } from './exec-deadline';
-import { disarmNewRepository, hasGitRepository, noteUnguardedStart, unguardedWorkspace } from './git-control';
+import { checkRepositories, disarmNewNestedRepositories, disarmRepository, guardRepositories, noteUnguardedStart, unguardedWorkspace, workTreesOf } from './git-control';
+import { gitDirectoryOf } from './git-repositories';
+import { nestedRepositoriesOf } from './nested-repositories';
 import { LocalSandbox, type SandboxCommand } from './local-sandbox';
 import { trackCommandGroup } from './running-commands';
 import { smallSpawner } from './small-spawner';
@@ -95,7 +97,11 @@ export class LocalEnvironment implements TerminalEnvironment {
     // which a session abandoned by its `run` knows only through it.
     const workspace = unguardedWorkspace(localBackgroundStateDir(this.sessionKey));
     await this.background.stopAll?.();
-    if (workspace && hasGitRepository(workspace)) disarmNewRepository(workspace);
+    const created = workspace && gitDirectoryOf(workspace);
+    if (workspace && created) disarmRepository(realOrSelf(workspace), realOrSelf(created), new Set());
+    // Nested repositories the session made had nothing read-only at all.
+    const nested = nestedRepositoriesOf(this.current);
+    if (nested && this.sandbox.state().active) disarmNewNestedRepositories(realOrSelf(this.workspaceRoot), nested);
   }
 
   /** The handle as it is now: a `cd` in a command moves the session's cwd. */
@@ -114,7 +120,8 @@ export class LocalEnvironment implements TerminalEnvironment {
   }
 
   private runOptions(cwd: string, wrapperFiles: string[] = []) {
-    return { workspace: this.workspaceRoot, cwd, wrapperFiles, sessionKey: this.sessionKey };
+    const nestedRepositories = nestedRepositoriesOf(this.current)?.workTrees;
+    return { workspace: this.workspaceRoot, cwd, wrapperFiles, sessionKey: this.sessionKey, nestedRepositories };
   }
 
   private async run(request: ExecRequest, sandboxed: boolean): Promise<ExecResult> {
@@ -130,10 +137,9 @@ export class LocalEnvironment implements TerminalEnvironment {
     // as each is a syscall of microseconds where the asynchronous calls queue for libuv's threads.
     if (sandboxed) writeFileSync(cwdFile, '', { mode: 0o600 });
     const argv = sandboxed ? this.sandbox.command(script, this.runOptions(cwd, [cwdFile])) : { file: 'bash', args: ['-c', script] };
-    // The sandbox keeps a repository's hooks and config read-only, but only one that exists already.
-    // So could a background process started with no repository to guard, at any time.
-    const mayCreateRepository =
-      sandboxed && this.sandbox.state().active && (!hasGitRepository(this.workspaceRoot) || unguardedWorkspace(localBackgroundStateDir(this.sessionKey)) !== undefined);
+    // The sandbox keeps the repositories that exist read-only where git obeys them; what the
+    // command does around them (a new repository, a commondir, a new submodule) is checked after.
+    const guard = sandboxed && this.sandbox.state().active ? guardRepositories(realOrSelf(this.workspaceRoot), workTreesOf(realOrSelf(this.workspaceRoot), nestedRepositoriesOf(this.current)?.workTrees)) : undefined;
 
     const pidFile = request.id ? pidFileFor(request.id) : undefined;
     if (pidFile) mkdirSync(path.dirname(pidFile), { recursive: true });
@@ -152,11 +158,12 @@ export class LocalEnvironment implements TerminalEnvironment {
     const deadline = new ExecDeadline(request, () => killProcessGroup(child.pid, this.options.killGraceMs ?? 1000));
     try {
       const code = await child.exited;
-      const disarmed = mayCreateRepository && hasGitRepository(this.workspaceRoot) ? disarmNewRepository(this.workspaceRoot) : [];
+      // A background process started with no repository to guard may have made one at any time.
+      const disarmed = guard ? checkRepositories(guard, unguardedWorkspace(localBackgroundStateDir(this.sessionKey)) !== undefined) : [];
       const concluded = deadline.conclude(output.toString(), code);
       const exitCode = concluded.exitCode;
       const text = disarmed.length
-        ? `${concluded.output}\n[hermes-temporal: removed from the repository this command or a background process created what git would run outside the sandbox: ${disarmed.join(', ')}]`
+        ? `${concluded.output}\n[hermes-temporal: removed what git would run or obey outside the sandbox, from a repository this command or a background process created, registered or redirected: ${disarmed.join(', ')}]`
         : concluded.output;
       const finalCwd = recordedCwd(readCwdFile(cwdFile)) ?? cwd;
       if (request.cwd === undefined) this.current = { ...this.current, cwd: finalCwd };
@@ -368,4 +375,12 @@ export function killProcessGroup(pid: number | undefined, graceMs: number): void
   };
   if (!signalGroup('SIGTERM')) return;
   setTimeout(() => signalGroup('SIGKILL'), graceMs).unref();
+}
+
+function realOrSelf(target: string): string {
+  try {
+    return realpathSync(target);
+  } catch {
+    return target;
+  }
 }

@@ -1,6 +1,6 @@
 // The local backend's sandbox: every command (foreground, background, PTY, and all it starts)
 // runs under bubblewrap with its own PID, IPC, UTS and (by default) network namespace, a
-// read-only system, the workspace writable (but not its repository's hooks and config), the
+// read-only system, the workspace writable (but not its repositories' hooks and config), the
 // user's secrets and the runtime's own files hidden, a private size-capped /tmp, no capabilities,
 // and caps on processes, memory and file size.
 // Decision (vs @anthropic-ai/sandbox-runtime): see README.md "Security" — we drive bwrap ourselves.
@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, renameSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { gitControlPaths, isDirectory } from './git-control';
+import { gitGuardArguments, isDirectory, workTreesOf } from './git-control';
 import { unixSocketFilter } from './sandbox-seccomp';
 import { JOIN_SESSION_GROUP, SessionProcessCaps } from './session-process-caps';
 import { shellQuote } from './shell-quote';
@@ -129,6 +129,8 @@ export interface SandboxRunOptions {
   wrapperFiles?: readonly string[];
   /** Groups this session's processes for the process cap. */
   sessionKey: string;
+  /** Work trees nested in the workspace (relative to it) whose repositories are guarded like its own. */
+  nestedRepositories?: readonly string[];
 }
 
 export interface SandboxState {
@@ -249,7 +251,7 @@ export class LocalSandbox {
     const hiddenAround = hiddenPaths.some((hidden) => hidden.directory && isWithin(workspace, hidden.path));
     if (workspace !== '/' && hiddenAround) args.push('--bind', workspace, workspace);
     // Last, over the writable workspace: what git runs for the user later, outside any sandbox.
-    for (const controlPath of gitControlPaths(workspace)) args.push('--ro-bind', controlPath, controlPath);
+    if (workspace !== '/' && isDirectory(workspace)) args.push(...gitGuardArguments(workspace, workTreesOf(workspace, options.nestedRepositories)));
     // A cwd the sandbox does not show (another folder under the host's /tmp) falls back to the
     // workspace; the wrapper's own `cd` then reports it the way it does without a sandbox.
     const visible = !privateTemporaryDirectories().some((directory) => isWithin(options.cwd, directory)) || isWithin(options.cwd, workspace);

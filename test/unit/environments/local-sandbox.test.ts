@@ -151,7 +151,7 @@ describe('a sandboxed local command', () => {
       'echo created',
     ].join(' && '));
     expect(output).toContain('created');
-    expect(output).toMatch(/removed from the repository this command or a background process created .*hook pre-commit.*setting core\.fsmonitor.*setting alias\.st/);
+    expect(output).toMatch(/removed what git would run or obey outside the sandbox, from a repository this command or a background process created, registered or redirected: .*hook pre-commit.*setting core\.fsmonitor.*setting alias\.st/);
     expect(existsSync(path.join(workspace, '.git', 'hooks', 'pre-commit'))).toBe(false);
     const config = readFileSync(path.join(workspace, '.git', 'config'), 'utf8');
     expect(config).not.toMatch(/fsmonitor|alias/);
@@ -173,7 +173,7 @@ describe('a sandboxed local command', () => {
     });
     await waitFor(() => existsSync(path.join(workspace, 'planted')), { timeoutMs: 15_000, what: 'the first plant' });
     const next = await environment.exec({ command: 'echo next', timeoutMs: 10_000 });
-    expect(next.output).toMatch(/removed from the repository this command or a background process created .*hook pre-commit.*setting core\.fsmonitor/);
+    expect(next.output).toMatch(/removed what git would run or obey outside the sandbox, from a repository this command or a background process created, registered or redirected: .*hook pre-commit.*setting core\.fsmonitor/);
     expect(existsSync(path.join(workspace, '.git', 'hooks', 'pre-commit'))).toBe(false);
     await waitFor(() => existsSync(path.join(workspace, 'planted-again')), { timeoutMs: 15_000, what: 'the second plant' });
     await driver.destroy(environment.handle);
@@ -190,6 +190,87 @@ describe('a sandboxed local command', () => {
     const { output } = await run('cat ~/.claude/.credentials.json ~/.my.cnf ~/.bashrc ~/.profile 2>&1; rev ~/.bashrc; echo end');
     expect(output).toContain('end');
     expect(output).not.toMatch(/canary|yranac/);
+  });
+
+  describe("what git obeys for the user later, when the agent works around the repository's read-only files", () => {
+    // What the user's own git runs, outside any sandbox, if a command managed to plant it.
+    const payload = () => `touch ${path.join(dir, 'pwned')}; false`;
+    const usersGitStatus = (cwd = workspace) => {
+      execFileSync('git', ['status', '--short'], { cwd, stdio: 'ignore' });
+      return existsSync(path.join(dir, 'pwned'));
+    };
+    const commit = 'git -c user.name=a -c user.email=a@b commit -q --allow-empty -m x && echo committed';
+
+    it('removes a commondir that points git at config and hooks of its own choosing', async () => {
+      execFileSync('git', ['init', '-q', workspace]);
+      const { output } = await run(
+        `mkdir -p .git/evil/objects .git/evil/refs .git/evil/hooks && printf '[core]\\n\\tfsmonitor = "${payload()}"\\n' > .git/evil/config && echo evil > .git/commondir; echo planted`,
+      );
+      expect(output).toMatch(/registered or redirected: .*file commondir/);
+      expect(existsSync(path.join(workspace, '.git', 'commondir'))).toBe(false);
+      expect(usersGitStatus()).toBe(false);
+    });
+
+    it('cannot rename or remove the repository folder, and git still commits and branches', async () => {
+      execFileSync('git', ['init', '-q', workspace]);
+      const { output } = await run(
+        [
+          'mv .git .git-old; echo "rename $?"',
+          'cp -a .git .git-copy && git config --file .git-copy/config core.fsmonitor x && mv -T .git-copy .git; echo "replace $?"',
+          'rmdir .git/hooks; echo "remove $?"',
+          `${commit} && git checkout -q -b feature && echo branched`,
+        ].join('\n'),
+      );
+      expect(output).toMatch(/rename [1-9]/);
+      expect(output).toMatch(/remove [1-9]/);
+      expect(output).toMatch(/replace [1-9]/);
+      expect(output).toContain('committed');
+      expect(output).toContain('branched');
+      expect(readFileSync(path.join(workspace, '.git', 'config'), 'utf8')).not.toContain('fsmonitor');
+    });
+
+    it('treats a .git file as a repository: the folder it names is guarded, or disarmed when a command made it', async () => {
+      const { output } = await run(
+        `mkdir .cache && git init -q --separate-git-dir=.cache/gd . && git config core.fsmonitor "${payload()}" && printf "#!/bin/sh\\nid\\n" > .cache/gd/hooks/pre-commit && chmod +x .cache/gd/hooks/pre-commit && echo made`,
+      );
+      expect(output).toMatch(/registered or redirected: .*\.cache\/gd: hook pre-commit.*\.cache\/gd: setting core\.fsmonitor/);
+      expect(usersGitStatus()).toBe(false);
+      // From now on it exists: its files are read-only and the .git file stays.
+      const next = await run(`git config core.fsmonitor x; echo "config $?"; echo "gitdir: elsewhere" > .git; echo "pointer $?"; rm -f .git; echo "remove $?"; ${commit}`);
+      expect(next.output).toMatch(/config [1-9]/);
+      expect(next.output).toMatch(/pointer [1-9]/);
+      expect(next.output).toMatch(/remove [1-9]/);
+      expect(next.output).toContain('committed');
+      expect(readFileSync(path.join(workspace, '.git'), 'utf8')).toContain('.cache/gd');
+    });
+
+    it('disarms a repository the index newly registers as a submodule', async () => {
+      execFileSync('git', ['init', '-q', workspace]);
+      const { output } = await run(
+        `git init -q vendor/lib && git -C vendor/lib config core.fsmonitor "${payload()}" && git update-index --add --cacheinfo 160000,e69de29bb2d1d6434b8b29ae775ad8c2e48c5391,vendor/lib && echo registered`,
+      );
+      expect(output).toContain('registered');
+      expect(output).toMatch(/vendor\/lib\/\.git: setting core\.fsmonitor/);
+      expect(usersGitStatus()).toBe(false);
+    });
+
+    it('guards the repositories nested in the workspace when the session starts, and disarms those made since when it ends', async () => {
+      execFileSync('git', ['init', '-q', path.join(workspace, 'projects', 'app')]);
+      const sandbox = new LocalSandbox({ ...DEFAULT_SANDBOX_SETTINGS });
+      const driver = new LocalDriver({ sandbox, killGraceMs: 500 });
+      const handle = await driver.start({ backend: 'local', cwd: workspace, sessionId: `sandbox-nested-${path.basename(dir)}` });
+      const environment = await driver.attach(handle);
+      const { output } = await environment.exec({
+        command: `git -C projects/app config core.fsmonitor x; echo "config $?"; mv projects/app/.git projects/app/.git-old; echo "rename $?"; git init -q projects/new && git -C projects/new config core.fsmonitor "${payload()}" && echo made`,
+        timeoutMs: 20_000,
+      });
+      expect(output).toMatch(/config [1-9]/);
+      expect(output).toMatch(/rename [1-9]/);
+      expect(output).toContain('made');
+      await driver.destroy(environment.handle);
+      expect(readFileSync(path.join(workspace, 'projects', 'new', '.git', 'config'), 'utf8')).not.toContain('fsmonitor');
+      expect(usersGitStatus(path.join(workspace, 'projects', 'new'))).toBe(false);
+    });
   });
 
   it('writes the workspace, but not /etc, $HOME or /usr; mount, unshare and /root/.ssh fail', async () => {

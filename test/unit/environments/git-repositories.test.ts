@@ -1,0 +1,56 @@
+// Finding repositories the way git does (a .git folder, a .git file's pointer, a commondir), the
+// bounded look for nested ones, and what a session's end disarms: only repositories it made.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { disarmNewNestedRepositories } from '../../../src/environments/git-control';
+import { findNestedRepositories, gitDirectoryOf, hasForeignCommonDirectory, repositoryDirectories } from '../../../src/environments/git-repositories';
+import { tempDir } from '../../helpers/temp-dirs';
+
+const gitInit = (directory: string, ...extra: string[]) => execFileSync('git', ['init', '-q', ...extra, directory]);
+const setFsmonitor = (directory: string) => execFileSync('git', ['-C', directory, 'config', 'core.fsmonitor', './payload.sh']);
+
+test('a .git folder, a .git file and a linked worktree lead to the folder git uses', () => {
+  const workspace = realpathSync(tempDir());
+  gitInit(path.join(workspace, 'plain'));
+  expect(gitDirectoryOf(path.join(workspace, 'plain'))).toBe(path.join(workspace, 'plain', '.git'));
+  mkdirSync(path.join(workspace, 'separate', '.cache'), { recursive: true });
+  gitInit(path.join(workspace, 'separate'), '--separate-git-dir', path.join(workspace, 'separate', '.cache', 'gd'));
+  expect(gitDirectoryOf(path.join(workspace, 'separate'))).toBe(path.join(workspace, 'separate', '.cache', 'gd'));
+  execFileSync('git', ['-C', path.join(workspace, 'plain'), '-c', 'user.name=a', '-c', 'user.email=a@b', 'commit', '-q', '--allow-empty', '-m', 'x']);
+  execFileSync('git', ['-C', path.join(workspace, 'plain'), 'worktree', 'add', '-q', path.join(workspace, 'wt')]);
+  const linked = gitDirectoryOf(path.join(workspace, 'wt'))!;
+  expect(hasForeignCommonDirectory(linked)).toBe(false);
+  // Its own folder and the common one are both guarded.
+  expect(repositoryDirectories(workspace, [path.join(workspace, 'wt')])).toEqual([path.join(workspace, 'plain', '.git'), linked]);
+  writeFileSync(path.join(workspace, 'plain', '.git', 'commondir'), '../../separate/.cache/gd\n');
+  expect(hasForeignCommonDirectory(path.join(workspace, 'plain', '.git'))).toBe(true);
+});
+
+test('the look for nested repositories stops at its budget and says it did not see everything', () => {
+  const workspace = realpathSync(tempDir());
+  gitInit(path.join(workspace, 'a'));
+  gitInit(path.join(workspace, 'group', 'b'));
+  expect(findNestedRepositories(workspace)).toEqual({ workTrees: ['a', 'group/b'], complete: true });
+  for (let index = 0; index < 200; index++) mkdirSync(path.join(workspace, `folder-${index}`));
+  const cut = findNestedRepositories(workspace, 1000);
+  expect(cut.complete).toBe(false);
+});
+
+test("a session's end disarms the nested repositories made since it started, not the user's own", () => {
+  const workspace = realpathSync(tempDir());
+  gitInit(path.join(workspace, 'users'));
+  setFsmonitor(path.join(workspace, 'users'));
+  const since = Date.now() + 1;
+  const later = Date.now() + 20;
+  while (Date.now() < later) {
+    // The new repository is born after the session started, at file-system clock granularity.
+  }
+  gitInit(path.join(workspace, 'made'));
+  setFsmonitor(path.join(workspace, 'made'));
+  // The look at the start did not reach `users`: its birth, before the start, keeps it.
+  const removed = disarmNewNestedRepositories(workspace, { workTrees: [], complete: false, since });
+  expect(removed).toEqual(['made/.git: setting core.fsmonitor']);
+  expect(readFileSync(path.join(workspace, 'users', '.git', 'config'), 'utf8')).toContain('fsmonitor');
+  expect(readFileSync(path.join(workspace, 'made', '.git', 'config'), 'utf8')).not.toContain('fsmonitor');
+});
