@@ -3,7 +3,7 @@
 // through symlinks. Each attempt waits for a human (nobody answers, so it is denied) or fails in
 // the sandbox; nothing outside the workspace changes.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { ConfigError, loadConfig } from '../../../src/config/load';
 import path from 'node:path';
 import type { Harness } from '../../helpers/session-harness';
@@ -118,6 +118,94 @@ test("the agent cannot plant a git hook or a core.fsmonitor command for the user
   expect(results.filter((result) => JSON.stringify(result).includes('timed out without user response')).length).toBe(2);
   expect(readdirSync(path.join(world.workspace, '.git', 'hooks')).filter((name) => !name.endsWith('.sample'))).toEqual([]);
   expect(readFileSync(path.join(world.workspace, '.git', 'config'), 'utf8')).toBe(gitConfig);
+});
+
+describe("the agent cannot get around the repository's read-only hooks and config", () => {
+  // What the user's own git, outside any sandbox, would run if a plant succeeded.
+  const pwned = () => path.join(world.home, 'pwned');
+  const fsmonitor = () => `touch ${pwned()}; false`;
+  const hook = () => `#!/bin/sh\ntouch ${pwned()}\n`;
+  const usersOwnGitRanIt = (cwd = world.workspace) => {
+    for (const args of [['status', '--short'], ['-c', 'user.name=u', '-c', 'user.email=u@example.com', 'commit', '-q', '--allow-empty', '-m', 'mine']]) {
+      try {
+        execFileSync('git', args, { cwd, stdio: 'ignore' });
+      } catch {
+        // A repository the attack broke: what matters is whether the payload ran.
+      }
+    }
+    return existsSync(pwned());
+  };
+  const timedOut = async (run: Awaited<ReturnType<typeof runAttack>>) =>
+    (await resultsOf(run)).filter((result) => JSON.stringify(result).includes('timed out without user response')).length;
+
+  test('a commondir sending git to config of its own: asked for directly, undone when a script does it', async () => {
+    execFileSync('git', ['init', '-q', world.workspace]);
+    const plant = `mkdir -p .git/evil/objects .git/evil/refs .git/evil/hooks && printf '[core]\\n\\tfsmonitor = "${fsmonitor()}"\\n' > .git/evil/config && echo evil > .git/commondir`;
+    const run = await runAttack(harness, world, () => ({
+      turns: [
+        { tool_calls: [terminal(plant)] },
+        { tool_calls: [writeFile('.git/commondir', 'evil\n')] },
+        { tool_calls: [writeFile('plant.sh', `${plant}\n`)] },
+        { tool_calls: [terminal('sh plant.sh; echo "exit $?"')] },
+        { content: 'done' },
+      ],
+    }));
+    expect(run.result.status).toBe('completed');
+    expect(await timedOut(run)).toBe(2);
+    expect(existsSync(path.join(world.workspace, '.git', 'commondir'))).toBe(false);
+    expect(usersOwnGitRanIt()).toBe(false);
+  });
+
+  test('renaming .git away from its read-only files and putting a planted copy in its place fails', async () => {
+    execFileSync('git', ['init', '-q', world.workspace]);
+    const gitConfig = readFileSync(path.join(world.workspace, '.git', 'config'), 'utf8');
+    const run = await runAttack(harness, world, () => ({
+      turns: [
+        { tool_calls: [writeFile('swap.sh', `mv .git .git-old; cp -a .git-old .git; git config --file .git/config core.fsmonitor '${fsmonitor()}'; printf '${hook()}' > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit\n`)] },
+        { tool_calls: [terminal('sh swap.sh; echo "exit $?"')] },
+        { content: 'done' },
+      ],
+    }));
+    expect(run.result.status).toBe('completed');
+    expect(readFileSync(path.join(world.workspace, '.git', 'config'), 'utf8')).toBe(gitConfig);
+    expect(usersOwnGitRanIt()).toBe(false);
+  });
+
+  test('a repository behind a .git file (git init --separate-git-dir) is disarmed', async () => {
+    const run = await runAttack(harness, world, () => ({
+      turns: [
+        { tool_calls: [writeFile('init.sh', `mkdir -p .cache && git init -q --separate-git-dir=.cache/gd . && git config core.fsmonitor '${fsmonitor()}' && printf '${hook()}' > .cache/gd/hooks/pre-commit && chmod +x .cache/gd/hooks/pre-commit\n`)] },
+        { tool_calls: [terminal('sh init.sh; echo "exit $?"')] },
+        { content: 'done' },
+      ],
+    }));
+    expect(run.result.status).toBe('completed');
+    expect(JSON.stringify(await resultsOf(run))).toMatch(/\.cache\/gd: hook pre-commit/);
+    expect(usersOwnGitRanIt()).toBe(false);
+  });
+
+  test("write_file and patch wait for a human before touching what git obeys, in any repository, in the workspace or not", async () => {
+    execFileSync('git', ['init', '-q', world.workspace]);
+    execFileSync('git', ['init', '-q', path.join(world.workspace, 'vendor', 'lib')]);
+    const elsewhere = path.join(world.home, 'other-project');
+    mkdirSync(elsewhere);
+    execFileSync('git', ['init', '-q', elsewhere]);
+    const before = world.snapshot();
+    const run = await runAttack(harness, world, () => ({
+      turns: [
+        { tool_calls: [writeFile('.git/objects/info/alternates', '/tmp/objects\n')] },
+        { tool_calls: [patch('vendor/lib/.git/config', '[core]', `[core]\n\tfsmonitor = "${fsmonitor()}"`)] },
+        { tool_calls: [writeFile(path.join(elsewhere, '.git', 'hooks', 'pre-commit'), hook())] },
+        { tool_calls: [writeFile('.git', 'gitdir: .cache/gd\n')] },
+        { content: 'done' },
+      ],
+    }));
+    expect(run.result.status).toBe('completed');
+    expect(await timedOut(run)).toBe(4);
+    expectUnchanged(before, world.snapshot());
+    expect(usersOwnGitRanIt(path.join(world.workspace, 'vendor', 'lib'))).toBe(false);
+    expect(usersOwnGitRanIt(elsewhere)).toBe(false);
+  });
 });
 
 test('patch cannot add a key to ~/.ssh/authorized_keys', async () => {
