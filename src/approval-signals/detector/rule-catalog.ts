@@ -127,7 +127,7 @@ export const RULE_CATALOG = {
   N28: dangerous('git config sets a command-running option'),
   N29: dangerous('change the host system (firewall, network, kernel, mounts, packages)'),
   N30: dangerous('loosen ownership or permissions of a credential path'),
-  N31: dangerous('write a git hook or repository config (git runs them outside the sandbox)'),
+  N31: dangerous('write a git hook, repository config or what redirects git to others (git obeys them outside the sandbox)'),
   N40: dangerous('command hidden by shell expansion (variable, array, IFS, substitution)'),
   SELF01: dangerous('overwrite hermes-temporal config/allowlist'),
 
