@@ -147,14 +147,14 @@ describe('a sandboxed local command', () => {
     const { output } = await run([
       'git init -q .',
       'printf "#!/bin/sh\\nid\\n" > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit',
-      'git config core.fsmonitor ./payload.sh && git config alias.st "!sh payload.sh" && git config user.name agent',
+      'git config core.fsmonitor ./payload.sh && git config alias.st "!sh payload.sh" && git config merge.ours.driver "sh payload.sh" && git config user.name agent',
       'echo created',
     ].join(' && '));
     expect(output).toContain('created');
     expect(output).toMatch(/removed what git would run or obey outside the sandbox, from a repository this command or a background process created, registered or redirected: .*hook pre-commit.*setting core\.fsmonitor.*setting alias\.st/);
     expect(existsSync(path.join(workspace, '.git', 'hooks', 'pre-commit'))).toBe(false);
     const config = readFileSync(path.join(workspace, '.git', 'config'), 'utf8');
-    expect(config).not.toMatch(/fsmonitor|alias/);
+    expect(config).not.toMatch(/fsmonitor|alias|driver/);
     expect(config).toContain('name = agent');
     // From the next command on, the repository's hooks and config are read-only.
     expect((await run('git config core.fsmonitor ./payload.sh; echo "exit $?"')).output).toMatch(/exit [1-9]/);

@@ -8,7 +8,8 @@ import { commandsNamed, type Rule } from './rule-types';
 
 const GLOBAL_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env', '--super-prefix']);
 /** `git -c key=value` settings that run programs. */
-export const GIT_COMMAND_SETTINGS = /^(?:core\.(?:sshcommand|pager|editor|fsmonitor|hookspath|askpass|gitproxy)|alias\.|credential\.|filter\.|diff\..*\.(?:textconv|command)|diff\.external|gpg\.(?:.*\.)?program|sequence\.editor|uploadpack\.packobjectshook|protocol\.(?:.*\.)?allow|include\.path|includeif\.)/i;
+export const GIT_COMMAND_SETTINGS =
+  /^(?:core\.(?:sshcommand|pager|editor|fsmonitor|hookspath|askpass|gitproxy|alternaterefscommand)|alias\.|credential\.|filter\.|diff\..*\.(?:textconv|command)|diff\.external|merge\..*\.driver|(?:merge|diff)tool\..*\.cmd|pager\.|interactive\.difffilter|remote\..*\.(?:uploadpack|receivepack)|trailer\..*\.(?:cmd|command)|gpg\.(?:.*\.)?program|sequence\.editor|uploadpack\.packobjectshook|protocol\.(?:.*\.)?allow|include\.path|includeif\.)/i;
 
 export const gitRules: Rule = (input) => commandsNamed(input, 'git').flatMap(gitHits);
 
