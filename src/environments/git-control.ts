@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { GIT_COMMAND_SETTINGS } from '../approval-signals/detector/rules/git';
-import { commonDirectoryOf, findNestedRepositories, gitDirectoryOf, hasForeignCommonDirectory, isWithin, repositoryDirectories } from './git-repositories';
+import { commonDirectoryOf, findNestedRepositories, gitDirectoryOf, hasForeignCommonDirectory, isWithin, repositoryDirectories, submoduleWorkTrees } from './git-repositories';
 
 export { noteUnguardedStart, unguardedWorkspace } from './git-unguarded';
 
@@ -51,9 +51,10 @@ export function gitGuardArguments(workspace: string, workTrees: readonly string[
   return args;
 }
 
-/** The workspace and the nested work trees recorded for it (relative), those that stay inside it. */
+/** The workspace, the nested work trees recorded for it (relative) that stay inside it, and its submodules'. */
 export function workTreesOf(workspace: string, nested: readonly string[] = []): string[] {
-  return [workspace, ...nested.map((relative) => path.join(workspace, relative)).filter((workTree) => workTree !== workspace && isWithin(workTree, workspace))];
+  const recorded = nested.map((relative) => path.join(workspace, relative)).filter((workTree) => workTree !== workspace && isWithin(workTree, workspace));
+  return [...new Set([workspace, ...recorded, ...submoduleWorkTrees(workspace)])];
 }
 
 /** What a command found, to compare with what it leaves. */

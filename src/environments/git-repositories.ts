@@ -70,6 +70,26 @@ export function repositoryDirectories(workspace: string, workTrees: readonly str
 }
 
 /**
+ * The work trees of the workspace repository's submodules, as their folders under `modules` name
+ * them (`core.worktree`): their `.git` files send the user's `git status` into those folders.
+ */
+export function submoduleWorkTrees(workspace: string): string[] {
+  const gitDirectory = gitDirectoryOf(workspace);
+  if (!gitDirectory) return [];
+  const modules = subfolders(path.join(gitDirectory, 'modules'));
+  return [...modules, ...modules.flatMap((module) => subfolders(path.join(module, 'modules')))].flatMap((module) => {
+    let named: string | undefined;
+    try {
+      named = /^\s*worktree\s*=\s*(.+?)\s*$/im.exec(readSmallFile(path.join(module, 'config')))?.[1];
+    } catch {
+      return [];
+    }
+    const workTree = named ? path.resolve(module, named.replace(/^"(.*)"$/, '$1')) : undefined;
+    return workTree && workTree !== workspace && isWithin(workTree, workspace) ? [workTree] : [];
+  });
+}
+
+/**
  * Work trees nested in the workspace (relative paths), breadth first, reading at most `budget`
  * folder entries and keeping at most `limit`: a huge workspace costs a few milliseconds, and what
  * lies deeper is not found (`complete` is false then).

@@ -254,6 +254,19 @@ describe('a sandboxed local command', () => {
       expect(usersGitStatus()).toBe(false);
     });
 
+    it("keeps a submodule's .git file and its repository's config as they are", async () => {
+      const library = path.join(dir, 'library');
+      execFileSync('git', ['init', '-q', library]);
+      execFileSync('git', ['-C', library, '-c', 'user.name=a', '-c', 'user.email=a@b', 'commit', '-q', '--allow-empty', '-m', 'x']);
+      execFileSync('git', ['init', '-q', workspace]);
+      execFileSync('git', ['-C', workspace, '-c', 'protocol.file.allow=always', 'submodule', '--quiet', 'add', library, 'sub']);
+      const pointer = readFileSync(path.join(workspace, 'sub', '.git'), 'utf8');
+      const { output } = await run('echo "gitdir: ../evil" > sub/.git; echo "pointer $?"; git -C sub config core.fsmonitor x; echo "config $?"');
+      expect(output).toMatch(/pointer [1-9]/);
+      expect(output).toMatch(/config [1-9]/);
+      expect(readFileSync(path.join(workspace, 'sub', '.git'), 'utf8')).toBe(pointer);
+    });
+
     it('guards the repositories nested in the workspace when the session starts, and disarms those made since when it ends', async () => {
       execFileSync('git', ['init', '-q', path.join(workspace, 'projects', 'app')]);
       const sandbox = new LocalSandbox({ ...DEFAULT_SANDBOX_SETTINGS });
