@@ -6,7 +6,6 @@ import { readdir } from 'node:fs/promises';
 import { LocalEnvironment, localBackgroundStateDir, sessionKeyOf, sweepStaleCommandFiles, type LocalEnvironmentOptions } from './local-environment';
 import { LocalSandbox, type SandboxState } from './local-sandbox';
 import { withRecordedWorkspace } from '../workflows/recorded-workspace';
-import { withNestedRepositories } from './nested-repositories';
 import type { Backend, EnvironmentDriver, EnvironmentHandle, TerminalEnvironment } from './terminal-environment';
 
 /** The local backend: nothing to create, nothing to destroy; commands run in its sandbox. */
@@ -29,11 +28,11 @@ export class LocalDriver implements EnvironmentDriver {
     return this.options.sandbox.state().unavailableReason;
   }
 
-  /** Records the workspace the session starts in (the one folder its commands may write) and the repositories nested in it. */
+  /** Records the workspace the session starts in: the one folder its commands may write. */
   async start(handle: EnvironmentHandle): Promise<EnvironmentHandle> {
     // Once per worker, in the background: what commands of dead workers left in the temp folder.
     this.swept ??= sweepStaleCommandFiles().catch(() => 0);
-    return withNestedRepositories(withRecordedWorkspace(handle));
+    return withRecordedWorkspace(handle);
   }
 
   async attach(handle: EnvironmentHandle): Promise<TerminalEnvironment> {

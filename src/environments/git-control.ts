@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { GIT_COMMAND_SETTINGS } from '../approval-signals/detector/rules/git';
+import type { NestedRepositories } from './nested-repositories';
 import { commonDirectoryOf, findNestedRepositories, gitDirectoryOf, hasForeignCommonDirectory, isWithin, repositoryDirectories, submoduleWorkTrees } from './git-repositories';
 
 export { noteUnguardedStart, unguardedWorkspace } from './git-unguarded';
@@ -118,7 +119,7 @@ export function checkRepositories(guard: RepositoryGuard, unguarded = false): st
  * One the look at the start did not reach counts as new only if its `.git` was born since (where
  * the file system records births); otherwise it could be the user's own.
  */
-export function disarmNewNestedRepositories(workspace: string, recorded: { workTrees: readonly string[]; complete: boolean; since: number }): string[] {
+export function disarmNewNestedRepositories(workspace: string, recorded: NestedRepositories): string[] {
   const guarded = new Set(repositoryDirectories(workspace, workTreesOf(workspace, recorded.workTrees)));
   const known = new Set(recorded.workTrees);
   return findNestedRepositories(workspace, 20_000, 1000)

@@ -22,7 +22,7 @@ import type { BackgroundProcesses, EnvironmentHandle, ExecRequest, ExecResult, T
 import { ExecDeadline } from './exec-deadline';
 import { checkRepositories, disarmNewNestedRepositories, disarmRepository, guardRepositories, noteUnguardedStart, unguardedWorkspace, workTreesOf } from './git-control';
 import { gitDirectoryOf } from './git-repositories';
-import { nestedRepositoriesOf } from './nested-repositories';
+import { nestedRepositoriesRecord, readNestedRepositories } from './nested-repositories';
 import { LocalSandbox, type SandboxCommand } from './local-sandbox';
 import { trackCommandGroup } from './running-commands';
 import { smallSpawner } from './small-spawner';
@@ -95,13 +95,14 @@ export class LocalEnvironment implements TerminalEnvironment {
   async stopBackground(): Promise<void> {
     // Read first: stopping removes the session's state folder. The marker names the workspace,
     // which a session abandoned by its `run` knows only through it.
-    const workspace = unguardedWorkspace(localBackgroundStateDir(this.sessionKey));
+    const stateDir = localBackgroundStateDir(this.sessionKey);
+    const workspace = unguardedWorkspace(stateDir);
+    const nested = readNestedRepositories(stateDir);
     await this.background.stopAll?.();
     const created = workspace && gitDirectoryOf(workspace);
     if (workspace && created) disarmRepository(realOrSelf(workspace), realOrSelf(created), new Set());
     // Nested repositories the session made had nothing read-only at all.
-    const nested = nestedRepositoriesOf(this.current);
-    if (nested && this.sandbox.state().active) disarmNewNestedRepositories(realOrSelf(this.workspaceRoot), nested);
+    if (nested) disarmNewNestedRepositories(realOrSelf(this.workspaceRoot), nested);
   }
 
   /** The handle as it is now: a `cd` in a command moves the session's cwd. */
@@ -120,8 +121,13 @@ export class LocalEnvironment implements TerminalEnvironment {
   }
 
   private runOptions(cwd: string, wrapperFiles: string[] = []) {
-    const nestedRepositories = nestedRepositoriesOf(this.current)?.workTrees;
-    return { workspace: this.workspaceRoot, cwd, wrapperFiles, sessionKey: this.sessionKey, nestedRepositories };
+    return { workspace: this.workspaceRoot, cwd, wrapperFiles, sessionKey: this.sessionKey, nestedRepositories: this.nestedRepositories() };
+  }
+
+  /** The repositories nested in the workspace before the session's first command here (none unsandboxed). */
+  private nestedRepositories(): string[] {
+    if (!this.sandbox.state().active) return [];
+    return nestedRepositoriesRecord(localBackgroundStateDir(this.sessionKey), realOrSelf(this.workspaceRoot)).workTrees;
   }
 
   private async run(request: ExecRequest, sandboxed: boolean): Promise<ExecResult> {
@@ -139,7 +145,7 @@ export class LocalEnvironment implements TerminalEnvironment {
     const argv = sandboxed ? this.sandbox.command(script, this.runOptions(cwd, [cwdFile])) : { file: 'bash', args: ['-c', script] };
     // The sandbox keeps the repositories that exist read-only where git obeys them; what the
     // command does around them (a new repository, a commondir, a new submodule) is checked after.
-    const guard = sandboxed && this.sandbox.state().active ? guardRepositories(realOrSelf(this.workspaceRoot), workTreesOf(realOrSelf(this.workspaceRoot), nestedRepositoriesOf(this.current)?.workTrees)) : undefined;
+    const guard = sandboxed && this.sandbox.state().active ? guardRepositories(realOrSelf(this.workspaceRoot), workTreesOf(realOrSelf(this.workspaceRoot), this.nestedRepositories())) : undefined;
 
     const pidFile = request.id ? pidFileFor(request.id) : undefined;
     if (pidFile) mkdirSync(path.dirname(pidFile), { recursive: true });

@@ -1,24 +1,43 @@
-// The repositories nested in a local session's workspace when it started, recorded in its handle:
-// each command guards them like the workspace's own, and the session's end disarms the ones that
-// appeared since.
+// The repositories nested in a local session's workspace before its first command, recorded in the
+// session's worker-side state folder (out of the sandbox's reach, like the unguarded marker): each
+// command guards them like the workspace's own, and the session's end disarms those that appeared
+// since. A session that moves to another worker is looked at again there.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { findNestedRepositories } from './git-repositories';
-import type { EnvironmentHandle } from './terminal-environment';
 
-export function withNestedRepositories(handle: EnvironmentHandle): EnvironmentHandle {
-  const workspace = handle.details?.workspace;
-  if (handle.backend !== 'local' || typeof workspace !== 'string' || typeof handle.details?.nestedRepositories === 'string') return handle;
-  const { workTrees, complete } = findNestedRepositories(workspace);
-  const details = { nestedRepositories: workTrees.join('\n'), nestedRepositoriesComplete: complete, nestedRepositoriesSince: Date.now() };
-  return { ...handle, details: { ...handle.details, ...details } };
+export interface NestedRepositories {
+  /** Relative to the workspace. */
+  workTrees: string[];
+  /** Whether the bounded look saw the whole workspace. */
+  complete: boolean;
+  /** When the look was made (ms since the epoch). */
+  since: number;
 }
 
-export function nestedRepositoriesOf(handle: EnvironmentHandle): { workTrees: string[]; complete: boolean; since: number } | undefined {
-  const recorded = handle.details?.nestedRepositories;
-  if (typeof recorded !== 'string') return undefined;
-  const since = handle.details?.nestedRepositoriesSince;
-  return {
-    workTrees: recorded.split('\n').filter(Boolean),
-    complete: handle.details?.nestedRepositoriesComplete === true,
-    since: typeof since === 'number' ? since : Number.POSITIVE_INFINITY,
-  };
+const RECORD = 'nested-repositories.json';
+
+/** The record, made now if this worker has none yet. */
+export function nestedRepositoriesRecord(stateDir: string, workspace: string): NestedRepositories {
+  const recorded = readNestedRepositories(stateDir);
+  if (recorded) return recorded;
+  const since = Date.now();
+  const record = { ...findNestedRepositories(workspace), since };
+  try {
+    mkdirSync(stateDir, { recursive: true });
+    writeFileSync(path.join(stateDir, RECORD), JSON.stringify(record));
+  } catch {
+    // Looked at again by the next command.
+  }
+  return record;
+}
+
+export function readNestedRepositories(stateDir: string): NestedRepositories | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(path.join(stateDir, RECORD), 'utf8')) as Partial<NestedRepositories>;
+    if (!Array.isArray(parsed.workTrees) || typeof parsed.since !== 'number') return undefined;
+    return { workTrees: parsed.workTrees.filter((entry): entry is string => typeof entry === 'string'), complete: parsed.complete === true, since: parsed.since };
+  } catch {
+    return undefined;
+  }
 }

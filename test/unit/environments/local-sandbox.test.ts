@@ -267,7 +267,7 @@ describe('a sandboxed local command', () => {
       expect(readFileSync(path.join(workspace, 'sub', '.git'), 'utf8')).toBe(pointer);
     });
 
-    it('guards the repositories nested in the workspace when the session starts, and disarms those made since when it ends', async () => {
+    it('guards the repositories nested in the workspace before its first command, and disarms those made since when the session ends', async () => {
       execFileSync('git', ['init', '-q', path.join(workspace, 'projects', 'app')]);
       const sandbox = new LocalSandbox({ ...DEFAULT_SANDBOX_SETTINGS });
       const driver = new LocalDriver({ sandbox, killGraceMs: 500 });
