@@ -13,8 +13,11 @@ import { commonDirectoryOf, findNestedRepositories, gitDirectoryOf, hasForeignCo
 
 export { noteUnguardedStart, unguardedWorkspace } from './git-unguarded';
 
-/** What git obeys in a repository folder, besides objects and refs it only stores. */
-const CONTROL_ENTRIES = ['hooks', 'config', 'config.worktree', 'info', 'worktrees', 'commondir'];
+/**
+ * What git runs or takes its config and hooks from in a repository folder. Not `info`: git writes
+ * there itself (`git gc`), and its attributes can do no more than the work tree's `.gitattributes`.
+ */
+const CONTROL_ENTRIES = ['hooks', 'config', 'config.worktree', 'worktrees', 'commondir'];
 /** A new gitlink beyond these many is not looked at (an index holds few). */
 const MAX_GITLINKS = 256;
 
