@@ -57,6 +57,7 @@ export class LocalEnvironment implements TerminalEnvironment {
   /** The one folder commands may write: where the session started, wherever `cd` went since. */
   private readonly workspaceRoot: string;
   private readonly sessionKey: string;
+  private nested?: string[];
 
   constructor(
     handle: EnvironmentHandle,
@@ -127,7 +128,8 @@ export class LocalEnvironment implements TerminalEnvironment {
   /** The repositories nested in the workspace before the session's first command here (none unsandboxed). */
   private nestedRepositories(): string[] {
     if (!this.sandbox.state().active) return [];
-    return nestedRepositoriesRecord(localBackgroundStateDir(this.sessionKey), realOrSelf(this.workspaceRoot)).workTrees;
+    this.nested ??= nestedRepositoriesRecord(localBackgroundStateDir(this.sessionKey), realOrSelf(this.workspaceRoot)).workTrees;
+    return this.nested;
   }
 
   private async run(request: ExecRequest, sandboxed: boolean): Promise<ExecResult> {
@@ -145,7 +147,8 @@ export class LocalEnvironment implements TerminalEnvironment {
     const argv = sandboxed ? this.sandbox.command(script, this.runOptions(cwd, [cwdFile])) : { file: 'bash', args: ['-c', script] };
     // The sandbox keeps the repositories that exist read-only where git obeys them; what the
     // command does around them (a new repository, a commondir, a new submodule) is checked after.
-    const guard = sandboxed && this.sandbox.state().active ? guardRepositories(realOrSelf(this.workspaceRoot), workTreesOf(realOrSelf(this.workspaceRoot), this.nestedRepositories())) : undefined;
+    const workspace = realOrSelf(this.workspaceRoot);
+    const guard = sandboxed && this.sandbox.state().active ? guardRepositories(workspace, workTreesOf(workspace, this.nestedRepositories())) : undefined;
 
     const pidFile = request.id ? pidFileFor(request.id) : undefined;
     if (pidFile) mkdirSync(path.dirname(pidFile), { recursive: true });
