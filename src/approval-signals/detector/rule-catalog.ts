@@ -100,7 +100,7 @@ export const RULE_CATALOG = {
   N01: dangerous('SQL UPDATE without WHERE'),
   N02: dangerous('recursive permission/ownership change on a system path'),
   N03: dangerous('git config injection via -c (command-running setting)'),
-  N04: dangerous('git checkout/restore discards uncommitted changes'),
+  N04: dangerous('git checkout/restore/switch/rm discards uncommitted changes'),
   N05: dangerous('pipe command output into a shell/interpreter'),
   N06: dangerous('shell execution via here-string'),
   N07: dangerous('docker prune/volume removal (deletes data)'),

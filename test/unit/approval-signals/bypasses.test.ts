@@ -171,7 +171,7 @@ const MUST_NOT_FLAG: Row[] = [
   ['chmod +x script.sh', 'safe'],
   ["perl -ne 'print if /x/' file", 'safe'],
   ['while read line; do echo "$line"; done < input.txt', 'safe'],
-  ['rsync -a --delete src/ dist/', 'safe'],
+  ['rsync -a --delete src/ dist/', 'low_risk'],
 ];
 
 describe.each([

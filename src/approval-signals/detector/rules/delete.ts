@@ -31,8 +31,10 @@ function rsyncHits(command: ExecutedCommand, context: RuleContext): RuleHit[] {
   const canonical = canonicalParsed(command, parsed, context, true);
   const targetClass = target.path === null ? undefined : classifyDeleteTarget(target.path, context.home);
   if (targetClass) return [{ id: HARDLINE_BY_CLASS[targetClass], canonical, command: command.text }];
-  const inside = target.path !== null && !target.dynamic && isInside(target.path, context.workspaceRoot);
-  return inside ? [] : [{ id: 'D02', canonical, command: command.text }];
+  // Emptying a folder this way is `rm -rf DEST/*`: low risk for a real build folder, asked otherwise.
+  const linkFree = target.path !== null && !target.dynamic && isBuildOrCachePath(target.path, context.workspaceRoot) ? linkFreePathOf(destination, target.path) : undefined;
+  if (linkFree !== undefined) return [{ id: 'L01', canonical, command: command.text, linkFreePaths: [linkFree] }];
+  return [{ id: 'D02', canonical, command: command.text }];
 }
 
 function removeHits(command: ExecutedCommand, context: RuleContext): RuleHit[] {

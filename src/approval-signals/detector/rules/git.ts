@@ -55,6 +55,15 @@ function subcommandRule(subcommand: string, values: string[], rest: ShellWord[])
     case 'checkout':
     case 'restore':
       return discardsWorkingTree(subcommand, values) ? 'N04' : undefined;
+    // Forced forms that overwrite or delete modified files in the working tree.
+    case 'switch':
+      return values.some((value) => value === '--discard-changes' || value === '--force') || shortBundle(values, 'f') ? 'N04' : undefined;
+    case 'checkout-index':
+      return values.includes('--force') || shortBundle(values, 'f') ? 'N04' : undefined;
+    case 'read-tree':
+      return values.includes('--reset') && (values.includes('-u') || shortBundle(values, 'u')) ? 'N04' : undefined;
+    case 'rm':
+      return (values.includes('--force') || shortBundle(values, 'f')) && !values.includes('--cached') ? 'N04' : undefined;
     default:
       return undefined;
   }
