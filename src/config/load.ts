@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { projectTrust } from './project-trust';
+import { projectTrust, ProjectFileRefused, readProjectFile, type ProjectFile } from './project-trust';
 import { configSchema, type HermesConfig, type PartialConfig } from './schema';
 
 export const PROJECT_CONFIG_FILE = 'hermes-temporal.yaml';
@@ -108,9 +108,9 @@ function withoutTrustSettings(source: Source | undefined): Source | undefined {
 
 /** The project file's settings, once checked: used as last trusted, never with trust settings. */
 function trustedProjectSource(file: string, home: string): Source | undefined {
-  if (!existsSync(file)) return undefined;
-  const content = readFileSync(file, 'utf8');
-  const trust = projectTrust(home, file, content);
+  const project = openProjectFile(file);
+  if (!project) return undefined;
+  const trust = projectTrust(home, project);
   if (trust !== 'trusted') {
     const folder = path.dirname(file);
     throw new ConfigError(
@@ -119,7 +119,17 @@ function trustedProjectSource(file: string, home: string): Source | undefined {
         `(or move its settings to ${path.join(home, 'config.yaml')}).`,
     );
   }
-  return withoutTrustSettings(parseYamlSource(file, content));
+  return withoutTrustSettings(parseYamlSource(file, project.content));
+}
+
+/** The project file read once, never through a link (undefined: there is none). */
+export function openProjectFile(file: string): ProjectFile | undefined {
+  try {
+    return readProjectFile(file);
+  } catch (error) {
+    if (error instanceof ProjectFileRefused) throw new ConfigError(`Invalid configuration: ${error.message}`);
+    throw error;
+  }
 }
 
 /** What `trust` checks before trusting a project file: it parses, and sets nothing it may not. */

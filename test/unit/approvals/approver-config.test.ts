@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadApproverKey } from '../../../src/approval-signals/approver-key';
 import { ConfigError, loadConfig, PROJECT_CONFIG_FILE } from '../../../src/config/load';
-import { trustProjectFile } from '../../../src/config/project-trust';
+import { readProjectFile, trustProjectFile } from '../../../src/config/project-trust';
 import { sessionInputFrom } from '../../../src/temporal/sessions';
 import { tempDir } from '../../helpers/temp-dirs';
 
@@ -24,7 +24,7 @@ test('the project file may not accept unsigned decisions or add approvers, even 
   const { home, projectDir, load } = dirs();
   const content = `approvals:\n  accept_unsigned: true\n  approvers:\n    - name: agent\n      public_key: ${remoteKey}\n`;
   writeFileSync(path.join(projectDir, PROJECT_CONFIG_FILE), content);
-  trustProjectFile(home, path.join(projectDir, PROJECT_CONFIG_FILE), content);
+  trustProjectFile(home, readProjectFile(path.join(projectDir, PROJECT_CONFIG_FILE))!);
   expect(load).toThrow(ConfigError);
   expect(load).toThrow(/approvals\.accept_unsigned: may not be set in the project file .*\n\s+approvals\.approvers: may not be set in the project file/);
 });

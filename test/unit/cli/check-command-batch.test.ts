@@ -2,10 +2,10 @@
 // batch mode streams one JSON verdict per stdin line, and both modes honour `approvals.deny`
 // from the loaded config, as the gate does.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { trustProjectFile } from '../../../src/config/project-trust';
+import { readProjectFile, trustProjectFile } from '../../../src/config/project-trust';
 import { CLI_ENTRY, requireBuild } from '../../helpers/cli';
 
 requireBuild();
@@ -18,7 +18,7 @@ beforeEach(() => {
   mkdirSync(path.join(directory, 'home'), { recursive: true });
   const project = path.join(directory, 'hermes-temporal.yaml');
   writeFileSync(project, 'approvals:\n  deny:\n    - "rm -rf *"\n');
-  trustProjectFile(path.join(directory, 'home'), project, readFileSync(project));
+  trustProjectFile(path.join(directory, 'home'), readProjectFile(project)!);
 });
 afterEach(() => rmSync(directory, { recursive: true, force: true }));
 

@@ -2,7 +2,7 @@
 // trusted, used once trusted, refused again after any change, and `trust` itself refuses keys
 // the project file may never set.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CLI_ENTRY, requireBuild } from '../../helpers/cli';
 import { tempDir } from '../../helpers/temp-dirs';
@@ -51,4 +51,22 @@ test('trust refuses a project file that sets what only the home config may, and 
   expect(refused.code).toBe(1);
   expect(refused.err).toMatch(/plugins: may not be set in the project file/);
   expect(cli(root, home, ['trust', path.join(root, 'missing')]).err).toMatch(/Only a project's hermes-temporal.yaml|nothing to trust/);
+});
+
+test("a link to another folder's trusted project file is refused, and trust will not trust it", () => {
+  const root = tempDir('hermes-trust-');
+  const [scratch, project, home] = [path.join(root, 'scratch'), path.join(root, 'project'), path.join(root, 'home')];
+  for (const folder of [scratch, project, home]) mkdirSync(folder);
+  writeFileSync(path.join(scratch, 'hermes-temporal.yaml'), 'approvals:\n  deny:\n    - "ls *"\n');
+  expect(cli(scratch, home, ['trust']).code).toBe(0);
+  // What the agent's script in the project could run to borrow the scratch folder's trust.
+  const file = path.join(project, 'hermes-temporal.yaml');
+  symlinkSync(path.join('..', 'scratch', 'hermes-temporal.yaml'), file);
+
+  const refused = cli(project, home, ['check-command', 'ls x']);
+  expect(refused.code).toBe(1);
+  expect(refused.err).toContain(`${file} is a symbolic link`);
+  const notTrusted = cli(project, home, ['trust']);
+  expect(notTrusted.code).toBe(1);
+  expect(notTrusted.err).toContain(`${file} is a symbolic link`);
 });

@@ -1,11 +1,12 @@
 // Configuration as a user sees it: defaults, the files and variables that override them, and
 // error messages that say which key is wrong, why, and where the bad value came from.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { configFromFlags } from '../../../src/cli/config-flags';
 import { ConfigError, loadConfig, PROJECT_CONFIG_FILE, type LoadOptions } from '../../../src/config/load';
-import { trustProjectFile, trustRecordFile } from '../../../src/config/project-trust';
+import { readProjectFile, trustProjectFile, trustRecordFile } from '../../../src/config/project-trust';
 import type { PartialConfig } from '../../../src/config/schema';
 
 let root: string;
@@ -28,7 +29,7 @@ const projectConfig = () => path.join(projectDir, PROJECT_CONFIG_FILE);
 /** A project file its user read and trusted (`hermes-temporal trust`). */
 function writeTrustedProjectConfig(content: string): void {
   writeFileSync(projectConfig(), content);
-  trustProjectFile(home, projectConfig(), content);
+  trustProjectFile(home, readProjectFile(projectConfig())!);
 }
 
 function load(options: { env?: Record<string, string>; flags?: PartialConfig } = {}) {
@@ -347,11 +348,35 @@ describe('the project file is used only as its user last trusted it', () => {
     expect(load().approvals.mode).toBe('manual');
   });
 
-  it('knows a trusted file by its real path, whatever folder name leads to it', () => {
+  it("refuses a project file that links to another folder's trusted file, saying why", () => {
+    const trustedElsewhere = path.join(root, 'scratch');
+    mkdirSync(trustedElsewhere);
+    writeFileSync(path.join(trustedElsewhere, PROJECT_CONFIG_FILE), 'approvals:\n  mode: "off"\n');
+    trustProjectFile(home, readProjectFile(path.join(trustedElsewhere, PROJECT_CONFIG_FILE))!);
+    symlinkSync(path.join('..', 'scratch', PROJECT_CONFIG_FILE), projectConfig());
+    expect(configErrorOf(() => load())).toContain(`${projectConfig()} is a symbolic link`);
+  });
+
+  it("refuses a project folder named through a link: its real folder's trust is not lent to it", () => {
     writeTrustedProjectConfig('session:\n  max_turns: 7\n');
     const linked = path.join(root, 'linked');
     symlinkSync(projectDir, linked);
-    expect(loadConfig({ env: { HERMES_TEMPORAL_HOME: home }, projectDir: linked }).session.max_turns).toBe(7);
+    const message = configErrorOf(() => loadConfig({ env: { HERMES_TEMPORAL_HOME: home }, projectDir: linked }));
+    expect(message).toContain('is reached through a symbolic link');
+    expect(message).toContain(`run in ${projectDir} itself`);
+  });
+
+  it('trusts a file in its own folder only: the same bytes in another folder are not trusted', () => {
+    writeTrustedProjectConfig('approvals:\n  mode: "off"\n');
+    const other = path.join(root, 'other');
+    mkdirSync(other);
+    writeFileSync(path.join(other, PROJECT_CONFIG_FILE), 'approvals:\n  mode: "off"\n');
+    expect(configErrorOf(() => loadConfig({ env: { HERMES_TEMPORAL_HOME: home }, projectDir: other }))).toContain('is not trusted yet');
+  });
+
+  it('refuses a project file that is not a regular file (a FIFO cannot hang the CLI)', () => {
+    execFileSync('mkfifo', [projectConfig()]);
+    expect(configErrorOf(() => load())).toContain('is not a regular file');
   });
 
   it('trusts nothing when the record of trusted files is damaged', () => {
