@@ -12,7 +12,7 @@ import { assessCommandText, hermesProtectedFiles, hermesSecretFiles } from '../a
 import { classifyCommand } from '../approval-signals/classify-command';
 import { isBlockDevice, isHomeDotfile } from '../approval-signals/detector/path-classes';
 import { commandReader } from '../approval-signals/process-input';
-import { isProtectedWritePath, isSecretReadPath, matchesProtectedFile, searchReachesSecrets } from '../approval-signals/protected-paths';
+import { isProtectedWritePath, isSecretRead, searchReachesSecrets } from '../approval-signals/protected-paths';
 import type { CommandVerdict, MatchedRule } from '../approval-signals/verdict';
 import { boundedApprovalKey } from '../approval-signals/approval-key';
 import { visibleText } from '../approval-signals/visible-text';
@@ -152,16 +152,12 @@ export function createAssessToolCall(deps: AssessDeps) {
   };
 
   async function worldOf(workspace: Workspace, workspaceRoot: string, isolated: boolean, sessionId: string): Promise<World> {
-    // The worker's own files are compared canonically, as the paths judged against them are.
-    const local = new LocalWorkspace(process.cwd());
-    const canonical = (file: string) =>
-      resolveOwnRealPath(local.resolve(file.replace(/\/$/, '') || '/')).then((real) => (file.endsWith('/') ? `${real}/` : real), () => file);
     // Side by side: each is a round trip to the backend (or libuv's threads) on the call's path.
     const [home, realWorkspaceRoot, protectedFiles, secretFiles] = await Promise.all([
       workspace.realpath('~').catch(() => workspace.resolve('~')),
       workspace.realpath(workspaceRoot).catch(() => workspaceRoot),
-      Promise.all(hermesProtectedFiles(config, workspaceRoot).map(canonical)),
-      Promise.all(hermesSecretFiles(config).map(canonical)),
+      canonicalOwnFiles(hermesProtectedFiles(config, workspaceRoot)),
+      canonicalOwnFiles(hermesSecretFiles(config)),
     ]);
     const ownResults = path.dirname(persistedResultPath(sessionId, 'call'));
     return { home, workspaceRoot: realWorkspaceRoot, protectedFiles, secretFiles, contained: isolated, ownResults, resultsRoot: path.dirname(ownResults) };
@@ -256,6 +252,14 @@ export function createAssessToolCall(deps: AssessDeps) {
   }
 }
 
+/** The worker's own files as real paths (a folder keeps its `/`): how paths judged against them are named. */
+export function canonicalOwnFiles(files: readonly string[]): Promise<string[]> {
+  const local = new LocalWorkspace(process.cwd());
+  const canonical = (file: string) =>
+    resolveOwnRealPath(local.resolve(file.replace(/\/$/, '') || '/')).then((real) => (file.endsWith('/') ? `${real}/` : real), () => file);
+  return Promise.all(files.map(canonical));
+}
+
 interface World {
   home: string;
   workspaceRoot: string;
@@ -281,7 +285,7 @@ function riskOf(access: PathFinding['access'], resolved: string, world: World): 
     return world.contained || inWorkspace ? undefined : "write outside the session's workspace";
   }
   if (access === 'read') {
-    if (isSecretReadPath(resolved, world.home) || matchesProtectedFile(resolved, world.secretFiles)) return 'read of a secret file';
+    if (isSecretRead(resolved, world.home, world.secretFiles)) return 'read of a secret file';
     if (isInsideFolder(resolved, world.resultsRoot) && !isInsideFolder(resolved, world.ownResults)) return "read of another session's saved output";
     return !world.contained && !inWorkspace && isHomeDotfile(resolved, world.home) ? "read of a home folder's settings" : undefined;
   }

@@ -11,6 +11,8 @@ import type { ToolSettings } from '../registry/tool-entry';
 import type { MemoryStore } from '../memory/memory-store';
 import type { SessionStore } from '../store/session-store';
 import { createApprovalActivities, userConfigFile } from './approval-activities';
+import { canonicalOwnFiles } from './assess-tool-call';
+import { hermesSecretFiles } from '../approval-signals/command-assessment';
 import { createBackgroundActivities } from './background-activities';
 import { createCallModelActivity } from './call-model';
 import { createEnvironmentActivities } from './environment-activities';
@@ -60,7 +62,16 @@ export function createActivities(unguarded: ActivityDeps) {
     ...approvals,
     callModel: createCallModelActivity({ ...deps, retryUnreachable: deps.config.model.retry_unreachable, mcpListings: mcp.listings }),
     // Tools read past sessions through the guarded store, like every other activity.
-    executeTool: createExecuteToolActivity({ ...deps, assess: approvals.assessCommand, services: { sessions: deps.store, ...(deps.memory ? { memory: deps.memory } : {}) } }),
+    executeTool: createExecuteToolActivity({
+      ...deps,
+      assess: approvals.assessCommand,
+      services: {
+        sessions: deps.store,
+        secretFiles: () => canonicalOwnFiles(hermesSecretFiles(deps.config)),
+        redact: (text) => deps.redactor.redact(text),
+        ...(deps.memory ? { memory: deps.memory } : {}),
+      },
+    }),
     ...createEnvironmentActivities(deps),
     ...createBackgroundActivities(deps),
     ...createWorkflowStatusActivities(deps),

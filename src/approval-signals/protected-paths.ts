@@ -17,9 +17,17 @@ export function matchesProtectedFile(path: string, protectedFiles: readonly stri
   });
 }
 
+/**
+ * What a read_file of `path` would wait for a human for: a secret file (`~/.ssh/…`, `.env`,
+ * `/etc/shadow`) or one of the worker's own (its home, stores, approver key). `path` is real.
+ */
+export function isSecretRead(path: string, home: string, secretFiles: readonly string[]): boolean {
+  return isSecretReadPath(path, home) || matchesProtectedFile(path, secretFiles);
+}
+
 /** True when a search rooted at `root` would walk into a folder holding secrets (or into one of the files). */
 export function searchReachesSecrets(root: string, home: string, secretFiles: readonly string[]): boolean {
-  if (isSecretReadPath(root, home) || matchesProtectedFile(root, secretFiles)) return true;
+  if (isSecretRead(root, home, secretFiles)) return true;
   // Walking home, or anything above it, walks ~/.ssh; walking above a secret file walks into it.
   return isInside(home, root) || secretFiles.some((file) => isInside(file.replace(/\/$/, ''), root));
 }

@@ -2,9 +2,10 @@
 // before the tool runs; a pinned view also judges what it opened, so a symbolic link swapped in
 // between (by a background process of the agent's) cannot redirect the read or the write.
 import { constants } from 'node:fs';
-import { mkdir, open, readdir, readlink, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readlink, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { listWithin, readWithin } from './no-follow';
 import { resolveRealPath } from './real-path';
 import type { FileStat, WalkOptions, Workspace } from './workspace';
 
@@ -92,31 +93,35 @@ export class LocalWorkspace implements Workspace {
     });
   }
 
+  /** Never follows a link below `root`, even one swapped in for a folder while the walk runs. */
   async *walk(root: string, options: WalkOptions): AsyncIterable<string> {
     let remaining = options.maxFiles;
-    const visit = async function* (directory: string): AsyncGenerator<string> {
-      let entries;
-      try {
-        entries = await readdir(directory, { withFileTypes: true });
-      } catch {
-        return;
-      }
+    const start = this.resolve(root);
+    const within = await realpath(start).catch(() => null);
+    if (within === null) return;
+    const visit = async function* (directory: string, opened: string): AsyncGenerator<string> {
+      const entries = await listWithin(opened, within);
+      if (!entries) return;
       entries.sort((a, b) => a.name.localeCompare(b.name));
       for (const entry of entries) {
         if (remaining <= 0) return;
         const full = path.join(directory, entry.name);
         if (entry.isDirectory()) {
-          if (!options.skipDirectories.has(entry.name)) yield* visit(full);
+          if (!options.skipDirectories.has(entry.name)) yield* visit(full, full);
         } else if (entry.isFile()) {
           remaining -= 1;
           yield full;
         }
       }
     };
-    const start = this.resolve(root);
     const info = await this.stat(start);
     if (info?.type === 'file') yield start;
-    else if (info?.type === 'directory') yield* visit(start);
+    // The root itself may be named through a link (the gate judged where it leads): opened by its real path.
+    else if (info?.type === 'directory') yield* visit(start, within);
+  }
+
+  readWithin(file: string, within: string, maxBytes: number): Promise<{ content: Buffer; realPath: string } | null> {
+    return readWithin(this.resolve(file), within, maxBytes);
   }
 }
 

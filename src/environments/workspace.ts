@@ -37,4 +37,10 @@ export interface Workspace {
    * neither a checked path nor inside one (a link swapped after the check).
    */
   pinned?(checked: readonly string[]): Workspace;
+  /**
+   * A file a walk found, read only if it is still a plain file of at most `maxBytes` whose real
+   * path lies within `within` (a real path): never through a link swapped in since the walk saw
+   * it. Null otherwise. Backends whose files are not the worker's may leave it out.
+   */
+  readWithin?(path: string, within: string, maxBytes: number): Promise<{ content: Buffer; realPath: string } | null>;
 }

@@ -68,6 +68,13 @@ export interface ToolServices {
   memory?: MemoryStore;
   /** The session store, for tools that read past sessions (session_search). */
   sessions?: SessionStore;
+  /**
+   * The worker's own secret files (its home, stores, approver key) as real paths, folders ending
+   * in `/`: a search skips them, as a read of one waits for a human.
+   */
+  secretFiles?: () => Promise<readonly string[]>;
+  /** Hides secrets as every result is hidden before the model sees it (a search counts only what survives). */
+  redact?: (text: string) => string;
 }
 
 /** A workspace file an approved command runs, with its content digest when it was shown for approval. */

@@ -1,8 +1,9 @@
 // The search_files tool: grep-like content search and find-like file listing through the
 // workspace, so it works on every backend and keeps results small and paged for the model.
 import path from 'node:path';
+import { RE2JS } from 're2js';
 import { z } from 'zod';
-import type { Workspace } from '../environments/workspace';
+import { isSecretRead } from '../approval-signals/protected-paths';
 import { register } from '../registry/registry';
 import { isCancellation, toolError, toolResult } from '../registry/results';
 import type { ToolContext } from '../registry/tool-entry';
@@ -61,32 +62,85 @@ register({
   },
 });
 
-/** Files under `root` whose name passes `file_glob`, with a liveness report every so often. */
-async function* candidateFiles(workspace: Workspace, root: string, fileGlob: string | undefined, context: ToolContext) {
+/**
+ * What a search may read: files under the root's real path that a read_file would not need a
+ * human's approval for. The gate judged only the root; each file is judged here, as it is found.
+ */
+interface SearchScope {
+  root: string;
+  realRoot: string;
+  home: string;
+  secretFiles: readonly string[];
+  /** Files left out because reading one waits for a human. */
+  skippedSecrets: number;
+}
+
+async function scopeOf(root: string, context: ToolContext): Promise<SearchScope> {
+  const { workspace } = context;
+  const [realRoot, home, secretFiles] = await Promise.all([
+    workspace.realpath(root),
+    workspace.realpath('~').catch(() => workspace.resolve('~')),
+    context.services?.secretFiles?.() ?? [],
+  ]);
+  return { root, realRoot, home, secretFiles, skippedSecrets: 0 };
+}
+
+function isSecret(scope: SearchScope, realPath: string): boolean {
+  return isSecretRead(realPath, scope.home, scope.secretFiles);
+}
+
+/** Files under `root` whose name passes `file_glob` and that are no secret, with a liveness report every so often. */
+async function* candidateFiles(scope: SearchScope, fileGlob: string | undefined, context: ToolContext) {
   const nameFilter = fileGlob ? globToRegExp(fileGlob) : undefined;
   let seen = 0;
-  for await (const file of workspace.walk(root, { maxFiles: MAX_FILES, skipDirectories: SKIPPED_DIRECTORIES })) {
+  for await (const file of context.workspace.walk(scope.root, { maxFiles: MAX_FILES, skipDirectories: SKIPPED_DIRECTORIES })) {
     seen += 1;
     if (seen % HEARTBEAT_EVERY_FILES === 0) {
       context.signal.throwIfAborted();
       context.heartbeat({ filesScanned: seen });
     }
-    if (!nameFilter || nameFilter.test(path.basename(file))) yield file;
+    if (nameFilter && !nameFilter.test(path.basename(file))) continue;
+    // The walk follows no links below the root, so a file's real path is the root's plus its own name.
+    if (isSecret(scope, path.join(scope.realRoot, path.relative(scope.root, file)))) scope.skippedSecrets += 1;
+    else yield file;
   }
 }
 
+/** The file's text, read only where the search may read (null: skip it). */
+async function readCandidate(scope: SearchScope, file: string, context: ToolContext): Promise<string | null> {
+  const { workspace } = context;
+  let content: Buffer | undefined;
+  if (workspace.readWithin) {
+    // Opened without following a link and named by what was opened: a folder swapped for a link leads nowhere.
+    const read = await workspace.readWithin(file, scope.realRoot, MAX_FILE_BYTES);
+    if (!read) return null;
+    if (isSecret(scope, read.realPath)) {
+      scope.skippedSecrets += 1;
+      return null;
+    }
+    content = read.content;
+  } else {
+    const info = await workspace.stat(file);
+    if (!info || info.size > MAX_FILE_BYTES) return null;
+    content = await workspace.readFile(file).catch(() => undefined);
+  }
+  return !content || isBinary(content) ? null : content.toString('utf8');
+}
+
 async function searchContent(args: SearchArguments, root: string, context: ToolContext): Promise<string> {
-  const { regex, note } = compilePattern(args.pattern);
+  const { matches: matchesLine, note } = compilePattern(args.pattern);
+  const scope = await scopeOf(root, context);
+  const redact = context.services?.redact ?? ((text: string) => text);
   const matches: ContentMatch[] = [];
   let total = 0;
-  for await (const file of candidateFiles(context.workspace, root, args.file_glob, context)) {
-    const info = await context.workspace.stat(file);
-    if (!info || info.size > MAX_FILE_BYTES) continue;
-    const content = await context.workspace.readFile(file).catch(() => undefined);
-    if (!content || isBinary(content)) continue;
-    const lines = splitLines(content.toString('utf8'));
+  for await (const file of candidateFiles(scope, args.file_glob, context)) {
+    const content = await readCandidate(scope, file, context);
+    if (content === null) continue;
+    const lines = splitLines(content);
     lines.forEach((line, index) => {
-      if (!regex.test(line)) return;
+      // A line counts only if the pattern still matches it as the model would see it: counts of
+      // matches inside hidden secrets would spell them out a character at a time.
+      if (!matchesLine(line) || !matchesLine(redact(line))) return;
       total += 1;
       if (total <= args.offset || matches.length >= args.limit) return;
       const match: ContentMatch = { path: displayPath(context.workspace, file), line: index + 1, text: cut(line) };
@@ -97,11 +151,11 @@ async function searchContent(args: SearchArguments, root: string, context: ToolC
       matches.push(match);
     });
   }
-  const scope = args.file_glob ? ` in files matching '${args.file_glob}'` : '';
+  const where = args.file_glob ? ` in files matching '${args.file_glob}'` : '';
   const emptyHint =
-    `No matches for '${args.pattern}' under ${args.path}${scope}. Try a broader pattern, another path, ` +
+    `No matches for '${args.pattern}' under ${args.path}${where}. Try a broader pattern, another path, ` +
     "or target='files' to search file names.";
-  return page(matches, total, args, emptyHint, note);
+  return page(matches, total, args, emptyHint, joinNotes(note, skippedNote(scope)));
 }
 
 async function findFiles(args: SearchArguments, root: string, context: ToolContext): Promise<string> {
@@ -109,7 +163,8 @@ async function findFiles(args: SearchArguments, root: string, context: ToolConte
   const matcher = globToRegExp(pattern);
   const byPath = pattern.includes('/');
   const found: string[] = [];
-  for await (const file of candidateFiles(context.workspace, root, args.file_glob, context)) {
+  const scope = await scopeOf(root, context);
+  for await (const file of candidateFiles(scope, args.file_glob, context)) {
     const subject = byPath ? path.relative(root, file).split(path.sep).join('/') || path.basename(file) : path.basename(file);
     if (matcher.test(subject)) found.push(displayPath(context.workspace, file));
   }
@@ -118,7 +173,18 @@ async function findFiles(args: SearchArguments, root: string, context: ToolConte
   const emptyHint =
     `No files matching '${args.pattern}' under ${args.path}. The pattern is a glob on file names: ` +
     `use wildcards, e.g. '*${args.pattern.replace(/\*/g, '')}*'.`;
-  return page(matches, found.length, args, emptyHint);
+  return page(matches, found.length, args, emptyHint, skippedNote(scope));
+}
+
+function skippedNote(scope: SearchScope): string | undefined {
+  if (!scope.skippedSecrets) return undefined;
+  const files = scope.skippedSecrets === 1 ? '1 file was' : `${scope.skippedSecrets} files were`;
+  return `${files} skipped: they hold secrets (keys, credentials, the worker's own files), which read_file shows only with a person's approval.`;
+}
+
+function joinNotes(...notes: (string | undefined)[]): string | undefined {
+  const present = notes.filter((note): note is string => Boolean(note));
+  return present.length ? present.join(' ') : undefined;
 }
 
 function page<T>(matches: T[], total: number, args: SearchArguments, emptyHint: string, note?: string): string {
@@ -141,18 +207,19 @@ function page<T>(matches: T[], total: number, args: SearchArguments, emptyHint: 
   });
 }
 
-/** The pattern as a regex; `(?i)` (a habit from grep and Python) turns on case-insensitivity. */
-function compilePattern(pattern: string): { regex: RegExp; note?: string } {
-  const insensitive = pattern.startsWith('(?i)');
-  const source = insensitive ? pattern.slice(4) : pattern;
-  const flags = insensitive ? 'i' : '';
+/**
+ * The pattern as a line test, on a linear-time engine (RE2): a pattern such as `^(a+)+$` cannot
+ * stall the worker's event loop, which every session shares. `(?i)` turns on case-insensitivity.
+ */
+function compilePattern(pattern: string): { matches: (line: string) => boolean; note?: string } {
+  const test = (compiled: RE2JS) => (line: string) => compiled.matcher(line).find();
   try {
-    return { regex: new RegExp(source, flags) };
+    return { matches: test(RE2JS.compile(pattern)) };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return {
-      regex: new RegExp(source.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), flags),
-      note: `The pattern is not a valid regular expression (${reason}); it was searched for as literal text.`,
+      matches: test(RE2JS.compile(RE2JS.quote(pattern))),
+      note: `The pattern is not a regular expression this search supports (${reason}; lookaround and backreferences are not); it was searched for as literal text.`,
     };
   }
 }

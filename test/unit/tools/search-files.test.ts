@@ -1,4 +1,4 @@
-import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import '../../../src/tools/search-files';
@@ -118,6 +118,87 @@ describe('search_files (content)', () => {
     } finally {
       await rm(outside, { recursive: true, force: true });
     }
+  });
+});
+
+describe('search_files never hands over what a read_file would ask a person for', () => {
+  it('skips secret files in the tree (.env, a key folder) and says how many, so no match or count comes from them', async () => {
+    await fixture.put('.env', 'STRIPE_LIVE=sk_live_0123456789abcdef\n');
+    await fixture.put('config/.env.production', 'STRIPE_LIVE=sk_live_0123456789abcdef\n');
+    await fixture.put('notes.txt', 'STRIPE_LIVE is set in the environment\n');
+    const result = await fixture.call('search_files', { pattern: 'STRIPE_LIVE' });
+    expect(result.matches).toEqual([{ path: 'notes.txt', line: 1, text: 'STRIPE_LIVE is set in the environment' }]);
+    expect(result.total_matches).toBe(1);
+    expect(result.note).toMatch(/^2 files were skipped: they hold secrets/);
+    const names = await fixture.call('search_files', { target: 'files', pattern: '.env*' });
+    expect(names.matches).toEqual([]);
+    expect(names.note).toMatch(/^2 files were skipped/);
+  });
+
+  it('skips /etc/shadow in a search of /etc, where a read_file of it waits for approval', async () => {
+    const result = await fixture.call('search_files', { pattern: '^root:', path: '/etc', file_glob: 'shadow' });
+    expect(result.matches).toEqual([]);
+    expect(result.total_matches).toBe(0);
+  });
+
+  it("skips the worker's own files (its home, store) inside the searched tree", async () => {
+    await fixture.put('hermes-home/config.yaml', 'model:\n  api_key: sk-own-key-000000000000\n');
+    await fixture.put('src/key.txt', 'api_key is read from the config\n');
+    fixture.context.services = { secretFiles: async () => [`${fixture.dir}/hermes-home/`] };
+    const result = await fixture.call('search_files', { pattern: 'api_key' });
+    expect(result.matches.map((match: { path: string }) => match.path)).toEqual(['src/key.txt']);
+    expect(result.note).toMatch(/^1 file was skipped/);
+  });
+
+  it('does not follow a link in the tree, to a file or to a folder outside it', async () => {
+    const outside = await realpath(await mkdtemp(path.join(os.tmpdir(), 'hermes-outside-')));
+    try {
+      await writeFile(path.join(outside, 'private.txt'), 'needle outside\n');
+      await symlink(path.join(outside, 'private.txt'), path.join(fixture.dir, 'linked.txt'));
+      await symlink(outside, path.join(fixture.dir, 'linked-folder'));
+      await fixture.put('inside.txt', 'needle inside\n');
+      const result = await fixture.call('search_files', { pattern: 'needle' });
+      expect(result.matches).toEqual([{ path: 'inside.txt', line: 1, text: 'needle inside' }]);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('reads a walked file only while it is still a plain file under the search root', async () => {
+    const outside = await realpath(await mkdtemp(path.join(os.tmpdir(), 'hermes-outside-')));
+    try {
+      await writeFile(path.join(outside, 'secret.txt'), 'needle\n');
+      const inside = await fixture.put('sub/file.txt', 'needle\n');
+      const root = path.join(fixture.dir, 'sub');
+      expect(await fixture.context.workspace.readWithin!(inside, root, 1024)).toMatchObject({ realPath: inside });
+      // What a process of the model's could do between the walk's listing and the read.
+      await rm(root, { recursive: true });
+      await symlink(outside, root);
+      expect(await fixture.context.workspace.readWithin!(inside, root, 1024)).toBeNull();
+      await rm(root);
+      await fixture.put('sub/file.txt', 'needle\n');
+      await rm(inside);
+      await symlink(path.join(outside, 'secret.txt'), inside);
+      expect(await fixture.context.workspace.readWithin!(inside, root, 1024)).toBeNull();
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('counts a match only where it survives redaction: a count cannot spell out a hidden key', async () => {
+    await fixture.put('app.js', 'const key = "sk-abcdef0123456789";\n');
+    fixture.context.services = { redact: (text: string) => text.replace(/sk-[a-z0-9]+/g, '[REDACTED]') };
+    const probe = await fixture.call('search_files', { pattern: 'sk-abc' });
+    expect(probe.total_matches).toBe(0);
+    expect((await fixture.call('search_files', { pattern: 'const key' })).total_matches).toBe(1);
+  });
+
+  it('matches in linear time: a pattern with nested repetition cannot stall the worker', async () => {
+    await fixture.put('long.txt', `${'a'.repeat(5000)}b\n`);
+    const started = Date.now();
+    const result = await fixture.call('search_files', { pattern: '^(a+)+$' });
+    expect(result.total_matches).toBe(0);
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 });
 
