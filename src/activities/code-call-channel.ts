@@ -24,10 +24,11 @@ export function createCodeCallChannel(deps: {
   workflowId: string;
   sessionTools: readonly string[];
   signal: AbortSignal;
-}): { callTool: (name: string, args: Record<string, unknown>) => Promise<string>; callableTools: string[] } {
+}): { callTool: (name: string, args: Record<string, unknown>) => Promise<string>; callableTools: string[]; sawSensitive: () => boolean } {
   const { input, store } = deps;
   const callable = callableTools(deps.sessionTools);
   let next = 0;
+  let sawSensitive = false;
   const callTool = async (name: string, args: Record<string, unknown>): Promise<string> => {
     // A session never hears of a tool it cannot call, and a script cannot reach one either.
     if (!callable.includes(name)) return toolError(`${name} cannot be called from execute_code in this session; available: ${callable.join(', ') || 'none'}`);
@@ -48,9 +49,13 @@ export function createCodeCallChannel(deps: {
     await deps.signalSession(deps.workflowId, { parentCallId: input.toolCallId, index, name, summary: deps.redactor.redact(summarizeToolCall(name, argumentsText)) });
     for (;;) {
       const result = await store.getMessage(input.sessionId, requestSeq + 1);
-      if (result) return result.content ?? '';
+      if (result) {
+        if (result.sensitive) sawSensitive = true;
+        return result.content ?? '';
+      }
       await sleep(POLL_INTERVAL_MS, undefined, { signal: deps.signal });
     }
   };
-  return { callTool, callableTools: callable };
+  // A script that printed a result only a person's approval gave hands it on in its own result.
+  return { callTool, callableTools: callable, sawSensitive: () => sawSensitive };
 }

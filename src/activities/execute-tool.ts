@@ -19,7 +19,7 @@ import { commandIdFor, type EnvironmentHandle } from '../environments/terminal-e
 import type { ExecuteToolInput, ToolOutcome } from '../workflows/session-types';
 import { pathsMovedSinceAssessment, type AssessCommandInput, type LoadedCall } from './assess-tool-call';
 import { clearedWithoutAsking } from '../approval-signals/cleared-call';
-import type { CommandAssessment } from '../approval-signals/approval-types';
+import type { ApprovalGateResult, CommandAssessment } from '../approval-signals/approval-types';
 import { createCodeCallChannel, type SignalSession } from './code-call-channel';
 import { CODE_CALLABLE_TOOLS, codeCallRefusal } from '../code-execution/callable-tools';
 import { startHeartbeat } from './heartbeat';
@@ -63,6 +63,10 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
   };
 
   async function runTool(input: ExecuteToolInput): Promise<ToolOutcome> {
+    // The gate as known so far (store() is called on every path, some before the call may run).
+    let approvedGate: ApprovalGateResult | undefined = input.gate;
+    // Set once, below; store() may run before that.
+    let codeCalls: ReturnType<typeof createCodeCallChannel> | undefined;
     // Idempotent: a retry after the result was stored returns it without running the tool again.
     const existing = await deps.store.getMessage(input.sessionId, input.seq);
     if (existing) return outcomeOf(existing);
@@ -128,6 +132,20 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
     // No early beat while hooks run: the first one the server sees should already say "started"
     // (later beats within a second are held back by the SDK's throttle).
     const heartbeat = startHeartbeat(guarded ? {} : { phase: 'started' }, { immediate: !retrySafe && !guarded });
+    approvedGate = gate;
+    // eslint-disable-next-line prefer-const -- declared above: store() reads it on every path
+    codeCalls =
+      input.innerCalls && deps.signalSession
+        ? createCodeCallChannel({
+            store: deps.store,
+            signalSession: deps.signalSession,
+            redactor,
+            input: { ...input, innerCalls: input.innerCalls },
+            workflowId: activityInfo().workflowExecution?.workflowId ?? '',
+            sessionTools: session.toolNames,
+            signal: cancellationSignal(),
+          })
+        : undefined;
     try {
       const args = parseToolArguments(call.arguments);
       const identity = { sessionId: input.sessionId, toolCallId: input.toolCallId, name: input.name, ...(input.parentToolCallId ? { parentToolCallId: input.parentToolCallId } : {}) };
@@ -154,17 +172,7 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
         settings: deps.settings,
         ...(deps.services ? { services: deps.services } : {}),
         ...(gate ? { commandApproval: gate } : {}),
-        ...(input.innerCalls && deps.signalSession
-          ? createCodeCallChannel({
-              store: deps.store,
-              signalSession: deps.signalSession,
-              redactor,
-              input: { ...input, innerCalls: input.innerCalls },
-              workflowId: activityInfo().workflowExecution?.workflowId ?? '',
-              sessionTools: session.toolNames,
-              signal: cancellationSignal(),
-            })
-          : {}),
+        ...(codeCalls ? { callTool: codeCalls.callTool, callableTools: codeCalls.callableTools } : {}),
         ...(deps.hooks.has('transform_terminal_output')
           ? { transformTerminalOutput: (terminal) => deps.hooks.transform('transform_terminal_output', { ...terminal, task_id: input.sessionId, env_type: input.environment.backend }, terminal.output) }
           : {}),
@@ -190,6 +198,8 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
         content: options.redacted ? content : redactor.redactResult(content),
         toolCallId: input.toolCallId,
         name: input.name,
+        // What needed a person's approval (or a script's call that did) stays with this session.
+        ...((approvedGate?.approved && approvedGate.sensitive) || codeCalls?.sawSensitive() ? { sensitive: true as const } : {}),
       });
       const outcome = outcomeOf(message);
       return after && after.cwd !== input.environment.cwd ? { ...outcome, environment: after } : outcome;

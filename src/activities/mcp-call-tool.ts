@@ -48,7 +48,14 @@ export function createCallMcpTool(deps: McpActivityDeps & { store: SessionStore;
     const existing = await deps.store.getMessage(input.sessionId, input.seq);
     if (existing) return outcomeOf(existing);
     const store = async (content: string, extra: { toolsChanged?: boolean } = {}): Promise<McpToolOutcome> => {
-      const message = await deps.store.appendMessage(input.sessionId, { seq: input.seq, role: 'tool', content: deps.redactor.redactResult(content), toolCallId: input.toolCallId, name: input.name });
+      const message = await deps.store.appendMessage(input.sessionId, {
+        seq: input.seq,
+        role: 'tool',
+        content: deps.redactor.redactResult(content),
+        toolCallId: input.toolCallId,
+        name: input.name,
+        ...(input.gate?.approved && input.gate.sensitive ? { sensitive: true as const } : {}),
+      });
       return { ...outcomeOf(message), ...(extra.toolsChanged ? { toolsChanged: true } : {}) };
     };
     const { server: serverName, tool } = input.target;

@@ -167,5 +167,10 @@ export type ApprovalGateResult =
       checkedPaths?: string[];
       /** The pre_tool_call hooks already allowed this call when it was assessed: the tool does not ask them again. */
       hooksChecked?: true;
+      /**
+       * The call needs a person's approval by default (a secret read, a dangerous command), whoever
+       * gave it: its result is kept for this session, and session_search in others withholds it.
+       */
+      sensitive?: true;
     }
   | { approved: false; message: string; /** The pre_tool_call hook that blocked it (`plugin:<name>`, `shell:<command>`). */ blockedBy?: string };

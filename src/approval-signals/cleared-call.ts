@@ -21,7 +21,17 @@ export function clearedCall(assessment: CommandAssessment, note?: string): Appro
     ...(assessment.linkFreePaths?.length ? { linkFreePaths: assessment.linkFreePaths } : {}),
     ...(checkedPaths?.length ? { checkedPaths } : {}),
     ...(assessment.hooksChecked ? { hooksChecked: true as const } : {}),
+    ...(needsAPersonByDefault(assessment) ? { sensitive: true as const } : {}),
   };
+}
+
+/**
+ * Whether the default policy (manual, nothing approved yet) would ask someone before this call:
+ * what it returns was given to this session alone, whatever answered here (a person, a session
+ * approval, the allowlist, approvals off).
+ */
+export function needsAPersonByDefault(assessment: CommandAssessment): boolean {
+  return decideCommand({ assessment, mode: 'manual', surface: 'async', unattendedPolicy: 'deny', sessionApprovals: NOTHING_APPROVED, allowlist: NOTHING_APPROVED }).action !== 'run';
 }
 
 /** The call's clearance when the policy runs it without asking anyone; undefined sends it to the gate. */

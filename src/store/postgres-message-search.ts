@@ -18,6 +18,7 @@ const ORDER: Record<NonNullable<MessageSearchQuery['sort']> | 'relevance', strin
 /** Headlines are computed on at most this much of a message: tool output can be huge. */
 const HEADLINE_SOURCE_CHARS = 20_000;
 
+/** Matches, best first; results that needed a person's approval are never matches (as in SQLite). */
 export async function searchPostgresMessages(
   pool: Pool,
   tables: { sessions: string; messages: string },
@@ -29,7 +30,7 @@ export async function searchPostgresMessages(
     `WITH hits AS (
        SELECT m.session_id, m.seq, m.role, m.content, s.created_at AS started, ts_rank(${SEARCH_VECTOR.replace('content', 'm.content')}, q) AS rank
          FROM ${tables.messages} m JOIN ${tables.sessions} s ON s.session_id = m.session_id, to_tsquery('simple', $1) q
-        WHERE ${SEARCH_VECTOR.replace('content', 'm.content')} @@ q AND m.role = ANY($2::text[]) AND m.role <> 'system'
+        WHERE ${SEARCH_VECTOR.replace('content', 'm.content')} @@ q AND m.role = ANY($2::text[]) AND m.role <> 'system' AND NOT m.sensitive
         ORDER BY ${order}
         LIMIT $3)
      SELECT session_id, seq, role,

@@ -90,6 +90,7 @@ interface MessageRow {
   tool_call_id: string | null;
   name: string | null;
   created_at: Date;
+  sensitive: boolean;
 }
 
 export class PostgresSessionStore implements SessionStore {
@@ -196,8 +197,8 @@ export class PostgresSessionStore implements SessionStore {
     await this.ready();
     const toolCalls = message.toolCalls?.map((call) => ({ ...call, id: text(call.id), name: text(call.name), arguments: text(call.arguments) }));
     const inserted = await this.pool.query<MessageRow>(
-      `INSERT INTO ${this.messages} (session_id, seq, role, content, tool_calls, tool_call_id, name, created_at)
-       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, now())
+      `INSERT INTO ${this.messages} (session_id, seq, role, content, tool_calls, tool_call_id, name, created_at, sensitive)
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, now(), $8)
        ON CONFLICT (session_id, seq) DO NOTHING
        RETURNING *`,
       [
@@ -208,6 +209,7 @@ export class PostgresSessionStore implements SessionStore {
         toolCalls ? JSON.stringify(toolCalls) : null,
         nullableText(message.toolCallId),
         nullableText(message.name),
+        message.sensitive === true,
       ],
     );
     const row = inserted.rows[0];
@@ -284,6 +286,7 @@ export class PostgresSessionStore implements SessionStore {
         await client.query(schemaSql(this.sessions, this.messages, this.listings));
         // Added after the first release: created here for existing databases too.
         await client.query(searchIndexSql(this.messages));
+        await client.query(`ALTER TABLE ${this.messages} ADD COLUMN IF NOT EXISTS sensitive BOOLEAN NOT NULL DEFAULT false`);
         await client.query(memoryTableSql(this.memories));
       });
     } finally {
@@ -345,6 +348,7 @@ function toMessage(row: MessageRow): StoredMessage {
     ...(row.tool_calls ? { toolCalls: row.tool_calls } : {}),
     ...(row.tool_call_id ? { toolCallId: row.tool_call_id } : {}),
     ...(row.name ? { name: row.name } : {}),
+    ...(row.sensitive ? { sensitive: true as const } : {}),
     createdAt: row.created_at.toISOString(),
   };
 }

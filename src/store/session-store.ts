@@ -20,6 +20,8 @@ export interface StoredMessage {
   toolCallId?: string;
   /** For tool results: the tool's name. */
   name?: string;
+  /** For tool results: the call needed a person's approval by default; other sessions' searches withhold it. */
+  sensitive?: true;
   createdAt: string;
 }
 

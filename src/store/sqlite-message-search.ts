@@ -50,14 +50,18 @@ interface HitRow {
   snippet: string | null;
 }
 
-/** Matches, best first; a malformed FTS5 query throws SQLite's own message. */
+/**
+ * Matches, best first; a malformed FTS5 query throws SQLite's own message. Results that needed a
+ * person's approval are never matches: the asking session's own lineage is not searched anyway.
+ */
 export function searchSqliteMessages(db: Database.Database, query: MessageSearchQuery): MessageSearchHit[] {
   const rows = db
     .prepare(
       `SELECT f.session_id AS session_id, f.seq AS seq, f.role AS role,
               snippet(messages_fts, 3, '>>>', '<<<', '...', 24) AS snippet
          FROM messages_fts f JOIN sessions s ON s.session_id = f.session_id
-        WHERE messages_fts MATCH @match AND f.role IN (SELECT value FROM json_each(@roles))
+              JOIN messages m ON m.session_id = f.session_id AND m.seq = f.seq
+        WHERE messages_fts MATCH @match AND f.role IN (SELECT value FROM json_each(@roles)) AND m.sensitive = 0
         ORDER BY ${ORDER[query.sort ?? 'relevance']}
         LIMIT @limit`,
     )

@@ -40,6 +40,7 @@ CREATE TABLE IF NOT EXISTS messages (
   tool_call_id TEXT,
   name TEXT,
   created_at TEXT NOT NULL,
+  sensitive INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (session_id, seq)
 );
 CREATE TABLE IF NOT EXISTS tool_listings (
@@ -72,6 +73,7 @@ interface MessageRow {
   tool_call_id: string | null;
   name: string | null;
   created_at: string;
+  sensitive: number;
 }
 
 export class SqliteSessionStore implements SessionStore {
@@ -87,6 +89,7 @@ export class SqliteSessionStore implements SessionStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
+    addSensitiveColumn(this.db);
     ensureMessageSearchIndex(this.db);
     if (file !== ':memory:') {
       const stats = statSync(file);
@@ -180,8 +183,8 @@ export class SqliteSessionStore implements SessionStore {
   async appendMessage(sessionId: string, message: NewMessage): Promise<StoredMessage> {
     this.checkIdentity();
     this.statement(
-      `INSERT OR IGNORE INTO messages (session_id, seq, role, content, tool_calls, tool_call_id, name, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR IGNORE INTO messages (session_id, seq, role, content, tool_calls, tool_call_id, name, created_at, sensitive)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       sessionId,
       message.seq,
@@ -191,6 +194,7 @@ export class SqliteSessionStore implements SessionStore {
       message.toolCallId ?? null,
       message.name ?? null,
       new Date().toISOString(),
+      message.sensitive ? 1 : 0,
     );
     return (await this.getMessage(sessionId, message.seq)) as StoredMessage;
   }
@@ -248,6 +252,17 @@ function toMessage(row: MessageRow): StoredMessage {
     ...(row.tool_calls ? { toolCalls: JSON.parse(row.tool_calls) as StoredMessage['toolCalls'] } : {}),
     ...(row.tool_call_id ? { toolCallId: row.tool_call_id } : {}),
     ...(row.name ? { name: row.name } : {}),
+    ...(row.sensitive ? { sensitive: true as const } : {}),
     createdAt: row.created_at,
   };
+}
+
+/** `messages.sensitive` was added after the first release: stores made before get it here, once. */
+function addSensitiveColumn(db: Database.Database): void {
+  const has = () => (db.prepare('PRAGMA table_info(messages)').all() as { name: string }[]).some((column) => column.name === 'sensitive');
+  if (has()) return;
+  // IMMEDIATE: two processes opening an old store at once add it once.
+  db.transaction(() => {
+    if (!has()) db.exec('ALTER TABLE messages ADD COLUMN sensitive INTEGER NOT NULL DEFAULT 0');
+  }).immediate();
 }

@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Harness } from '../../helpers/session-harness';
-import { CANARIES, everythingTheModelOrHistorySaw, expectNoCanaryLeaked, expectUnchanged, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
+import { CANARIES, everythingTheModelOrHistorySaw, expectNoCanaryLeaked, humanApproves, expectUnchanged, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
 
 let harness: Harness;
 let world: AttackWorld;
@@ -87,4 +87,31 @@ test('search_files of a folder that is no secret leaves out the secret files in 
   expect(etcSearch).toMatchObject({ total_matches: 0, matches: [] });
   expect(await everythingTheModelOrHistorySaw(run)).not.toContain('workspace-canary-pw-5c1e');
   await expectNoCanaryLeaked(run);
+});
+
+test("session_search does not hand one session's approved secret read to another", async () => {
+  writeFileSync(path.join(world.workspace, '.env'), 'STRIPE_LIVE=stripe-canary-value-8e2d\n');
+  // Session A: a person approves its read of .env.
+  const first = await runAttack(
+    harness,
+    world,
+    () => ({ turns: [{ tool_calls: [readFile('.env')] }, { content: 'read it' }] }),
+    {},
+    humanApproves(world, '.env'),
+  );
+  expect(first.result.status).toBe('completed');
+  expect(JSON.stringify(await resultsOf(first))).toContain('stripe-canary-value-8e2d');
+  // Session B asks the store for it, by search and by reading session A.
+  const second = await runAttack(harness, world, () => ({
+    turns: [
+      { tool_calls: [{ name: 'session_search', arguments: { query: 'STRIPE_LIVE', role_filter: 'tool' } }] },
+      { tool_calls: [{ name: 'session_search', arguments: { session_id: first.sessionId } }] },
+      { content: 'nothing found' },
+    ],
+  }));
+  expect(second.result.status).toBe('completed');
+  const [search, read] = await resultsOf(second);
+  expect(search).toMatchObject({ count: 0 });
+  expect(JSON.stringify(read)).toContain('withheld');
+  expect(await everythingTheModelOrHistorySaw(second)).not.toContain('stripe-canary-value-8e2d');
 });

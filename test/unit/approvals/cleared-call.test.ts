@@ -42,11 +42,21 @@ test.each<[string, Partial<CommandAssessment>, GatePolicy]>([
 
 test('what the policy runs unasked runs here too, with its note', () => {
   const dangerous = assessment({ command: 'rm -rf build', verdict: verdict('dangerous', [rule('D02', 'dangerous')]) });
-  expect(clearedWithoutAsking(dangerous, { ...manual, mode: 'off' })).toEqual({ approved: true });
+  expect(clearedWithoutAsking(dangerous, { ...manual, mode: 'off' })).toEqual({ approved: true, sensitive: true });
   expect(clearedWithoutAsking(dangerous, { ...manual, surface: 'unattended', unattendedPolicy: 'approve' })).toMatchObject({ approved: true, note: expect.stringContaining('rule D02') });
   expect(clearedWithoutAsking(assessment({ command: 'rm -rf build', verdict: verdict('dangerous', [rule('D02', 'dangerous')]), isolated: true }), manual)).toEqual({ approved: true });
 });
 
 test('a cleared call without findings carries nothing else', () => {
   expect(clearedCall(assessment(), 'approved by you')).toEqual({ approved: true, note: 'approved by you' });
+});
+
+test('a call the default policy would ask a person about is marked sensitive, whoever cleared it', () => {
+  const secretRead = assessment({ command: undefined, verdict: undefined, paths: [{ path: '.env', resolved: '/w/.env', access: 'read', risk: 'read of a secret file', contained: false }] });
+  expect(clearedCall(secretRead, 'approved by alice')).toMatchObject({ approved: true, sensitive: true });
+  // Approvals off runs it unasked; what it returns is still this session's alone.
+  expect(clearedWithoutAsking(secretRead, { ...manual, mode: 'off' })).toMatchObject({ approved: true, sensitive: true });
+  expect(clearedWithoutAsking(assessment(), manual)).not.toHaveProperty('sensitive');
+  const plainRead = assessment({ command: undefined, verdict: undefined, paths: [{ path: 'notes', resolved: '/w/notes', access: 'read', contained: false }] });
+  expect(clearedCall(plainRead)).not.toHaveProperty('sensitive');
 });

@@ -36,6 +36,37 @@ describe('the SQLite search index', () => {
     await Promise.all([upgraded.close(), again.close()]);
   });
 
+  it("never hands one session's approved secret read to another: not found, and withheld when read", async () => {
+    const store = new SqliteSessionStore(':memory:');
+    await pastSession(store, 'session-a', ['read the env file']);
+    await store.appendMessage('session-a', { seq: 2, role: 'tool', content: 'STRIPE_LIVE=sk_live_canary', toolCallId: 'c1', name: 'read_file', sensitive: true });
+    await store.appendMessage('session-a', { seq: 3, role: 'tool', content: 'STRIPE_LIVE is documented in notes.md', toolCallId: 'c2', name: 'read_file' });
+    expect(await store.getMessage('session-a', 2)).toMatchObject({ sensitive: true });
+    expect(await store.getMessage('session-a', 3)).not.toHaveProperty('sensitive');
+    const worker = recallWorker(store, home);
+    const found = await worker.call('session_search', { query: 'STRIPE_LIVE', role_filter: 'tool' });
+    expect(found.results.map((result: { match_message_id: number }) => result.match_message_id)).toEqual([3]);
+    expect(JSON.stringify(found)).not.toContain('sk_live_canary');
+    const read = await worker.call('session_search', { session_id: 'session-a' });
+    expect(JSON.stringify(read)).not.toContain('sk_live_canary');
+    expect(read.messages.find((message: { id: number }) => message.id === 2).content).toContain('withheld');
+    await store.close();
+  });
+
+  it('adds the sensitive column to a store made before it existed', async () => {
+    const file = path.join(home, 'sessions.db');
+    const raw = new Database(file);
+    raw.exec(`CREATE TABLE messages (session_id TEXT NOT NULL, seq INTEGER NOT NULL, role TEXT NOT NULL, content TEXT, tool_calls TEXT,
+      tool_call_id TEXT, name TEXT, created_at TEXT NOT NULL, PRIMARY KEY (session_id, seq))`);
+    raw.prepare("INSERT INTO messages VALUES ('old', 0, 'tool', 'from before', NULL, 'c', 'terminal', '2026-01-01T00:00:00Z')").run();
+    raw.close();
+    const store = new SqliteSessionStore(file);
+    expect(await store.getMessage('old', 0)).not.toHaveProperty('sensitive');
+    await store.appendMessage('old', { seq: 1, role: 'tool', content: 'secret', toolCallId: 'd', name: 'read_file', sensitive: true });
+    expect(await store.getMessage('old', 1)).toMatchObject({ sensitive: true });
+    await store.close();
+  });
+
   it('reports FTS5 syntax errors as "Search failed" with SQLite\'s reason', async () => {
     const store = new SqliteSessionStore(':memory:');
     await pastSession(store, 'one', ['hello world']);
