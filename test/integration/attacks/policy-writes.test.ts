@@ -3,8 +3,9 @@
 // through symlinks. Each attempt waits for a human (nobody answers, so it is denied) or fails in
 // the sandbox; nothing outside the workspace changes.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { ConfigError, loadConfig } from '../../../src/config/load';
+import { readProjectFile, trustProjectFile } from '../../../src/config/project-trust';
 import path from 'node:path';
 import type { Harness } from '../../helpers/session-harness';
 import { expectNoCanaryLeaked, expectUnchanged, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
@@ -98,6 +99,26 @@ test("a project file the agent's own script writes is not used by the next run i
   const next = () => loadConfig({ env: { HERMES_TEMPORAL_HOME: world.hermesHome }, projectDir: world.workspace });
   expect(next).toThrow(ConfigError);
   expect(next).toThrow(/hermes-temporal\.yaml is not trusted yet/);
+});
+
+test("a link to another folder's trusted project file does not lend the project that folder's trust", async () => {
+  // The user trusted a scratch folder's file that turns approvals off, for that folder alone.
+  const scratch = path.join(world.home, 'code', 'scratch');
+  mkdirSync(scratch, { recursive: true });
+  writeFileSync(path.join(scratch, 'hermes-temporal.yaml'), 'approvals:\n  mode: "off"\n');
+  trustProjectFile(world.hermesHome, readProjectFile(path.join(scratch, 'hermes-temporal.yaml'))!);
+  const run = await runAttack(harness, world, () => ({
+    turns: [
+      { tool_calls: [writeFile('link.sh', 'ln -s ../code/scratch/hermes-temporal.yaml hermes-temporal.yaml\n')] },
+      { tool_calls: [terminal('sh link.sh; ls -l hermes-temporal.yaml')] },
+      { content: 'done' },
+    ],
+  }));
+  expect(run.result.status).toBe('completed');
+  expect(lstatSync(path.join(world.workspace, 'hermes-temporal.yaml')).isSymbolicLink()).toBe(true);
+  const next = () => loadConfig({ env: { HERMES_TEMPORAL_HOME: world.hermesHome }, projectDir: world.workspace });
+  expect(next).toThrow(ConfigError);
+  expect(next).toThrow(/hermes-temporal\.yaml is a symbolic link/);
 });
 
 test("the agent cannot plant a git hook or a core.fsmonitor command for the user's next git command", async () => {
