@@ -59,7 +59,7 @@ export interface ToolContext {
   /** Worker-side services for tools that need more than the session's backend (absent in bare tests). */
   services?: ToolServices;
   /** The session's approval decision for this call (absent outside a session: tools keep their own floor). */
-  commandApproval?: { approved: true; note?: string; boundFiles?: BoundFile[]; linkFreePaths?: string[] } | { approved: false; message: string };
+  commandApproval?: { approved: true; note?: string; boundFiles?: BoundFile[]; linkFreePaths?: string[]; sensitive?: true } | { approved: false; message: string };
 }
 
 /** What the worker hands tools besides the backend; each tool says plainly when one is missing. */

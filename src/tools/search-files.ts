@@ -71,6 +71,8 @@ interface SearchScope {
   realRoot: string;
   home: string;
   secretFiles: readonly string[];
+  /** The call was cleared to search a folder that holds secrets (a person approved it, or approvals are off). */
+  clearedIntoSecrets: boolean;
   /** Files left out because reading one waits for a human. */
   skippedSecrets: number;
 }
@@ -82,11 +84,13 @@ async function scopeOf(root: string, context: ToolContext): Promise<SearchScope>
     workspace.realpath('~').catch(() => workspace.resolve('~')),
     context.services?.secretFiles?.() ?? [],
   ]);
-  return { root, realRoot, home, secretFiles, skippedSecrets: 0 };
+  // Its result is kept for this session alone (see cleared-call.ts), as a read_file of the secret would be.
+  const clearedIntoSecrets = context.commandApproval?.approved === true && context.commandApproval.sensitive === true;
+  return { root, realRoot, home, secretFiles, clearedIntoSecrets, skippedSecrets: 0 };
 }
 
 function isSecret(scope: SearchScope, realPath: string): boolean {
-  return isSecretRead(realPath, scope.home, scope.secretFiles);
+  return !scope.clearedIntoSecrets && isSecretRead(realPath, scope.home, scope.secretFiles);
 }
 
 /** Files under `root` whose name passes `file_glob` and that are no secret, with a liveness report every so often. */

@@ -141,6 +141,14 @@ describe('search_files never hands over what a read_file would ask a person for'
     expect(result.total_matches).toBe(0);
   });
 
+  it('reads the secrets of a folder whose search was approved as one that holds secrets', async () => {
+    await fixture.put('.env', 'STRIPE_LIVE=sk_live_0123456789abcdef\n');
+    fixture.context.commandApproval = { approved: true, sensitive: true };
+    const result = await fixture.call('search_files', { pattern: 'STRIPE_LIVE' });
+    expect(result.matches.map((match: { path: string }) => match.path)).toEqual(['.env']);
+    expect(result.note).toBeUndefined();
+  });
+
   it("skips the worker's own files (its home, store) inside the searched tree", async () => {
     await fixture.put('hermes-home/config.yaml', 'model:\n  api_key: sk-own-key-000000000000\n');
     await fixture.put('src/key.txt', 'api_key is read from the config\n');
