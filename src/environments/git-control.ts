@@ -4,10 +4,11 @@
 // point, which cannot be renamed or removed, with those files read-only (local-sandbox.ts). What a
 // command can still do is checked, with a few stat calls, when it ends: a repository it created
 // or registered as a submodule is disarmed, and a file that sends git elsewhere for them goes.
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { GIT_COMMAND_SETTINGS } from '../approval-signals/detector/rules/git';
+import { trustedProgram, trustedSearchPath } from './trusted-programs';
 import type { NestedRepositories } from './nested-repositories';
 import { commonDirectoryOf, findNestedRepositories, gitDirectoryOf, hasForeignCommonDirectory, isWithin, repositoryDirectories, submoduleWorkTrees } from './git-repositories';
 
@@ -149,34 +150,45 @@ export function disarmRepository(workspace: string, gitDirectory: string, guarde
       rmSync(path.join(hooks, name), { recursive: true, force: true });
       removed.push(`${label}hook ${name}`);
     }
-    for (const file of ['config', 'config.worktree']) removed.push(...disarmConfig(path.join(directory, file), label));
+    for (const file of ['config', 'config.worktree']) removed.push(...disarmConfig(path.join(directory, file), label, workspace));
   }
   return removed;
 }
 
-function disarmConfig(config: string, label: string): string[] {
+function disarmConfig(config: string, label: string, workspace: string): string[] {
   if (!isFile(config)) return [];
-  const listed = spawnSync('git', ['config', '--file', config, '--name-only', '--list'], { encoding: 'utf8', timeout: 5000 });
-  if (listed.status !== 0) return [];
+  const listed = runGit(['config', '--file', config, '--name-only', '--list'], workspace);
+  if (listed?.status !== 0) return [];
   const keys = new Set(listed.stdout.split('\n').filter((name) => GIT_COMMAND_SETTINGS.test(name)));
-  for (const key of keys) spawnSync('git', ['config', '--file', config, '--unset-all', key], { timeout: 5000 });
+  for (const key of keys) runGit(['config', '--file', config, '--unset-all', key], workspace);
   return [...keys].map((key) => `${label}setting ${key}`);
 }
 
 /** Paths the index records as submodules (mode 160000). Reading the index runs nothing. */
 function gitlinksOf(gitDirectory: string, workTree: string): string[] {
-  const listed = spawnSync('git', ['--git-dir', gitDirectory, '-c', 'core.fsmonitor=false', 'ls-files', '--stage', '-z'], {
-    cwd: workTree,
-    encoding: 'utf8',
-    timeout: 5000,
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  if (listed.status !== 0) return [];
+  const listed = runGit(['--git-dir', gitDirectory, '-c', 'core.fsmonitor=false', 'ls-files', '--stage', '-z'], workTree, { cwd: workTree, maxBuffer: 256 * 1024 * 1024 });
+  if (listed?.status !== 0) return [];
   return listed.stdout
     .split('\0')
     .filter((line) => line.startsWith('160000 '))
     .slice(0, MAX_GITLINKS)
     .map((line) => line.slice(line.indexOf('\t') + 1));
+}
+
+/**
+ * git from the trusted PATH (never one planted in the workspace), with that PATH. Undefined where
+ * there is no git: then nobody's git will obey the repository either.
+ */
+function runGit(args: string[], workspace: string, options: SpawnSyncOptions = {}): { status: number | null; stdout: string } | undefined {
+  let git: string;
+  try {
+    git = trustedProgram('git', { outside: [workspace] });
+  } catch {
+    return undefined;
+  }
+  const env = { ...process.env, PATH: trustedSearchPath({ outside: [workspace] }) };
+  const result = spawnSync(git, args, { timeout: 5000, ...options, env, encoding: 'utf8' });
+  return { status: result.status, stdout: String(result.stdout ?? '') };
 }
 
 /** Names a repository other than the workspace's own in what the command output says was removed. */

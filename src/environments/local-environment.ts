@@ -25,6 +25,7 @@ import { gitDirectoryOf } from './git-repositories';
 import { nestedRepositoriesRecord, readNestedRepositories } from './nested-repositories';
 import { LocalSandbox, type SandboxCommand } from './local-sandbox';
 import { trackCommandGroup } from './running-commands';
+import { trustedProgram, trustedSearchPath } from './trusted-programs';
 import { smallSpawner } from './small-spawner';
 
 export interface LocalEnvironmentOptions {
@@ -137,14 +138,16 @@ export class LocalEnvironment implements TerminalEnvironment {
     const cwdFile = path.join(os.tmpdir(), `${CWD_FILE_PREFIX}${randomUUID()}`);
     const script = wrapCommand(request.command, cwd, cwdFile);
     const output = new BoundedOutput(request.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);
-    // Outside the sandbox (our own control scripts) no variable may change what bash itself runs.
-    const extra = sandboxed ? request.env : withoutShellHooks(request.env);
+    // Outside the sandbox (our own control scripts) no variable may change what bash itself runs,
+    // and every program the script names comes from the trusted PATH, never from the workspace.
+    const outside = { outside: [this.workspaceRoot] };
+    const extra = sandboxed ? request.env : { ...withoutShellHooks(request.env), PATH: trustedSearchPath(outside) };
     const env = { ...sanitizeEnvironment(process.env, this.options.envPassthrough), ...extra };
     // The sandbox's /tmp is its own: the cwd file exists first, so it can be bound in. This file,
     // the pidfile and the log are the worker's own, in its temporary folder: written synchronously,
     // as each is a syscall of microseconds where the asynchronous calls queue for libuv's threads.
     if (sandboxed) writeFileSync(cwdFile, '', { mode: 0o600 });
-    const argv = sandboxed ? this.sandbox.command(script, this.runOptions(cwd, [cwdFile])) : { file: 'bash', args: ['-c', script] };
+    const argv = sandboxed ? this.sandbox.command(script, this.runOptions(cwd, [cwdFile])) : { file: trustedProgram('bash', outside), args: ['-c', script] };
     // The sandbox keeps the repositories that exist read-only where git obeys them; what the
     // command does around them (a new repository, a commondir, a new submodule) is checked after.
     const workspace = realOrSelf(this.workspaceRoot);

@@ -12,6 +12,7 @@ import { gitGuardArguments, isDirectory, workTreesOf } from './git-control';
 import { unixSocketFilter } from './sandbox-seccomp';
 import { JOIN_SESSION_GROUP, SessionProcessCaps } from './session-process-caps';
 import { shellQuote } from './shell-quote';
+import { trustedProgram, trustedSearchPath, type TrustedLookup } from './trusted-programs';
 
 export type SandboxMode = 'on' | 'off';
 /** none: the sandbox has only its own loopback; host: the machine's network (loopback included). */
@@ -177,13 +178,17 @@ export class LocalSandbox {
     const state = this.state();
     if (!state.active) {
       if (state.unavailableReason) throw new Error(state.unavailableReason);
-      return { file: 'bash', args: ['-c', script] };
+      return { file: trustedProgram('bash', { outside: [options.workspace] }), args: ['-c', script] };
     }
     const inner = `${this.limitsPrologue()}\n${script}`;
     const launcherArgs: string[] = [];
     const seccomp = this.seccompPath();
     const cgroup = this.processCaps.procsFile(options.sessionKey);
+    // The launcher runs outside the sandbox (as root, it may be): its own lookups and bwrap's use
+    // the trusted PATH; bwrap gives the command the user's PATH back (see bwrapArguments).
+    const outside = { outside: [options.workspace] };
     const launcher = [
+      `PATH=${shellQuote(trustedSearchPath(outside))}; export PATH`,
       seccomp ? 'exec 3< "$1" || exit 125' : '',
       // Joining the cgroup before bwrap forks puts every later process under its pids.max.
       cgroup ? JOIN_SESSION_GROUP : '',
@@ -195,7 +200,7 @@ export class LocalSandbox {
     launcherArgs.push('-c', launcher, 'hermes-sandbox', seccomp ?? '', cgroup ?? '', String(this.settings.maxProcesses));
     return {
       file: '/bin/sh',
-      args: [...launcherArgs, this.bwrap(), ...this.bwrapArguments(options, seccomp !== undefined), 'bash', '-c', inner],
+      args: [...launcherArgs, this.bwrap(outside), ...this.bwrapArguments(options, seccomp !== undefined), 'bash', '-c', inner],
     };
   }
 
@@ -210,8 +215,9 @@ export class LocalSandbox {
     this.processCaps.release(sessionKey);
   }
 
-  private bwrap(): string {
-    return this.settings.bwrapPath ?? 'bwrap';
+  /** A configured path as given; else bwrap from the trusted PATH, never one the workspace holds. */
+  private bwrap(lookup: TrustedLookup = {}): string {
+    return trustedProgram(this.settings.bwrapPath ?? 'bwrap', lookup);
   }
 
   private limitsPrologue(): string {
@@ -230,6 +236,8 @@ export class LocalSandbox {
     args.push('--unshare-user', '--disable-userns', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try');
     if (this.settings.network === 'none') args.push('--unshare-net');
     args.push('--cap-drop', 'ALL', '--hostname', 'hermes-sandbox');
+    // Inside, the user's PATH as it was (the launcher's own is the trusted one): lookups there are contained.
+    if (process.env.PATH !== undefined) args.push('--setenv', 'PATH', process.env.PATH);
     // Foreground commands die with the worker; a background runner is their parent instead.
     args.push('--die-with-parent');
     if (withSeccomp) args.push('--seccomp', '3');
@@ -331,7 +339,7 @@ export class LocalSandbox {
       const warning = 'terminal.local.sandbox is off: local commands run unsandboxed, with the worker user\'s full rights';
       return { active: false, summary: `sandbox: off (${warning})`, warning };
     }
-    const reason = sandboxUnavailableReason(this.bwrap());
+    const reason = this.bwrapUnavailableReason();
     if (reason) {
       const unavailableReason = `${reason}; local commands cannot run sandboxed (set terminal.local.sandbox: off to run them unsandboxed)`;
       return { active: false, unavailableReason, summary: `sandbox: unavailable (${unavailableReason})`, warning: unavailableReason };
@@ -349,6 +357,17 @@ export class LocalSandbox {
     const warning = 'terminal.local.network is host: sandboxed commands share this machine\'s network, its loopback included (the Temporal server, the Web UI, local databases)';
     return { active: true, summary, warning };
   }
+
+  /** Why the configured (or trusted) bwrap cannot make a sandbox here, or undefined when it can. */
+  private bwrapUnavailableReason(): string | undefined {
+    let bwrap: string;
+    try {
+      bwrap = this.bwrap();
+    } catch (error) {
+      return `bubblewrap (bwrap) is not installed where the worker looks: ${(error as Error).message}`;
+    }
+    return sandboxUnavailableReason(bwrap);
+  }
 }
 
 /** Why bwrap cannot make a sandbox here, or undefined when it can (a real, tiny run). */
@@ -357,7 +376,8 @@ export function sandboxUnavailableReason(bwrap = 'bwrap'): string | undefined {
   const result = spawnSync(
     bwrap,
     ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-user', '--disable-userns', '--unshare-pid', '--unshare-net', '--cap-drop', 'ALL', '--die-with-parent', 'true'],
-    { encoding: 'utf8', timeout: 10_000 },
+    // Its `true` comes from the trusted PATH too: a planted one would print into the reason.
+    { encoding: 'utf8', timeout: 10_000, env: { PATH: trustedSearchPath() } },
   );
   if (result.error) {
     const code = (result.error as NodeJS.ErrnoException).code;

@@ -286,6 +286,35 @@ describe('a sandboxed local command', () => {
     });
   });
 
+  it('runs bwrap, bash, git and the control scripts\' programs from the trusted PATH, never from the workspace node_modules/.bin npx puts first', async () => {
+    // What an agent plants where `npx hermes-temporal run` looks first: each logs that it ran (in
+    // the host's temporary folder: a sandboxed process writes only its private /tmp), then does its job.
+    const planted = path.join(workspace, 'node_modules', '.bin');
+    mkdirSync(planted, { recursive: true });
+    const programs = ['bwrap', 'bash', 'git', 'nohup', 'setsid', 'mkdir', 'mkfifo', 'rm', 'cat', 'mv', 'sleep', 'kill', 'ps', 'awk', 'tr', 'printf'];
+    for (const name of programs) {
+      const real = execFileSync('/bin/sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim();
+      writeFileSync(path.join(planted, name), `#!/bin/sh\necho ran > ${path.join(dir, `ran-${name}`)} 2>/dev/null\nexec ${real} "$@"\n`, { mode: 0o755 });
+    }
+    const savedPath = process.env.PATH;
+    process.env.PATH = `${planted}:${savedPath}`;
+    try {
+      const environment = sandboxed();
+      expect((await run('hostname', environment)).output).toBe('hermes-sandbox\n');
+      // A repository made by the command is disarmed with git, outside.
+      expect((await run('git init -q . && git config core.fsmonitor ./payload.sh && echo made', environment)).output).toMatch(/made[\s\S]*setting core\.fsmonitor/);
+      // Background processes are started, listed, killed and stopped by control scripts, outside.
+      const started = await environment.background.start({ command: 'sleep 30', cwd: workspace });
+      expect((await environment.background.list()).map((info) => info.id)).toContain(started.id);
+      await environment.background.kill(started.id);
+      await environment.stopBackground();
+    } finally {
+      process.env.PATH = savedPath;
+    }
+    const ran = programs.filter((name) => existsSync(path.join(dir, `ran-${name}`)));
+    expect(ran).toEqual([]);
+  });
+
   it('writes the workspace, but not /etc, $HOME or /usr; mount, unshare and /root/.ssh fail', async () => {
     const { output } = await run(
       [
@@ -375,7 +404,7 @@ describe('a sandboxed local command', () => {
 
   it('runs background processes in the sandbox, and they outlive the environment object', async () => {
     const environment = sandboxed();
-    const started = await environment.background.start({ command: 'hostname; ls ~/.ssh 2>&1 | head -1; head -c 5 /proc/1/cmdline; echo', cwd: workspace });
+    const started = await environment.background.start({ command: 'hostname; ls ~/.ssh 2>&1 | head -1; basename "$(tr "\\0" "\\n" < /proc/1/cmdline | head -1)"', cwd: workspace });
     let info;
     await waitFor(async () => (info = await environment.background.poll(started.id))?.info.status === 'exited', { timeoutMs: 15_000, what: 'the background process to finish' });
     expect(info!.outputTail).toContain('hermes-sandbox');
