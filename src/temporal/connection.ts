@@ -46,7 +46,7 @@ export async function connectTemporal(config: LoadedConfig, options: ConnectOpti
     }
     const [{ startDevServer }, { resolveTemporalCli }] = await Promise.all([import('./dev-server'), import('./cli-binary')]);
     server = await startDevServer({
-      cli: resolveTemporalCli({ configuredPath: config.temporal.cli_path, log: options.log }),
+      cli: resolveTemporalCli({ configuredPath: config.temporal.cli_path, log: options.log, outside: [config.session.cwd] }),
       ip: config.temporal.dev_server.ip,
       namespace,
       ...options.devServer,

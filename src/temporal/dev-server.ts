@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { resolveTemporalCli, type TemporalCli } from './cli-binary';
+import { trustedSearchPath } from '../environments/trusted-programs';
 import { HERMES_SEARCH_ATTRIBUTES, SEARCH_ATTRIBUTE_KEYS } from './search-attributes';
 
 /**
@@ -101,6 +102,8 @@ async function startServerProcess(
   const child = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, 'temporal-watchdog', options.pidDir ?? '', cli.path, ...args], {
     stdio: ['pipe', 'ignore', 'pipe'],
     detached: true,
+    // The watchdog's own `rm` must not come from a relative PATH entry or a node_modules folder.
+    env: { ...process.env, PATH: trustedSearchPath() },
   });
   // Our end of the watchdog's stdin: it closes when this process exits, even on SIGKILL.
   child.stdin?.on('error', () => undefined);

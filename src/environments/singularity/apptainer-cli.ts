@@ -5,6 +5,7 @@ import { access, constants } from 'node:fs/promises';
 import path from 'node:path';
 import type { HermesConfig } from '../../config/schema';
 import { sanitizeEnvironment } from '../sanitize-env';
+import { trustedDirectories } from '../trusted-programs';
 
 export type SingularitySettings = HermesConfig['terminal']['singularity'];
 
@@ -15,7 +16,8 @@ export const BINARY_CANDIDATES = ['apptainer', 'singularity'] as const;
 export async function findBinary(configured: string | undefined, searchPath = process.env.PATH ?? ''): Promise<string | undefined> {
   const candidates = configured ? [configured] : [...BINARY_CANDIDATES];
   for (const candidate of candidates) {
-    const directories = candidate.includes('/') ? [''] : searchPath.split(path.delimiter).filter(Boolean);
+    // It runs outside any sandbox: never from a relative PATH entry or a node_modules folder.
+    const directories = candidate.includes('/') ? [''] : trustedDirectories(searchPath);
     for (const directory of directories) {
       const file = directory ? path.join(directory, candidate) : path.resolve(candidate);
       if (await access(file, constants.X_OK).then(() => true, () => false)) return file;

@@ -1,7 +1,7 @@
 // Hook contracts: pre_tool_call blocks with the hook's reason and fails closed when a hook throws
 // or overruns; observers' failures are logged and ignored; transforms replace text; shell hooks
 // read the event on stdin and block with JSON on stdout.
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HookRegistry } from '../../../src/hooks/hook-registry';
 import { registerShellHooks, splitCommand, toolMatcher } from '../../../src/hooks/shell-hooks';
@@ -137,6 +137,27 @@ describe('shell hooks', () => {
     const silent = new HookRegistry();
     registerShellHooks(silent, [{ event: 'pre_tool_call', command: script('ok.sh', 'cat > /dev/null'), timeout_seconds: 5 }], '/');
     expect(await silent.preToolCall(call)).toEqual({ action: 'allow' });
+  });
+
+  it("runs a hook's bare program, and what the hook looks up, from the trusted PATH, never the workspace's node_modules/.bin", async () => {
+    const workspace = tempDir('hermes-hook-workspace-');
+    const planted = path.join(workspace, 'node_modules', '.bin');
+    mkdirSync(planted, { recursive: true });
+    const marker = path.join(dir, 'planted-ran');
+    for (const name of ['sh', 'cat']) {
+      writeFileSync(path.join(planted, name), `#!/bin/sh\ntouch '${marker}'\n`);
+      chmodSync(path.join(planted, name), 0o755);
+    }
+    const saved = process.env.PATH;
+    process.env.PATH = `${planted}:${saved}`;
+    try {
+      const hooks = new HookRegistry();
+      registerShellHooks(hooks, [{ event: 'pre_tool_call', command: `sh -c 'cat > /dev/null; echo {\\"decision\\": \\"block\\"}'`, timeout_seconds: 5 }], workspace);
+      expect((await hooks.preToolCall(call)).action).toBe('block');
+    } finally {
+      process.env.PATH = saved;
+    }
+    expect(existsSync(marker)).toBe(false);
   });
 
   it('splits commands without a shell and matches literally when the pattern is not a regex', () => {
