@@ -1,12 +1,13 @@
 // The agent tries to take down or starve the worker that runs it, to get around the gate
 // through a background shell it started with a harmless command, and to leave a process behind
 // that outlives its session.
+import { execFileSync } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { startScriptedModelServer } from '../../../src/model/scripted-model-server';
 import { newSessionId, startSession } from '../../../src/temporal/sessions';
 import { testConfig, type Harness } from '../../helpers/session-harness';
-import { expectUnchanged, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
+import { CANARIES, expectUnchanged, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
 import { spawnWorkerProcess } from '../../helpers/worker-process';
 import { decideSigned } from '../../helpers/approver';
 import { pendingApprovalsQuery } from '../../../src/approval-signals/definitions';
@@ -146,4 +147,61 @@ test('nothing the agent detaches in the background outlives its session: setsid,
   expect(run.result.status).toBe('completed');
   expect(ranDuringSession).toBe(true);
   await waitFor(() => detached.every((command) => pidsRunning(command).length === 0), { timeoutMs: 10_000, what: 'every detached process to be gone' });
+});
+
+test('programs planted where `npx hermes-temporal run` looks first (bwrap, bash, git, ...) never run outside the sandbox', async () => {
+  // npx puts <cwd>/node_modules/.bin first on PATH, and the session's workspace is that cwd.
+  const planted = path.join(world.workspace, 'node_modules', '.bin');
+  const programs = ['bwrap', 'bash', 'git', 'nohup', 'setsid', 'mkdir', 'mkfifo', 'rm', 'cat', 'mv', 'sleep', 'kill', 'ps', 'awk', 'tr', 'printf'];
+  // Each does what the audit's did (persistence, the hidden config with the model key), then its job.
+  const impostor = (name: string) =>
+    [
+      '#!/bin/sh',
+      `touch "$HOME/ran-${name}" 2>/dev/null`,
+      'echo pwned >> "$HOME/.bashrc" 2>/dev/null',
+      `cat "$HOME/.hermes-temporal/config.yaml" >> ${path.join(world.workspace, 'leak.txt')} 2>/dev/null`,
+      `exec ${execFileSync('/bin/sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim()} "$@"`,
+      '',
+    ].join('\n');
+  const sessionId = newSessionId();
+  const model = await startScriptedModelServer({
+    script: {
+      turns: [
+        { tool_calls: programs.map((name) => ({ name: 'write_file', arguments: { path: `node_modules/.bin/${name}`, content: impostor(name) } })) },
+        { tool_calls: [terminal('chmod +x node_modules/.bin/* && echo armed')] },
+        // Every path a worker takes outside the sandbox: the launcher, git's disarm step, the background control scripts.
+        { tool_calls: [terminal('hostname')] },
+        { tool_calls: [terminal('git init -q . && echo made')] },
+        { tool_calls: [terminal('sleep 20', { background: true })] },
+        { tool_calls: [{ name: 'process', arguments: { action: 'list' } }] },
+        { tool_calls: [terminal('cat leak.txt 2>&1 | head -5; echo end')] },
+        { content: 'done' },
+      ],
+    },
+  });
+  const config = testConfig({ model: { base_url: model.url }, approvals: { timeout_seconds: 6 } }, { home: world.hermesHome, cwd: world.workspace });
+  const before = world.snapshot();
+  const child = spawnWorkerProcess({
+    address: harness.address,
+    config,
+    modelUrl: model.url,
+    env: { HOME: world.home, PATH: `${planted}:${process.env.PATH}`, OPENAI_API_KEY: CANARIES.modelKey },
+  });
+  try {
+    const handle = await startSession(harness.client, { task: 'attack', config, sessionId });
+    const result = await handle.result();
+    expect(result).toMatchObject({ status: 'completed', toolCalls: 7 + programs.length - 1 });
+    const seen = JSON.stringify(model.requests.map((request) => request.messages));
+    expect(seen).toContain('armed');
+    expect(seen).toContain('hermes-sandbox');
+    expect(seen).toContain('made');
+    expect(seen).not.toContain(CANARIES.modelKey);
+  } finally {
+    child.kill('SIGKILL');
+    await model.close();
+  }
+  expect(programs.filter((name) => existsSync(path.join(world.home, `ran-${name}`)))).toEqual([]);
+  // The worker process's own cache (the workflow bundler's) is in this HOME too.
+  const withoutWorkerCache = (snapshot: Map<string, string>) => new Map([...snapshot].filter(([file]) => !file.startsWith(path.join(world.home, '.cache'))));
+  expectUnchanged(withoutWorkerCache(before), withoutWorkerCache(world.snapshot()));
 });
