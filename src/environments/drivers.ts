@@ -7,6 +7,7 @@ import { DockerDriver } from './docker/docker-driver';
 import { LocalDriver } from './factory';
 import { LocalSandbox } from './local-sandbox';
 import { ModalDriver } from './modal/modal-driver';
+import { PACKAGE_CONFIG_FILES } from './package-config-guard';
 import { SingularityDriver } from './singularity/singularity-driver';
 import { SshDriver } from './ssh/ssh-driver';
 import type { Backend, EnvironmentDriver } from './terminal-environment';
@@ -30,7 +31,8 @@ export function localSandbox(config: LoadedConfig): LocalSandbox {
       // The project's config file may hold keys too: the worker's own, and any session's.
       path.join(config.session.cwd, PROJECT_CONFIG_FILE),
     ],
-    workspaceHiddenNames: [PROJECT_CONFIG_FILE],
+    // The package managers' configs may hold registry tokens; hidden, they also stay unwritable.
+    workspaceHiddenNames: [PROJECT_CONFIG_FILE, ...PACKAGE_CONFIG_FILES],
     ...(local.bwrap_path ? { bwrapPath: local.bwrap_path } : {}),
   });
 }

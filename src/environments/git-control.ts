@@ -104,7 +104,7 @@ export function checkRepositories(guard: RepositoryGuard, unguarded = false): st
     }
     // A new repository's goes with the rest of it, below.
     const worktreeConfig = path.join(directory, 'config.worktree');
-    if (!(guard.worktreeConfigs[position] ?? true) && existsSync(worktreeConfig)) removed.push(...disarmConfig(worktreeConfig, labelOf(workspace, directory)));
+    if (!(guard.worktreeConfigs[position] ?? true) && existsSync(worktreeConfig)) removed.push(...disarmConfig(worktreeConfig, labelOf(workspace, directory), workspace));
   });
   if (root && (unguarded || identity(path.join(workspace, '.git')) !== guard.dotGit)) removed.push(...disarmRepository(workspace, root, unguarded ? new Set() : guarded));
   guard.workTrees.forEach((workTree, position) => {

@@ -24,6 +24,7 @@ import { checkRepositories, disarmNewNestedRepositories, disarmRepository, guard
 import { gitDirectoryOf } from './git-repositories';
 import { nestedRepositoriesRecord, readNestedRepositories } from './nested-repositories';
 import { LocalSandbox, type SandboxCommand } from './local-sandbox';
+import { disarmPackageConfigs, readPackageConfigBaseline, recordPackageConfigBaseline } from './package-config-guard';
 import { trackCommandGroup } from './running-commands';
 import { trustedProgram, trustedSearchPath } from './trusted-programs';
 import { smallSpawner } from './small-spawner';
@@ -71,6 +72,8 @@ export class LocalEnvironment implements TerminalEnvironment {
     this.workspaceRoot = typeof recorded === 'string' ? recorded : handle.cwd;
     this.sessionKey = sessionKeyOf(handle);
     const stateDir = localBackgroundStateDir(this.sessionKey);
+    // Before any tool of the session writes: what npm and yarn read there now is the user's.
+    if (this.sandbox.state().active) recordPackageConfigBaseline(stateDir, this.workspaceRoot);
     const killGraceMs = options.killGraceMs ?? 2000;
     // The control scripts are ours (the command is only quoted data in them) and run outside; the
     // runner starts the command itself in the sandbox, detached from this worker.
@@ -100,11 +103,13 @@ export class LocalEnvironment implements TerminalEnvironment {
     const stateDir = localBackgroundStateDir(this.sessionKey);
     const workspace = unguardedWorkspace(stateDir);
     const nested = readNestedRepositories(stateDir);
+    const packageConfigs = readPackageConfigBaseline(stateDir);
     await this.background.stopAll?.();
     const created = workspace && gitDirectoryOf(workspace);
     if (workspace && created) disarmRepository(realOrSelf(workspace), realOrSelf(created), new Set());
     // Nested repositories the session made had nothing read-only at all.
     if (nested) disarmNewNestedRepositories(realOrSelf(this.workspaceRoot), nested);
+    disarmPackageConfigs(packageConfigs);
   }
 
   /** The handle as it is now: a `cd` in a command moves the session's cwd. */
@@ -172,11 +177,15 @@ export class LocalEnvironment implements TerminalEnvironment {
       const code = await child.exited;
       // A background process started with no repository to guard may have made one at any time.
       const disarmed = guard ? checkRepositories(guard, unguardedWorkspace(localBackgroundStateDir(this.sessionKey)) !== undefined) : [];
+      const disarmedConfigs = sandboxed && this.sandbox.state().active ? disarmPackageConfigs(readPackageConfigBaseline(localBackgroundStateDir(this.sessionKey))) : [];
       const concluded = deadline.conclude(output.toString(), code);
       const exitCode = concluded.exitCode;
-      const text = disarmed.length
+      let text = disarmed.length
         ? `${concluded.output}\n[hermes-temporal: removed what git would run or obey outside the sandbox, from a repository this command or a background process created, registered or redirected: ${disarmed.join(', ')}]`
         : concluded.output;
+      if (disarmedConfigs.length) {
+        text += `\n[hermes-temporal: removed from the workspace's package manager config what npm, npx or yarn would run or load outside the sandbox: ${disarmedConfigs.join(', ')}]`;
+      }
       const finalCwd = recordedCwd(readCwdFile(cwdFile)) ?? cwd;
       if (request.cwd === undefined) this.current = { ...this.current, cwd: finalCwd };
       return { output: text, exitCode, timedOut: deadline.timedOut, interrupted: deadline.interrupted, cwd: finalCwd };

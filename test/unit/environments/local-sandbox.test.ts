@@ -10,6 +10,7 @@ import { LocalEnvironment, type LocalEnvironmentOptions } from '../../../src/env
 import { LocalDriver } from '../../../src/environments/factory';
 import { DEFAULT_SANDBOX_SETTINGS, LocalSandbox, type LocalSandboxSettings } from '../../../src/environments/local-sandbox';
 import { LocalPtyProcesses } from '../../../src/environments/background/local-pty-processes';
+import { PACKAGE_CONFIG_FILES } from '../../../src/environments/package-config-guard';
 import { waitFor } from '../../helpers/wait';
 
 let dir: string;
@@ -313,6 +314,25 @@ describe('a sandboxed local command', () => {
     }
     const ran = programs.filter((name) => existsSync(path.join(dir, `ran-${name}`)));
     expect(ran).toEqual([]);
+  });
+
+  it("hides the workspace's own .npmrc, and takes what npm or yarn would run out of a package config a command or a background process writes", async () => {
+    writeFileSync(path.join(workspace, '.npmrc'), '//registry.npmjs.org/:_authToken=npm_UserToken\n');
+    const environment = sandboxed({ workspaceHiddenNames: [...PACKAGE_CONFIG_FILES] });
+    const hidden = await run('cat .npmrc; echo "node-options=--require=./warm.js" >> .npmrc; echo "exit $?"', environment);
+    expect(hidden.output).not.toContain('npm_UserToken');
+    expect(hidden.output).toMatch(/exit [1-9]/);
+    expect(readFileSync(path.join(workspace, '.npmrc'), 'utf8')).toBe('//registry.npmjs.org/:_authToken=npm_UserToken\n');
+
+    const created = await run('printf "yarnPath: .cache/yarn.cjs\\nenableTelemetry: false\\n" > .yarnrc.yml && echo written', environment);
+    expect(created.output).toMatch(/written\n+\[hermes-temporal: removed from the workspace's package manager config .*: \.yarnrc\.yml yarnPath\]/);
+    expect(readFileSync(path.join(workspace, '.yarnrc.yml'), 'utf8')).toBe('enableTelemetry: false\n');
+
+    await environment.background.start({ command: 'printf "script-shell ./payload.sh\\n" > .yarnrc && sleep 30', cwd: workspace });
+    await waitFor(() => existsSync(path.join(workspace, '.yarnrc')), { timeoutMs: 15_000, what: 'the background process to write .yarnrc' });
+    expect((await run('echo next', environment)).output).toContain('.yarnrc script-shell');
+    expect(readFileSync(path.join(workspace, '.yarnrc'), 'utf8')).toBe('');
+    await environment.stopBackground();
   });
 
   it('writes the workspace, but not /etc, $HOME or /usr; mount, unshare and /root/.ssh fail', async () => {
