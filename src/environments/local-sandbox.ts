@@ -132,6 +132,8 @@ export interface SandboxRunOptions {
   sessionKey: string;
   /** Work trees nested in the workspace (relative to it) whose repositories are guarded like its own. */
   nestedRepositories?: readonly string[];
+  /** The PATH the command sees inside; defaults to the worker's (the launcher's own is the trusted one). */
+  path?: string;
 }
 
 export interface SandboxState {
@@ -236,8 +238,9 @@ export class LocalSandbox {
     args.push('--unshare-user', '--disable-userns', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try');
     if (this.settings.network === 'none') args.push('--unshare-net');
     args.push('--cap-drop', 'ALL', '--hostname', 'hermes-sandbox');
-    // Inside, the user's PATH as it was (the launcher's own is the trusted one): lookups there are contained.
-    if (process.env.PATH !== undefined) args.push('--setenv', 'PATH', process.env.PATH);
+    // Inside, the user's PATH (the launcher's own is the trusted one): lookups there are contained.
+    const innerPath = options.path ?? process.env.PATH;
+    if (innerPath !== undefined) args.push('--setenv', 'PATH', innerPath);
     // Foreground commands die with the worker; a background runner is their parent instead.
     args.push('--die-with-parent');
     if (withSeccomp) args.push('--seccomp', '3');

@@ -41,7 +41,7 @@ export function openTransport(server: ResolvedServer, options: TransportOptions)
   if (config.sandbox && options.sandbox) {
     // The sandbox starts `bash -c script`: exec keeps the server the process whose pipes we hold.
     const script = `exec ${[command, ...config.args].map(shellQuote).join(' ')}`;
-    const wrapped = options.sandbox.command(script, { workspace: cwd, cwd, sessionKey: `mcp-${server.name}` });
+    const wrapped = options.sandbox.command(script, { workspace: cwd, cwd, sessionKey: `mcp-${server.name}`, ...(env.PATH !== undefined ? { path: env.PATH } : {}) });
     file = wrapped.file;
     args = wrapped.args;
   } else {
