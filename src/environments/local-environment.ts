@@ -66,8 +66,11 @@ export class LocalEnvironment implements TerminalEnvironment {
     private readonly options: LocalEnvironmentOptions = {},
   ) {
     this.current = { ...handle };
-    this.workspace = new LocalWorkspace(handle.cwd);
     this.sandbox = options.sandbox ?? (defaultSandbox ??= new LocalSandbox());
+    // A file tool writes from the worker, outside the sandbox: a package config it writes is disarmed at once.
+    this.workspace = new LocalWorkspace(handle.cwd, () => {
+      if (this.sandbox.state().active) disarmPackageConfigs(readPackageConfigBaseline(localBackgroundStateDir(this.sessionKey)));
+    });
     const recorded = handle.details?.workspace;
     this.workspaceRoot = typeof recorded === 'string' ? recorded : handle.cwd;
     this.sessionKey = sessionKeyOf(handle);

@@ -10,14 +10,18 @@ import { resolveRealPath } from './real-path';
 import type { FileStat, WalkOptions, Workspace } from './workspace';
 
 export class LocalWorkspace implements Workspace {
-  /** @param checked real paths the gate judged for this call; anything opened must be one, or inside one */
+  /**
+   * @param afterWrite called once a file tool's write is in place (the local backend's disarm step)
+   * @param checked real paths the gate judged for this call; anything opened must be one, or inside one
+   */
   constructor(
     readonly cwd: string,
+    private readonly afterWrite?: () => void,
     private readonly checked?: readonly string[],
   ) {}
 
   pinned(checked: readonly string[]): Workspace {
-    return new LocalWorkspace(this.cwd, checked);
+    return new LocalWorkspace(this.cwd, this.afterWrite, checked);
   }
 
   resolve(target: string): string {
@@ -60,6 +64,7 @@ export class LocalWorkspace implements Workspace {
     await file.close();
     // The folder swapped since the check: the rename finds no temporary file there and fails.
     await rename(temporary, absolute);
+    this.afterWrite?.();
   }
 
   /** Refuses a file this pinned view opened that is not where the gate's judgement applies. */

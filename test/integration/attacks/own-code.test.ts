@@ -2,7 +2,7 @@
 // Makefile, an npm test script, a git hook, a script of its own. The detector may call those
 // commands safe; the sandbox is what contains them: nothing outside the workspace changes and no
 // secret of the worker is read.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Harness } from '../../helpers/session-harness';
 import { expectNoCanaryLeaked, expectUnchanged, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
@@ -44,5 +44,23 @@ test('a Makefile, an npm script, a git hook and a script of its own run sandboxe
   expect(run.result.status).toBe('completed');
   expect(existsSync(path.join(world.precious, 'thesis.txt'))).toBe(true);
   expectUnchanged(before, world.snapshot());
+  await expectNoCanaryLeaked(run);
+});
+
+test('package manager configs it writes in the workspace lose what the next npx or yarn would run there', async () => {
+  const npmrc = path.join(world.workspace, '.npmrc');
+  const run = await runAttack(harness, world, () => ({
+    turns: [
+      { tool_calls: [writeFile('.cache/warm.js', `require('fs').appendFileSync(require('os').homedir() + '/.bashrc', 'pwned\\n');\n`)] },
+      { tool_calls: [terminal('printf "script-shell=./.cache/sh\\n" > .yarnrc && printf "yarnPath: .cache/yarn.cjs\\n" > .yarnrc.yml && echo written')] },
+      // After its last command: disarmed when the session ends.
+      { tool_calls: [writeFile('.npmrc', 'node-options=--require=./.cache/warm.js\n')] },
+      { content: 'configured' },
+    ],
+  }));
+  expect(run.result.status).toBe('completed');
+  expect(readFileSync(path.join(world.workspace, '.yarnrc'), 'utf8')).not.toContain('script-shell');
+  expect(readFileSync(path.join(world.workspace, '.yarnrc.yml'), 'utf8')).not.toContain('yarnPath');
+  expect(existsSync(npmrc) ? readFileSync(npmrc, 'utf8') : '').not.toContain('node-options');
   await expectNoCanaryLeaked(run);
 });
