@@ -24,7 +24,7 @@ import { checkRepositories, disarmNewNestedRepositories, disarmRepository, guard
 import { gitDirectoryOf } from './git-repositories';
 import { nestedRepositoriesRecord, readNestedRepositories } from './nested-repositories';
 import { LocalSandbox, type SandboxCommand } from './local-sandbox';
-import { disarmPackageConfigs, readPackageConfigBaseline, recordPackageConfigBaseline } from './package-config-guard';
+import { BASELINE_FILE, disarmPackageConfigs, readPackageConfigBaseline, recordPackageConfigBaseline } from './package-config-guard';
 import { trackCommandGroup } from './running-commands';
 import { trustedProgram, trustedSearchPath } from './trusted-programs';
 import { smallSpawner } from './small-spawner';
@@ -277,7 +277,8 @@ const STALE_COMMAND_FILE_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Removes what foreground commands of workers that died (or quit at once) left behind: their pid
- * and log files and the files their wrappers recorded the directory in. Returns how many went.
+ * and log files and the files their wrappers recorded the directory in; and the state folders
+ * of sessions long over that hold nothing else than their package-config baseline. Returns how many went.
  */
 export async function sweepStaleCommandFiles(now = Date.now()): Promise<number> {
   const inFolder = async (directory: string, keep: (name: string) => boolean) =>
@@ -291,6 +292,15 @@ export async function sweepStaleCommandFiles(now = Date.now()): Promise<number> 
     if (file.endsWith('.pid') && (await runsOurWrapper(Number(await readFile(file, 'utf8').catch(() => ''))))) continue;
     await rm(file, { force: true });
     removed += 1;
+  }
+  // A session that never ran in the background leaves only its package-config baseline there.
+  for (const session of await inFolder(localBackgroundStateDir(''), () => true)) {
+    const entries = await readdir(session).catch(() => [] as string[]);
+    const info = entries.length === 1 && entries[0] === BASELINE_FILE ? await lstat(path.join(session, BASELINE_FILE)).catch(() => undefined) : undefined;
+    if (info && now - info.mtimeMs >= STALE_COMMAND_FILE_MS) {
+      await rm(session, { recursive: true, force: true });
+      removed += 1;
+    }
   }
   return removed;
 }

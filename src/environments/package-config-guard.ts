@@ -17,7 +17,7 @@ const YARN_RUNNING_KEYS = /^(yarnPath|plugins|injectEnvironmentFiles|npmRegistry
 /** Larger than any real config: such a file is removed rather than read. */
 const MAX_CONFIG_BYTES = 1024 * 1024;
 /** In the session's (worker-side) state folder: the workspace and its files as the session found them. */
-const BASELINE_FILE = 'package-config-baseline.json';
+export const BASELINE_FILE = 'package-config-baseline.json';
 
 export interface PackageConfigBaseline {
   workspace: string;

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { sweepStaleCommandFiles } from '../../../src/environments/local-environment';
+import { BASELINE_FILE } from '../../../src/environments/package-config-guard';
 import { waitFor } from '../../helpers/wait';
 
 const DAY_AND_AN_HOUR_AGO = (Date.now() - 25 * 60 * 60 * 1000) / 1000;
@@ -34,5 +35,23 @@ test('stale pid, log and cwd files go; fresh ones and a running command\'s pid f
   } finally {
     running.kill('SIGKILL');
     for (const target of kept) rmSync(target, { force: true });
+  }
+});
+
+test("a day-old session state folder holding only its package-config baseline goes; one in use stays", async () => {
+  const sessions = path.join(os.tmpdir(), 'hermes-bg');
+  const id = `sweep-test-${randomUUID()}`;
+  const over = path.join(sessions, `${id}-over`);
+  const young = path.join(sessions, `${id}-young`);
+  const busy = path.join(sessions, `${id}-busy`);
+  try {
+    file(over, BASELINE_FILE, '{}');
+    file(young, BASELINE_FILE, '{}', false);
+    file(busy, BASELINE_FILE, '{}');
+    file(busy, 'proc_0123456789ab.json', '{}');
+    await sweepStaleCommandFiles();
+    expect([over, young, busy].map((directory) => existsSync(directory))).toEqual([false, true, true]);
+  } finally {
+    for (const directory of [over, young, busy]) rmSync(directory, { recursive: true, force: true });
   }
 });
