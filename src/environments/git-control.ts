@@ -8,9 +8,10 @@ import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { GIT_COMMAND_SETTINGS } from '../approval-signals/detector/rules/git';
+import { isWithin } from './path-within';
 import { trustedProgram, trustedSearchPath } from './trusted-programs';
 import type { NestedRepositories } from './nested-repositories';
-import { commonDirectoryOf, findNestedRepositories, gitDirectoryOf, hasForeignCommonDirectory, isWithin, repositoryDirectories, submoduleWorkTrees } from './git-repositories';
+import { commonDirectoryOf, findNestedRepositories, gitDirectoryOf, hasForeignCommonDirectory, repositoryDirectories, submoduleWorkTrees } from './git-repositories';
 
 export { noteUnguardedStart, unguardedWorkspace } from './git-unguarded';
 

@@ -4,6 +4,7 @@
 // in a workspace, since git run in one of them obeys that one's config and hooks.
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { isWithin } from './path-within';
 
 /** A `.git` file or `commondir` is one line; more is not one git would take either. */
 const POINTER_MAX_BYTES = 4096;
@@ -122,10 +123,6 @@ export function findNestedRepositories(workspace: string, budget = 2000, limit =
   return { workTrees: workTrees.slice(0, limit), complete: workTrees.length <= limit };
 }
 
-export function isWithin(target: string, directory: string): boolean {
-  const relative = path.relative(directory, target);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
 
 function subfolders(directory: string): string[] {
   try {

@@ -4,7 +4,7 @@
 // pseudo-terminal (node-pty) instead of pipes.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { closeSync, constants, mkdirSync, openSync, readSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { lstat, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,6 +28,7 @@ import { BASELINE_FILE, disarmPackageConfigs, readPackageConfigBaseline, recordP
 import { trackCommandGroup } from './running-commands';
 import { trustedProgram, trustedSearchPath } from './trusted-programs';
 import { smallSpawner } from './small-spawner';
+import { realOrSelf } from './path-within';
 
 export interface LocalEnvironmentOptions {
   /** Secret-looking variables that commands may still see. */
@@ -411,10 +412,3 @@ export function killProcessGroup(pid: number | undefined, graceMs: number): void
   setTimeout(() => signalGroup('SIGKILL'), graceMs).unref();
 }
 
-function realOrSelf(target: string): string {
-  try {
-    return realpathSync(target);
-  } catch {
-    return target;
-  }
-}

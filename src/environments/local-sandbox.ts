@@ -13,6 +13,7 @@ import { unixSocketFilter } from './sandbox-seccomp';
 import { JOIN_SESSION_GROUP, SessionProcessCaps } from './session-process-caps';
 import { shellQuote } from './shell-quote';
 import { trustedProgram, trustedSearchPath, type TrustedLookup } from './trusted-programs';
+import { isWithin, realOrSelf } from './path-within';
 
 export type SandboxMode = 'on' | 'off';
 /** none: the sandbox has only its own loopback; host: the machine's network (loopback included). */
@@ -412,16 +413,4 @@ function safeUserHome(): string | undefined {
   }
 }
 
-function realOrSelf(target: string): string {
-  try {
-    return realpathSync(target);
-  } catch {
-    return path.resolve(target);
-  }
-}
 
-/** True when `target` is `directory` or lies inside it. */
-function isWithin(target: string, directory: string): boolean {
-  const relative = path.relative(directory, target);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}

@@ -4,8 +4,9 @@
 // workspace, which sandboxed commands write, is usually that cwd. A program planted there would
 // run with the worker's rights. Commands inside the sandbox keep the user's PATH: their lookups
 // are contained.
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
+import { isWithin, realOrSelf } from './path-within';
 
 /** Searched when PATH names nothing trustworthy: the system's own folders. */
 const SYSTEM_DIRECTORIES = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
@@ -107,15 +108,4 @@ function isExecutableFile(file: string): boolean {
   }
 }
 
-function realOrSelf(target: string): string {
-  try {
-    return realpathSync(target);
-  } catch {
-    return path.resolve(target);
-  }
-}
 
-function isWithin(target: string, directory: string): boolean {
-  const relative = path.relative(directory, target);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
