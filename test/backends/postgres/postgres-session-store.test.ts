@@ -67,6 +67,17 @@ describeWithService('postgres', ['HERMES_TEST_POSTGRES_URL'], 'PostgreSQL sessio
     };
   });
 
+  it("keeps a message's sensitive mark, and never finds a sensitive message in a search", async () => {
+    const store = open(freshSchema());
+    await store.createSession(session('a'));
+    await store.appendMessage('a', message(1, { role: 'tool', content: 'STRIPE_LIVE=sk_live_canary', toolCallId: 'c1', name: 'read_file', sensitive: true }));
+    await store.appendMessage('a', message(2, { role: 'tool', content: 'STRIPE_LIVE is documented in notes.md', toolCallId: 'c2', name: 'read_file' }));
+    expect(await store.getMessage('a', 1)).toMatchObject({ sensitive: true });
+    expect(await store.getMessage('a', 2)).not.toHaveProperty('sensitive');
+    const hits = await store.searchMessages({ query: 'STRIPE_LIVE', roles: ['tool'], limit: 10 });
+    expect(hits.map((hit) => hit.seq)).toEqual([2]);
+  });
+
   it('keeps memory in the database, not in files under the home folder', async () => {
     const schema = freshSchema();
     const home = tempDir('hermes-pg-home-');
