@@ -21,6 +21,7 @@ import type { LoadedConfig } from '../config/load';
 import type { EnvironmentFactory } from '../environments/factory';
 import type { SecretRedactor } from '../environments/secret-redaction';
 import { LocalWorkspace } from '../environments/local-workspace';
+import { isWithin } from '../environments/path-within';
 import { resolveOwnRealPath } from '../environments/real-path';
 import type { EnvironmentHandle, TerminalEnvironment } from '../environments/terminal-environment';
 import { recordedWorkspace } from '../workflows/recorded-workspace';
@@ -278,7 +279,7 @@ interface World {
  * a home folder's settings (start-up files and tool configs often hold keys).
  */
 function riskOf(access: PathFinding['access'], resolved: string, world: World): string | undefined {
-  const inWorkspace = isInsideFolder(resolved, world.workspaceRoot);
+  const inWorkspace = isWithin(resolved, world.workspaceRoot);
   if (access === 'write') {
     if (isBlockDevice(resolved)) return 'write to a raw disk device';
     if (isProtectedWritePath(resolved, world)) return 'write to a protected file';
@@ -286,14 +287,10 @@ function riskOf(access: PathFinding['access'], resolved: string, world: World): 
   }
   if (access === 'read') {
     if (isSecretRead(resolved, world.home, world.secretFiles)) return 'read of a secret file';
-    if (isInsideFolder(resolved, world.resultsRoot) && !isInsideFolder(resolved, world.ownResults)) return "read of another session's saved output";
+    if (isWithin(resolved, world.resultsRoot) && !isWithin(resolved, world.ownResults)) return "read of another session's saved output";
     return !world.contained && !inWorkspace && isHomeDotfile(resolved, world.home) ? "read of a home folder's settings" : undefined;
   }
   return searchReachesSecrets(resolved, world.home, world.secretFiles) ? 'search through a folder that holds secrets' : undefined;
-}
-
-function isInsideFolder(target: string, folder: string): boolean {
-  return target === folder || target.startsWith(folder === '/' ? '/' : `${folder.replace(/\/$/, '')}/`);
 }
 
 /** `{path, sha256}` of each file, as the command names it (links are followed when it is read again). */

@@ -6,6 +6,7 @@ import { mkdir, open, readlink, realpath, rename, rm, stat, type FileHandle } fr
 import os from 'node:os';
 import path from 'node:path';
 import { listWithin, readWithin } from './no-follow';
+import { isWithin } from './path-within';
 import { resolveRealPath } from './real-path';
 import type { FileStat, WalkOptions, Workspace } from './workspace';
 
@@ -73,7 +74,7 @@ export class LocalWorkspace implements Workspace {
     const real = await openedPath(file);
     if (real === undefined) return;
     const lands = landing(real);
-    if (!this.checked.some((checked) => lands === checked || lands.startsWith(checked === '/' ? '/' : `${checked}/`))) {
+    if (!this.checked.some((checked) => isWithin(lands, checked))) {
       throw Object.assign(new Error(`${target} now leads to ${lands}, not to the path that was checked before this call was allowed; nothing was read or written`), {
         code: 'EPERM',
       });

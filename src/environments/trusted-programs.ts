@@ -99,7 +99,8 @@ function containingWorkspace(target: string, outside: readonly (string | undefin
   return undefined;
 }
 
-function isExecutableFile(file: string): boolean {
+/** An existing regular file this process may execute. */
+export function isExecutableFile(file: string): boolean {
   try {
     accessSync(file, constants.X_OK);
     return statSync(file).isFile();

