@@ -19,6 +19,18 @@ export function visibleText(text: string): string {
   return text.replace(HIDDEN, (character) => NAMED[character] ?? escapeOf(character));
 }
 
+/**
+ * Every string in `value` (an event, a record) made visible-safe, tabs kept: for what a terminal
+ * shows as it goes (tool summaries, sub-agents' tasks and answers), where a model's escape could
+ * set the clipboard, retitle the window or draw over an approval prompt already on screen.
+ */
+export function visibleStrings<T>(value: T): T {
+  if (typeof value === 'string') return value.split('\t').map(visibleText).join('\t') as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => visibleStrings(item)) as T;
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, visibleStrings(item)])) as T;
+  return value;
+}
+
 function escapeOf(character: string): string {
   const code = character.codePointAt(0) ?? 0;
   if (code <= 0xff) return `\\x${code.toString(16).padStart(2, '0')}`;

@@ -1,7 +1,7 @@
 // How the CLI shows a session: human lines with tool emoji as tools run, or newline-delimited
 // JSON events (`--json`) for programs. Either way, secrets in commands and previews are hidden.
 import { createSecretRedactor, type SecretRedactor } from '../environments/secret-redaction';
-import { visibleText } from '../approval-signals/visible-text';
+import { visibleStrings, visibleText } from '../approval-signals/visible-text';
 import type { ToolEvent } from '../workflows/session-types';
 import type { FollowEvent } from './follow-session';
 import { plural } from './plural';
@@ -55,7 +55,8 @@ export function createEventPrinter(options: {
   return {
     note: (message) => write(message),
     print(raw) {
-      const event = redactor.redactValue(raw);
+      // Shown, never interpreted: every field may hold a model's (or a sub-agent's) text.
+      const event = visibleStrings(redactor.redactValue(raw));
       switch (event.type) {
         case 'session_started':
           write(`${style('1', '▶ Session', color)} ${event.sessionId} (workflow ${event.workflowId})`);

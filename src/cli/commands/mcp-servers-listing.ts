@@ -5,6 +5,7 @@ import type { Logger } from '../../logging';
 import { createMcpPool } from '../../mcp/create-pool';
 import { isToolIncluded, mcpToolName, requiresApproval } from '../../mcp/naming';
 import { describeServer, resolveServer } from '../../mcp/resolved-server';
+import { visibleStrings } from '../../approval-signals/visible-text';
 
 export interface McpServerReport {
   server: string;
@@ -44,7 +45,8 @@ export async function listMcpServers(config: LoadedConfig, logger: Logger): Prom
 
 export function printMcpServers(reports: McpServerReport[]): void {
   if (!reports.length) return console.log('No MCP servers configured (mcp_servers in <home>/config.yaml).');
-  for (const report of reports) {
+  // Names, descriptions and errors come from the servers: shown, never interpreted by the terminal.
+  for (const report of visibleStrings(reports)) {
     const state = !report.enabled ? 'disabled' : report.error ? `unavailable: ${report.error}` : `${report.tools?.length ?? 0} tools`;
     console.log(`${report.server} (${report.transport}, ${report.where}): ${state}`);
     for (const tool of report.tools ?? []) console.log(`  ${tool.name.padEnd(40)} ${tool.requiresApproval ? '[approval] ' : ''}${tool.description.slice(0, 80)}`);

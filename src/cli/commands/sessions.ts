@@ -78,7 +78,7 @@ export function registerSessionCommands(program: Command): void {
           }
         }
         if (live) console.log(`  live: ${live}`);
-        if (session.error) console.log(`  error: ${session.error}`);
+        if (session.error) console.log(`  error: ${visibleText(session.error)}`);
         for (const message of messages) console.log(formatMessage(message));
       } finally {
         await store.close();
@@ -135,7 +135,8 @@ async function liveStatus(sessionId: string): Promise<string | undefined> {
 }
 
 function sessionLine(session: SessionRecord, layout: { depth?: number; idWidth?: number; modelWidth?: number } = {}): string {
-  const task = session.task.replace(/\s+/g, ' ');
+  // A sub-agent's task is a model's text: shown, never interpreted by the terminal.
+  const task = visibleText(session.task.replace(/\s+/g, ' '));
   const id = `${indentOf(layout.depth ?? 0)}${session.sessionId}`;
   return `${id.padEnd(layout.idWidth ?? id.length)}  ${session.status.padEnd(10)} ${session.createdAt}  ${session.model.padEnd(layout.modelWidth ?? session.model.length)}  ${task.length > 70 ? `${task.slice(0, 69)}…` : task}`;
 }

@@ -8,6 +8,7 @@ import { summarizeToolCall } from '../../../src/activities/tool-call-summary';
 import { promptText } from '../../../src/cli/approval-prompt';
 import { pendingLines } from '../../../src/cli/commands/approvals';
 import { createEventPrinter } from '../../../src/cli/output';
+import { printMcpServers } from '../../../src/cli/commands/mcp-servers-listing';
 import { createSecretRedactor } from '../../../src/environments/secret-redaction';
 import { awaitingApprovalDetails } from '../../../src/workflows/session-approvals';
 
@@ -58,4 +59,39 @@ test('the Temporal UI memo and details line, the webhook payload and activity su
   expect(awaitingApprovalDetails([{ ...pending, command: reversed }], { acceptUnsigned: false })).not.toMatch(HIDDEN);
   expect(visibleApproval(pending)).toMatchObject({ command: visibleText(forged), keys: [], approvalId: 'ap-1' });
   expect(summarizeToolCall('terminal', JSON.stringify({ command: reversed }))).not.toMatch(HIDDEN);
+});
+
+// A model (or a sub-agent, or an MCP server) writes the text `run` prints as it goes. Raw, an OSC 52
+// escape would set the operator's clipboard, OSC 0 retitle the window, and a cursor-up/erase-line pair
+// draw over the approval prompt already on screen.
+const hostile = 'done \x1b]52;c;cm0gLXJmIH4=\x07 \x1b[1A\x1b[2K\r';
+
+test('everything the run printer writes from a session is visible-safe, tabs in answers kept', () => {
+  const printed: string[] = [];
+  const printer = createEventPrinter({ json: false, color: false, write: (line) => printed.push(line), redactor: createSecretRedactor({ env: {} }) });
+  const tool = { index: 0, turn: 1, callId: 'c1', name: 'delegate_task' };
+  printer.print({ ...tool, type: 'tool_started', summary: hostile });
+  printer.print({ ...tool, type: 'tool_finished', summary: '', ok: true, preview: hostile });
+  printer.print({ ...tool, type: 'child_started', summary: hostile, sessionId: 's1-sa0', depth: 1 });
+  printer.print({ ...tool, type: 'child_finished', summary: '', ok: false, preview: hostile, sessionId: 's1-sa0', depth: 1 });
+  printer.print({ type: 'final', status: 'failed', answer: `func main() {\n\treturn ${hostile}\n}`, reason: hostile });
+  const output = printed.join('\n');
+  expect(output.replace(/\t/g, '')).not.toMatch(HIDDEN);
+  expect(output).toContain('\\x1b]52;c;cm0gLXJmIH4=\\x07 \\x1b[1A\\x1b[2K\\r');
+  expect(output).toContain('\n\treturn done');
+});
+
+test('`tools --mcp` shows a server’s tool names, descriptions and errors visible-safe', () => {
+  const lines: string[] = [];
+  const log = jest.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
+  try {
+    printMcpServers([
+      { server: 'notes', enabled: true, transport: 'stdio', where: 'npx notes', tools: [{ name: `mcp__notes__x${hostile}`, requiresApproval: false, description: hostile }] },
+      { server: 'down', enabled: true, transport: 'sse', where: 'http://127.0.0.1:1', error: hostile },
+    ]);
+  } finally {
+    log.mockRestore();
+  }
+  expect(lines.join('\n')).not.toMatch(HIDDEN);
+  expect(lines.join('\n')).toContain('\\x1b]52;c;');
 });
