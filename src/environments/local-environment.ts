@@ -18,7 +18,7 @@ import { ExecBackgroundProcesses } from './background/exec-background-processes'
 import { LocalBackgroundProcesses } from './background/local-background-processes';
 import { LocalPtyProcesses } from './background/local-pty-processes';
 import { shellExitCode, spawnInPty } from './local-pty';
-import type { BackgroundProcesses, EnvironmentHandle, ExecRequest, ExecResult, TerminalEnvironment } from './terminal-environment';
+import type { BackgroundProcesses, EnvironmentHandle, ExecRequest, ExecResult, InteractiveCommand, TerminalEnvironment } from './terminal-environment';
 import { ExecDeadline } from './exec-deadline';
 import { checkRepositories, disarmNewNestedRepositories, disarmRepository, guardRepositories, noteUnguardedStart, unguardedWorkspace, workTreesOf } from './git-control';
 import { gitDirectoryOf } from './git-repositories';
@@ -125,10 +125,38 @@ export class LocalEnvironment implements TerminalEnvironment {
     return this.run(request, true);
   }
 
-  interactiveCommand(script: string, env: Record<string, string> = {}): { file: string; args: string[]; env: NodeJS.ProcessEnv } {
+  interactiveCommand(script: string, env: Record<string, string> = {}): InteractiveCommand {
     const cwd = this.handle.cwd;
     const argv = this.sandbox.command(`builtin cd -- ${shellQuote(cwd)} || exit 126\n${script}`, this.runOptions(cwd));
-    return { ...argv, env: { ...sanitizeEnvironment(process.env, this.options.envPassthrough), ...env } };
+    // A script writes the workspace as a command does: what it leaves is checked the same way.
+    const settle = this.watchWorkspace();
+    return { ...argv, env: { ...sanitizeEnvironment(process.env, this.options.envPassthrough), ...env }, settle };
+  }
+
+  /**
+   * Call before a sandboxed process starts; the function it returns, once the process has ended,
+   * disarms what the process left that git, npm or yarn would run outside the sandbox (the
+   * sandbox keeps the repositories that exist read-only where git obeys them; a new repository, a
+   * commondir, a new submodule or a package config is checked after) and says what it removed.
+   */
+  private watchWorkspace(): () => string {
+    if (!this.sandbox.state().active) return () => '';
+    const stateDir = localBackgroundStateDir(this.sessionKey);
+    const workspace = realOrSelf(this.workspaceRoot);
+    const guard = guardRepositories(workspace, workTreesOf(workspace, this.nestedRepositories()));
+    return () => {
+      // A background process started with no repository to guard may have made one at any time.
+      const disarmed = checkRepositories(guard, unguardedWorkspace(stateDir) !== undefined);
+      const disarmedConfigs = disarmPackageConfigs(readPackageConfigBaseline(stateDir));
+      let note = '';
+      if (disarmed.length) {
+        note += `\n[hermes-temporal: removed what git would run or obey outside the sandbox, from a repository this command or a background process created, registered or redirected: ${disarmed.join(', ')}]`;
+      }
+      if (disarmedConfigs.length) {
+        note += `\n[hermes-temporal: removed from the workspace's package manager config what npm, npx or yarn would run or load outside the sandbox: ${disarmedConfigs.join(', ')}]`;
+      }
+      return note;
+    };
   }
 
   private runOptions(cwd: string, wrapperFiles: string[] = []) {
@@ -157,10 +185,7 @@ export class LocalEnvironment implements TerminalEnvironment {
     // as each is a syscall of microseconds where the asynchronous calls queue for libuv's threads.
     if (sandboxed) writeFileSync(cwdFile, '', { mode: 0o600 });
     const argv = sandboxed ? this.sandbox.command(script, this.runOptions(cwd, [cwdFile])) : { file: trustedProgram('bash', outside), args: ['-c', script] };
-    // The sandbox keeps the repositories that exist read-only where git obeys them; what the
-    // command does around them (a new repository, a commondir, a new submodule) is checked after.
-    const workspace = realOrSelf(this.workspaceRoot);
-    const guard = sandboxed && this.sandbox.state().active ? guardRepositories(workspace, workTreesOf(workspace, this.nestedRepositories())) : undefined;
+    const settle = sandboxed ? this.watchWorkspace() : () => '';
 
     const pidFile = request.id ? pidFileFor(request.id) : undefined;
     if (pidFile) mkdirSync(path.dirname(pidFile), { recursive: true });
@@ -179,17 +204,10 @@ export class LocalEnvironment implements TerminalEnvironment {
     const deadline = new ExecDeadline(request, () => killProcessGroup(child.pid, this.options.killGraceMs ?? 1000));
     try {
       const code = await child.exited;
-      // A background process started with no repository to guard may have made one at any time.
-      const disarmed = guard ? checkRepositories(guard, unguardedWorkspace(localBackgroundStateDir(this.sessionKey)) !== undefined) : [];
-      const disarmedConfigs = sandboxed && this.sandbox.state().active ? disarmPackageConfigs(readPackageConfigBaseline(localBackgroundStateDir(this.sessionKey))) : [];
+      const note = settle();
       const concluded = deadline.conclude(output.toString(), code);
       const exitCode = concluded.exitCode;
-      let text = disarmed.length
-        ? `${concluded.output}\n[hermes-temporal: removed what git would run or obey outside the sandbox, from a repository this command or a background process created, registered or redirected: ${disarmed.join(', ')}]`
-        : concluded.output;
-      if (disarmedConfigs.length) {
-        text += `\n[hermes-temporal: removed from the workspace's package manager config what npm, npx or yarn would run or load outside the sandbox: ${disarmedConfigs.join(', ')}]`;
-      }
+      const text = concluded.output + note;
       const finalCwd = recordedCwd(readCwdFile(cwdFile)) ?? cwd;
       if (request.cwd === undefined) this.current = { ...this.current, cwd: finalCwd };
       return { output: text, exitCode, timedOut: deadline.timedOut, interrupted: deadline.interrupted, cwd: finalCwd };

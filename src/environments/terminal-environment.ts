@@ -113,9 +113,18 @@ export interface TerminalEnvironment {
   /**
    * The program to spawn for `bash -c script` where commands run (the sandbox), with the
    * environment commands see, for a caller that keeps the process's pipes itself (execute_code).
-   * Only backends whose processes this worker can spawn directly have it.
+   * Only backends whose processes this worker can spawn directly have it. Call `settle` once the
+   * process has ended: it makes the checks a command gets when it ends (see LocalEnvironment) and
+   * returns the note for its output, or ''.
    */
-  interactiveCommand?(script: string, env?: Record<string, string>): { file: string; args: string[]; env: NodeJS.ProcessEnv };
+  interactiveCommand?(script: string, env?: Record<string, string>): InteractiveCommand;
+}
+
+export interface InteractiveCommand {
+  file: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  settle(): string;
 }
 
 /** What a backend plugs into the factory. */

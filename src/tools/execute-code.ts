@@ -43,14 +43,21 @@ register({
       [TOOLS_VARIABLE]: JSON.stringify(context.callableTools ?? []),
     });
     const started = Date.now();
-    const run = await runScript({
-      file: command.file,
-      args: command.args,
-      env: command.env,
-      signal: context.signal,
-      callTool: context.callTool,
-      limits: { timeoutMs: CODE_LIMITS.timeoutSeconds * 1000, maxToolCalls: CODE_LIMITS.maxToolCalls, maxStdoutBytes: CODE_LIMITS.maxStdoutBytes, maxStderrBytes: CODE_LIMITS.maxStderrBytes },
-    });
+    let note = '';
+    let run;
+    try {
+      run = await runScript({
+        file: command.file,
+        args: command.args,
+        env: command.env,
+        signal: context.signal,
+        callTool: context.callTool,
+        limits: { timeoutMs: CODE_LIMITS.timeoutSeconds * 1000, maxToolCalls: CODE_LIMITS.maxToolCalls, maxStdoutBytes: CODE_LIMITS.maxStdoutBytes, maxStderrBytes: CODE_LIMITS.maxStderrBytes },
+      });
+    } finally {
+      // Whatever ended the script, what it left in the workspace is checked like a command's.
+      note = command.settle();
+    }
     if (context.signal.aborted) throw context.signal.reason ?? new Error('execute_code was cancelled');
     // 127: bash could not find the interpreter where scripts run (e.g. installed under a hidden home folder).
     const missing = run.exitCode === 127 && !run.output;
@@ -66,7 +73,7 @@ register({
           : undefined;
     return toolResult({
       status,
-      output: run.stdoutTruncated ? `${run.output}\n[output truncated at ${CODE_LIMITS.maxStdoutBytes / 1000}KB]` : run.output,
+      output: (run.stdoutTruncated ? `${run.output}\n[output truncated at ${CODE_LIMITS.maxStdoutBytes / 1000}KB]` : run.output) + note,
       tool_calls_made: run.toolCalls,
       duration_seconds: Math.round((Date.now() - started) / 100) / 10,
       ...(error ? { error } : {}),

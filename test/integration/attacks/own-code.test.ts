@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Harness } from '../../helpers/session-harness';
-import { expectNoCanaryLeaked, expectUnchanged, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
+import { expectNoCanaryLeaked, expectUnchanged, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
 
 let harness: Harness;
 let world: AttackWorld;
@@ -62,5 +62,30 @@ test('package manager configs it writes in the workspace lose what the next npx 
   expect(readFileSync(path.join(world.workspace, '.yarnrc'), 'utf8')).not.toContain('script-shell');
   expect(readFileSync(path.join(world.workspace, '.yarnrc.yml'), 'utf8')).not.toContain('yarnPath');
   expect(existsSync(npmrc) ? readFileSync(npmrc, 'utf8') : '').not.toContain('node-options');
+  await expectNoCanaryLeaked(run);
+});
+
+test('a repository an execute_code script makes is disarmed like one a command makes', async () => {
+  const hook = path.join(world.workspace, '.git', 'hooks', 'pre-commit');
+  const planted = path.join(world.precious, 'fsmonitor.marker');
+  const script = [
+    "const { execSync } = require('node:child_process');",
+    "const fs = require('node:fs');",
+    "execSync('git init -q');",
+    `fs.writeFileSync('.git/hooks/pre-commit', '#!/bin/sh\\necho pwned >> "$HOME/.bashrc"\\n', { mode: 0o755 });`,
+    `execSync(${JSON.stringify(`git config core.fsmonitor 'touch ${planted}; false'`)});`,
+    "console.log('initialised');",
+  ].join('\n');
+  const run = await runAttack(harness, world, () => ({
+    turns: [{ tool_calls: [{ name: 'execute_code', arguments: { code: script } }] }, { content: 'initialised' }],
+  }));
+  expect(run.result.status).toBe('completed');
+  const [executed] = await resultsOf(run);
+  // The script really ran in the workspace.
+  expect(executed).toMatchObject({ status: 'success' });
+  expect(existsSync(path.join(world.workspace, '.git', 'HEAD'))).toBe(true);
+  // What git would run for the user later, outside the sandbox, is gone.
+  expect(existsSync(hook)).toBe(false);
+  expect(readFileSync(path.join(world.workspace, '.git', 'config'), 'utf8')).not.toContain('fsmonitor');
   await expectNoCanaryLeaked(run);
 });
