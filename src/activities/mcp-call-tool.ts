@@ -14,6 +14,8 @@ import { McpTransportDownError } from '../mcp/connection-pool';
 import type { McpCallTarget } from '../mcp/listing-types';
 import { resolveServer } from '../mcp/resolved-server';
 import { mapCallResult, type McpCallResult } from '../mcp/result-mapping';
+import { checkServerFolder } from '../mcp/transports';
+import { describeRemovals, type FolderRemovals } from '../environments/folder-watch';
 import { INVALID_ARGUMENTS_RESULT, parseToolArguments } from '../registry/handle-function-call';
 import { toolError } from '../registry/results';
 import type { SessionStore } from '../store/session-store';
@@ -89,6 +91,7 @@ export function createCallMcpTool(deps: McpActivityDeps & { store: SessionStore;
     const signal = cancellationSignal();
     const heartbeat = startHeartbeat({ phase: 'started' }, { immediate: true });
     const startedMs = Date.now();
+    let removed: FolderRemovals | undefined;
     const observed = (content: string) => afterCall(deps.hooks, hookPayload, content, Date.now() - startedMs);
     try {
       let result: McpCallResult;
@@ -96,27 +99,49 @@ export function createCallMcpTool(deps: McpActivityDeps & { store: SessionStore;
         result = (await deps.pool.withClient(
           server,
           (client) =>
-            client.callTool({ name: record.tool, arguments: args }, undefined, {
-              signal,
-              timeout: config.timeout * 1000,
-              resetTimeoutOnProgress: true,
-              onprogress: (progress) => heartbeat.update({ progress: progress.progress, total: progress.total }),
-            }),
+            client
+              .callTool({ name: record.tool, arguments: args }, undefined, {
+                signal,
+                timeout: config.timeout * 1000,
+                resetTimeoutOnProgress: true,
+                onprogress: (progress) => heartbeat.update({ progress: progress.progress, total: progress.total }),
+              })
+              // Whatever the call did in a sandboxed server's folder, even if it failed, is checked now.
+              .finally(() => (removed = checkServerFolder(client.transport))),
           { connectTimeoutMs: config.connect_timeout * 1000, signal },
         )) as McpCallResult;
         breaker.succeeded();
       } catch (error) {
+        logRemovals(removed);
         if (signal.aborted) throw signal.reason instanceof CancelledFailure ? signal.reason : new CancelledFailure('The MCP call was cancelled');
         return await store(await observed(await describeFailure(error)));
       }
       // Only the call's own failures are the server's: a store that cannot be written fails the activity.
-      const mapped = deps.redactor.redactResult(await observed(mapCallResult(result)));
+      const mapped = deps.redactor.redactResult(await observed(withRemovals(mapCallResult(result), removed)));
       // The call has run: an environment that cannot be reached now must not make it look interrupted.
       const workspace = await deps.environments.attach(input.environment).then((environment) => environment.workspace, () => undefined);
       const budgeted = workspace ? await applyResultBudget(mapped, DEFAULT_MAX_RESULT_CHARS, { workspace, sessionId: input.sessionId, toolCallId: input.toolCallId }) : mapped;
       return await store(budgeted, { toolsChanged: deps.pool.toolsChangedSince(server, listing?.listedAtMs ?? 0) });
     } finally {
       heartbeat.stop();
+    }
+
+    /** The model hears what was removed, as after a command; the operator's log says it too. */
+    function withRemovals(content: string, removals: FolderRemovals | undefined): string {
+      const note = removals ? describeRemovals(removals).trim() : '';
+      if (!note) return content;
+      logRemovals(removals);
+      try {
+        return JSON.stringify({ ...(JSON.parse(content) as Record<string, unknown>), workspace_note: note });
+      } catch {
+        return `${content}\n${note}`;
+      }
+    }
+
+    function logRemovals(removals: FolderRemovals | undefined): void {
+      if (removals && (removals.repositories.length || removals.packageConfigs.length)) {
+        deps.logger.warn({ server: serverName, ...removals }, 'Disarmed what an MCP server left in its folder that would run outside the sandbox');
+      }
     }
 
     async function describeFailure(error: unknown): Promise<string> {

@@ -20,7 +20,8 @@ import { LocalPtyProcesses } from './background/local-pty-processes';
 import { shellExitCode, spawnInPty } from './local-pty';
 import type { BackgroundProcesses, EnvironmentHandle, ExecRequest, ExecResult, InteractiveCommand, TerminalEnvironment } from './terminal-environment';
 import { ExecDeadline } from './exec-deadline';
-import { checkRepositories, disarmNewNestedRepositories, disarmRepository, guardRepositories, noteUnguardedStart, unguardedWorkspace, workTreesOf } from './git-control';
+import { disarmNewNestedRepositories, disarmRepository, noteUnguardedStart, unguardedWorkspace } from './git-control';
+import { describeRemovals, watchFolder } from './folder-watch';
 import { gitDirectoryOf } from './git-repositories';
 import { nestedRepositoriesRecord, readNestedRepositories } from './nested-repositories';
 import { LocalSandbox, type SandboxCommand } from './local-sandbox';
@@ -135,28 +136,18 @@ export class LocalEnvironment implements TerminalEnvironment {
 
   /**
    * Call before a sandboxed process starts; the function it returns, once the process has ended,
-   * disarms what the process left that git, npm or yarn would run outside the sandbox (the
-   * sandbox keeps the repositories that exist read-only where git obeys them; a new repository, a
-   * commondir, a new submodule or a package config is checked after) and says what it removed.
+   * disarms what it left that git, npm or yarn would run outside the sandbox (folder-watch.ts) and
+   * returns the note for its output.
    */
   private watchWorkspace(): () => string {
     if (!this.sandbox.state().active) return () => '';
     const stateDir = localBackgroundStateDir(this.sessionKey);
-    const workspace = realOrSelf(this.workspaceRoot);
-    const guard = guardRepositories(workspace, workTreesOf(workspace, this.nestedRepositories()));
-    return () => {
+    const settle = watchFolder(realOrSelf(this.workspaceRoot), this.nestedRepositories(), {
       // A background process started with no repository to guard may have made one at any time.
-      const disarmed = checkRepositories(guard, unguardedWorkspace(stateDir) !== undefined);
-      const disarmedConfigs = disarmPackageConfigs(readPackageConfigBaseline(stateDir));
-      let note = '';
-      if (disarmed.length) {
-        note += `\n[hermes-temporal: removed what git would run or obey outside the sandbox, from a repository this command or a background process created, registered or redirected: ${disarmed.join(', ')}]`;
-      }
-      if (disarmedConfigs.length) {
-        note += `\n[hermes-temporal: removed from the workspace's package manager config what npm, npx or yarn would run or load outside the sandbox: ${disarmedConfigs.join(', ')}]`;
-      }
-      return note;
-    };
+      unguarded: () => unguardedWorkspace(stateDir) !== undefined,
+      packageConfigs: () => readPackageConfigBaseline(stateDir),
+    });
+    return () => describeRemovals(settle());
   }
 
   private runOptions(cwd: string, wrapperFiles: string[] = []) {

@@ -29,9 +29,13 @@ export interface PackageConfigBaseline {
 export function recordPackageConfigBaseline(stateDir: string, workspace: string): void {
   const file = path.join(stateDir, BASELINE_FILE);
   if (readPackageConfigBaseline(stateDir)) return;
-  const files = Object.fromEntries(PACKAGE_CONFIG_FILES.map((name) => [name, identityOf(path.join(workspace, name))]));
   mkdirSync(stateDir, { recursive: true });
-  writeFileSync(file, JSON.stringify({ workspace, files } satisfies PackageConfigBaseline));
+  writeFileSync(file, JSON.stringify(packageConfigBaseline(workspace)));
+}
+
+/** The folder's package configs as they are now. */
+export function packageConfigBaseline(workspace: string): PackageConfigBaseline {
+  return { workspace, files: Object.fromEntries(PACKAGE_CONFIG_FILES.map((name) => [name, identityOf(path.join(workspace, name))])) };
 }
 
 export function readPackageConfigBaseline(stateDir: string): PackageConfigBaseline | undefined {

@@ -7,6 +7,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { LocalSandbox } from '../environments/local-sandbox';
 import { shellQuote } from '../environments/shell-quote';
 import { trustedProgram, trustedSearchPath } from '../environments/trusted-programs';
+import { watchFolder, type FolderRemovals } from '../environments/folder-watch';
+import { isDirectory } from '../environments/git-control';
+import { findNestedRepositories } from '../environments/git-repositories';
+import { packageConfigBaseline } from '../environments/package-config-guard';
+import { realOrSelf } from '../environments/path-within';
 import type { Logger } from '../logging';
 import { stdioEnvironment, type ResolvedServer } from './resolved-server';
 
@@ -18,6 +23,7 @@ export interface TransportOptions {
 
 const STDERR_TAIL_CHARS = 500;
 const stderrTails = new WeakMap<Transport, () => string>();
+const folderChecks = new WeakMap<Transport, () => FolderRemovals>();
 
 /** The last lines a stdio server wrote to stderr: why it would not start, usually. */
 export function stderrTail(transport: Transport): string {
@@ -38,10 +44,25 @@ export function openTransport(server: ResolvedServer, options: TransportOptions)
   let env = stdioEnvironment(config.env);
   let file: string;
   let args = config.args;
+  let settle: (() => FolderRemovals) | undefined;
   if (config.sandbox && options.sandbox) {
     // The sandbox starts `bash -c script`: exec keeps the server the process whose pipes we hold.
     const script = `exec ${[command, ...config.args].map(shellQuote).join(' ')}`;
-    const wrapped = options.sandbox.command(script, { workspace: cwd, cwd, sessionKey: `mcp-${server.name}`, ...(env.PATH !== undefined ? { path: env.PATH } : {}) });
+    // The server writes its folder at the model's request for as long as it lives: the
+    // repositories there now stay read-only to it, and what it leaves is checked after each call.
+    const folder = realOrSelf(cwd);
+    const nested = isDirectory(folder) ? findNestedRepositories(folder).workTrees : [];
+    const wrapped = options.sandbox.command(script, {
+      workspace: cwd,
+      cwd,
+      sessionKey: `mcp-${server.name}`,
+      nestedRepositories: nested,
+      ...(env.PATH !== undefined ? { path: env.PATH } : {}),
+    });
+    if (options.sandbox.state().active && isDirectory(folder)) {
+      const packageConfigs = packageConfigBaseline(folder);
+      settle = watchFolder(folder, nested, { packageConfigs: () => packageConfigs });
+    }
     file = wrapped.file;
     args = wrapped.args;
   } else {
@@ -61,5 +82,14 @@ export function openTransport(server: ResolvedServer, options: TransportOptions)
     options.logger.debug({ server: server.name, stderr: text.slice(0, 2000) }, 'MCP server stderr');
   });
   stderrTails.set(transport, () => tail);
+  if (settle) folderChecks.set(transport, settle);
   return transport;
+}
+
+/**
+ * Disarms what a sandboxed stdio server left in its folder that git, npm or yarn would run outside
+ * the sandbox (folder-watch.ts): call after each of its calls. Nothing for other transports.
+ */
+export function checkServerFolder(transport: Transport | undefined): FolderRemovals | undefined {
+  return transport ? folderChecks.get(transport)?.() : undefined;
 }
