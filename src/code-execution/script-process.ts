@@ -23,6 +23,12 @@ export interface ScriptResult {
   stdoutTruncated: boolean;
 }
 
+/**
+ * Longer request lines are not kept: the worker holds at most this much of each of a script's
+ * calls at once. A script writes large files itself, in its workspace; the tools are for the rest.
+ */
+const MAX_REQUEST_CHARS = 1024 * 1024;
+
 const toolRequestSchema = z.object({ id: z.number().int().min(0), name: z.string(), args: z.record(z.string(), z.unknown()).default({}) });
 
 export function runScript(options: {
@@ -38,7 +44,10 @@ export function runScript(options: {
   const decoder = new StringDecoder('utf8');
   let output = '';
   let stderr = '';
+  /** The request line being read (from its mark), or '' between requests. */
   let pending = '';
+  /** Inside a request line too long to keep: dropped up to its end. */
+  let discarding = false;
   let stdoutTruncated = false;
   let toolCalls = 0;
   let outstanding = 0;
@@ -97,23 +106,43 @@ export function runScript(options: {
       if (--outstanding === 0 && !timedOut) armTimer();
     }
   };
+  // Each piece of stdout is searched once, whatever the script sends: a request line that never
+  // ends must neither grow without bound in the worker nor be searched again with every chunk.
   const readStdout = (text: string) => {
-    pending += text;
-    for (;;) {
-      const mark = pending.indexOf(REQUEST_MARK);
-      if (mark === -1) {
-        print(pending);
+    let rest = text;
+    while (rest) {
+      if (discarding) {
+        const end = rest.indexOf('\n');
+        if (end === -1) return;
+        discarding = false;
+        rest = rest.slice(end + 1);
+        continue;
+      }
+      if (!pending) {
+        const mark = rest.indexOf(REQUEST_MARK);
+        if (mark === -1) {
+          print(rest);
+          return;
+        }
+        if (mark > 0) print(rest.slice(0, mark));
+        pending = REQUEST_MARK;
+        rest = rest.slice(mark + REQUEST_MARK.length);
+        continue;
+      }
+      const end = rest.indexOf('\n');
+      const piece = end === -1 ? rest : rest.slice(0, end);
+      if (pending.length + piece.length > MAX_REQUEST_CHARS) {
         pending = '';
-        return;
+        discarding = end === -1;
+        print(`[a tool request longer than ${MAX_REQUEST_CHARS / (1024 * 1024)} MiB was dropped]\n`);
+      } else {
+        pending += piece;
+        if (end === -1) return;
+        const line = pending.slice(REQUEST_MARK.length);
+        pending = '';
+        void handle(line);
       }
-      if (mark > 0) print(pending.slice(0, mark));
-      const end = pending.indexOf('\n', mark);
-      if (end === -1) {
-        pending = pending.slice(mark);
-        return;
-      }
-      void handle(pending.slice(mark + 1, end));
-      pending = pending.slice(end + 1);
+      rest = end === -1 ? '' : rest.slice(end + 1);
     }
   };
 

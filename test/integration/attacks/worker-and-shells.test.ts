@@ -205,3 +205,36 @@ test('programs planted where `npx hermes-temporal run` looks first (bwrap, bash,
   const withoutWorkerCache = (snapshot: Map<string, string>) => new Map([...snapshot].filter(([file]) => !file.startsWith(path.join(world.home, '.cache'))));
   expectUnchanged(withoutWorkerCache(before), withoutWorkerCache(world.snapshot()));
 });
+
+test("an execute_code script's endless tool request neither fills the worker's memory nor stalls its event loop", async () => {
+  // A request mark, then 60 MB with no line end: the worker would keep, and search again, all of it.
+  const flood = [
+    "process.stdout.write('\\u001e');",
+    "const chunk = 'a'.repeat(1 << 16);",
+    'let sent = 0;',
+    'await new Promise((resolve) => {',
+    '  const write = () => { while (sent < 960) { sent += 1; if (!process.stdout.write(chunk)) return process.stdout.once("drain", write); } resolve(); };',
+    '  write();',
+    '});',
+  ].join('\n');
+  let longestStallMs = 0;
+  let last = Date.now();
+  const monitor = setInterval(() => {
+    const now = Date.now();
+    longestStallMs = Math.max(longestStallMs, now - last - 50);
+    last = now;
+  }, 50);
+  try {
+    const run = await runAttack(harness, world, () => ({
+      turns: [{ tool_calls: [{ name: 'execute_code', arguments: { code: flood } }] }, { tool_calls: [terminal('echo alive')] }, { content: 'done' }],
+    }));
+    expect(run.result).toMatchObject({ status: 'completed', toolCalls: 2 });
+    const [flooded, alive] = await resultsOf(run);
+    expect(flooded).toMatchObject({ status: 'success' });
+    expect(alive).toMatchObject({ output: 'alive', exit_code: 0 });
+  } finally {
+    clearInterval(monitor);
+  }
+  // The worker (this process) kept answering: heartbeats and other sessions' activities go on.
+  expect(longestStallMs).toBeLessThan(1000);
+}, 120_000);

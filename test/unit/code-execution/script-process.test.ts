@@ -36,6 +36,20 @@ it('calls tools with object or positional arguments and prints around them', asy
   expect(calls).toEqual([{ name: 'read_file', args: { path: 'a.txt', limit: 2 } }, { name: 'terminal', args: { command: 'ls', timeout: 5 } }]);
 });
 
+it('reads a long request across many chunks, and drops one too long to keep, at the pace of the pipe', async () => {
+  const started = Date.now();
+  const { result, calls } = run(
+    `const long = await read_file({ path: 'x'.repeat(900000) });\n` +
+      `process.stdout.write('\\u001e' + 'a'.repeat(33 * 1024 * 1024) + '\\n');\n` +
+      `const after = await terminal('ls');\nconsole.log(long.args.path.length, after.tool);`,
+  );
+  const outcome = await result;
+  expect(outcome.output).toBe('[a tool request longer than 1 MiB was dropped]\n900000 terminal\n');
+  expect(calls.map((call) => call.name)).toEqual(['read_file', 'terminal']);
+  // Searched once: each chunk is not searched again with the next one.
+  expect(Date.now() - started).toBeLessThan(10_000);
+});
+
 it('reports a thrown error on stderr with a failing exit code', async () => {
   const { result } = run(`throw new Error('bad input');`);
   const outcome = await result;
