@@ -22,6 +22,7 @@ import { cliSubcommandRules } from './cli-subcommands';
 import { dataDestructionRules } from './data-destruction';
 import { stagedExecutionRules } from './staged-execution';
 import { containerRules } from './containers';
+import { movedOutRules } from './moved-out';
 
 const RULES: readonly Rule[] = [
   deleteRules,
@@ -45,6 +46,7 @@ const RULES: readonly Rule[] = [
   dataDestructionRules,
   stagedExecutionRules,
   containerRules,
+  movedOutRules,
 ];
 
 export function runRules(input: RuleInput): RuleHit[] {
