@@ -169,7 +169,7 @@ export interface ProtectedWriteContext {
  * A path that must not be written without approval: devices, system configuration and folders,
  * the home folder itself and its dotfiles (shell start-up files, credentials, autostart, cron),
  * this runtime's own files (config, approver key, session store), project `.env` files, git
- * hooks and repository config.
+ * hooks and repository config, and what a repository keeps its history in.
  */
 export function isProtectedWritePath(path: string, context: ProtectedWriteContext): boolean {
   const normalised = normaliseContextPath(path);
@@ -178,7 +178,7 @@ export function isProtectedWritePath(path: string, context: ProtectedWriteContex
   if (runtimeHomesOf(context.protectedFiles, home).some((directory) => isInside(normalised, directory))) return true;
   if (isBlockDevice(normalised) || isOtherDevice(normalised) || isSystemConfigPath(normalised)) return true;
   if (classifyDeleteTarget(normalised, home) !== undefined) return true;
-  if (isCredentialPath(normalised, home) || isHomeDotfile(normalised, home) || isGitControlPath(normalised)) return true;
+  if (isCredentialPath(normalised, home) || isHomeDotfile(normalised, home) || isGitControlPath(normalised) || isGitHistoryPath(normalised)) return true;
   return isEnvFile(normalised) && isInside(normalised, normaliseContextPath(context.workspaceRoot));
 }
 
@@ -190,6 +190,16 @@ export function isProtectedWritePath(path: string, context: ProtectedWriteContex
  */
 export function isGitControlPath(path: string): boolean {
   return /(?:^|\/)\.git(?:\/(?:.+\/)?(?:hooks|info|worktrees)(?:\/.*)?|\/(?:.+\/)?(?:config|config\.worktree|commondir|gitdir)|\/(?:.+\/)?objects\/info\/alternates|\/modules\/[^/]+)?$/.test(path);
+}
+
+/**
+ * Where a repository keeps its history, at any depth under a `.git` (a submodule's too): its
+ * objects, refs, reflogs, `packed-refs` and `HEAD`. git changes them itself; another program that
+ * deletes, overwrites or moves them loses commits, and they are writable in the sandbox (git
+ * needs them), unlike what git obeys (above).
+ */
+export function isGitHistoryPath(path: string): boolean {
+  return /(?:^|\/)\.git(?:\/(?:.+\/)?(?:objects|refs|logs)(?:\/.*)?|\/(?:.+\/)?(?:packed-refs|HEAD|ORIG_HEAD))?$/.test(path) && !/\/objects\/info\/alternates$/.test(path);
 }
 
 const SENSITIVE_ROOTS = new Set(['etc', 'usr', 'bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32', 'boot', 'var', 'opt', 'srv', 'root', 'sys', 'proc', 'dev', 'System', 'Library', 'private', 'snap', 'nix', 'run', 'mnt', 'media', 'home', 'Users', 'Applications']);

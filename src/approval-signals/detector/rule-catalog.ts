@@ -129,6 +129,7 @@ export const RULE_CATALOG = {
   N30: dangerous('loosen ownership or permissions of a credential path'),
   N31: dangerous('write a git hook, repository config or what redirects git to others (git obeys them outside the sandbox)'),
   N32: dangerous('move workspace files out of it (sandboxed, into a private temporary folder: gone when the command ends)'),
+  N33: dangerous('delete, overwrite or move what a git repository keeps its history in (objects, refs, logs, HEAD)'),
   N40: dangerous('command hidden by shell expansion (variable, array, IFS, substitution)'),
   SELF01: dangerous('overwrite hermes-temporal config/allowlist'),
 

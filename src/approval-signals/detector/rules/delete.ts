@@ -1,11 +1,11 @@
-// Deletes: `rm` (recursive or not, wherever its targets point), `find -delete`, `find -exec rm`,
-// `xargs rm`. Targets are normalised first, so `rm -rf "$HOME/"`, `rm -fr //*` and `/bin/rm -R /`
+// Deletes: `rm` (recursive or not, wherever its targets point; any of a repository's history),
+// `find -delete`, `find -exec rm`, `xargs rm`. Targets are normalised first, so `rm -rf "$HOME/"`, `rm -fr //*` and `/bin/rm -R /`
 // are the deletes they look like.
 import type { ExecutedCommand, ShellWord } from '../analysis-types';
 import { isGlobPattern } from '../glob';
 import { findIsUnfiltered, findStartPaths } from '../find-exec';
 import { hasOption, parseArgs } from '../flags';
-import { classifyDeleteTarget, isBuildOrCachePath } from '../path-classes';
+import { classifyDeleteTarget, isBuildOrCachePath, isGitHistoryPath } from '../path-classes';
 import { displayPath, isInside } from '../paths';
 import type { RuleHit, RuleId } from '../rule-catalog';
 import { args, canonicalCommand, canonicalParsed, resolveTarget } from './rule-helpers';
@@ -46,6 +46,8 @@ function removeHits(command: ExecutedCommand, context: RuleContext): RuleHit[] {
   if (command.wrappers.includes('xargs')) hits.push(hit('D38'));
   if (command.wrappers.some((wrapper) => wrapper.startsWith('find -exec') || wrapper.startsWith('find -ok'))) hits.push(hit('D39'));
   const targets = parsed.operands.map((word) => resolveTarget(word, command, context));
+  // One file there is enough to lose commits: a pack holds most of them, a ref names a branch.
+  if (targets.some((target) => target.path !== null && isGitHistoryPath(target.path))) hits.push(hit('N33'));
   if (recursive) {
     const hardline = new Set(targets.flatMap((target) => (target.path === null ? [] : [classifyDeleteTarget(target.path, context.home)])));
     for (const targetClass of ['root', 'system', 'home'] as const) if (hardline.has(targetClass)) hits.push(hit(HARDLINE_BY_CLASS[targetClass]));

@@ -1,10 +1,11 @@
 // Work moved out of the workspace: `mv src /tmp/x`, and the programs that delete what they copied
 // (`rsync --remove-source-files`, `tar --remove-files`, `zip -m`, `7z -sdel`). Outside the
 // workspace a sandboxed command can write only private temporary folders, discarded when it ends,
-// so there such a move is a delete (of `.git`: of the history); unsandboxed it takes the work out
-// of the project all the same.
+// so there such a move is a delete; unsandboxed it takes the work out of the project all the same.
+// A repository's history (`.git/objects`, refs, ...) moved anywhere is lost to git.
 import type { ExecutedCommand, ShellWord } from '../analysis-types';
 import { hasOption, optionValue, parseArgs, type ParsedArgs } from '../flags';
+import { isGitHistoryPath } from '../path-classes';
 import { isInside } from '../paths';
 import type { RuleHit } from '../rule-catalog';
 import { args, canonicalParsed, resolveTarget } from './rule-helpers';
@@ -23,13 +24,20 @@ export const movedOutRules: Rule = (input) => {
   for (const command of input.analysis.commands) {
     if (command.program === null || command.host) continue;
     const move = moveOf(command);
-    if (!move?.sources.length || !leavesWorkspace(move.destination, command, context)) continue;
+    if (!move?.sources.length) continue;
+    const canonical = canonicalParsed(command, move.parsed, context, true);
+    // Wherever it goes, a repository's history moved by another program than git is lost to it.
+    if (move.sources.some((word) => isGitHistoryPath(resolveTarget(word, command, context).path ?? word.value))) {
+      hits.push({ id: 'N33', canonical, command: command.text });
+      continue;
+    }
+    if (!leavesWorkspace(move.destination, command, context)) continue;
     // A source known only at run time may be in the workspace: caution wins.
     const fromWorkspace = move.sources.some((word) => {
       const path = resolveTarget(word, command, context).path;
       return path === null || isInside(path, context.workspaceRoot);
     });
-    if (fromWorkspace) hits.push({ id: 'N32', canonical: canonicalParsed(command, move.parsed, context, true), command: command.text });
+    if (fromWorkspace) hits.push({ id: 'N32', canonical, command: command.text });
   }
   return hits;
 };

@@ -3,10 +3,11 @@
 // program (`-o`, `--output`, `-O`, `--log-file`, `--prefix`, `-w`, ...), folders archives are
 // unpacked into (`tar -C`, `unzip -d`), files created or patched (`touch`, `mkdir`, `patch`).
 // Flagged when they land on raw devices, system configuration, credentials, the home folder's
-// dotfiles, project env/config files or this runtime's own files.
+// dotfiles, project env/config files, this runtime's own files, or what git obeys or keeps its
+// history in.
 import type { ExecutedCommand, WriteTarget } from '../analysis-types';
 import { hasOption, optionValue, parseArgs } from '../flags';
-import { isBlockDevice, isCredentialPath, isGitControlPath, isHomeDirectory, isHomeDotfile, isOtherDevice, isProjectEnvOrConfig, isSystemConfigPath, runtimeHomesOf } from '../path-classes';
+import { isBlockDevice, isCredentialPath, isGitControlPath, isGitHistoryPath, isHomeDirectory, isHomeDotfile, isOtherDevice, isProjectEnvOrConfig, isSystemConfigPath, runtimeHomesOf } from '../path-classes';
 import { outputWrites } from '../output-options';
 import { displayPath, isInside } from '../paths';
 import type { RuleHit, RuleId } from '../rule-catalog';
@@ -15,20 +16,20 @@ import { literalWord } from '../shell-words';
 import { args, canonicalCommand, resolveTarget } from './rule-helpers';
 import type { Rule, RuleContext } from './rule-types';
 
-type Category = 'device' | 'protected' | 'system' | 'credential' | 'dotfile' | 'homeroot' | 'project' | 'git';
+type Category = 'device' | 'protected' | 'system' | 'credential' | 'dotfile' | 'homeroot' | 'project' | 'git' | 'history';
 
 /** Rule per way of writing and category; `undefined`: that combination is not flagged. */
 const RULES: Record<string, Partial<Record<Category, RuleId>>> = {
-  redirect: { device: 'H06', protected: 'SELF01', system: 'D17', credential: 'D35', dotfile: 'N11', project: 'D37', git: 'N31' },
-  tee: { device: 'H06', protected: 'SELF01', system: 'D34', credential: 'D34', dotfile: 'N11', project: 'D36', git: 'N31' },
-  copy: { device: 'H06', protected: 'SELF01', system: 'D51', credential: 'D53', dotfile: 'N11', homeroot: 'N11', project: 'D52', git: 'N31' },
-  truncate: { protected: 'SELF01', system: 'D17', credential: 'D35', dotfile: 'N11', project: 'D37', git: 'N31' },
-  dd: { protected: 'SELF01', system: 'D17', credential: 'D35', dotfile: 'N11', git: 'N31' },
-  'in-place': { protected: 'D59', system: 'D57', credential: 'D54', dotfile: 'N11', git: 'N31' },
-  'in-place/long': { protected: 'D60', system: 'D58', credential: 'D55', dotfile: 'N11', git: 'N31' },
-  'in-place/perl': { protected: 'D61', system: 'D57', credential: 'D56', dotfile: 'N11', git: 'N31' },
-  output: { device: 'H06', protected: 'SELF01', system: 'N10', credential: 'N11', dotfile: 'N11', project: 'D52', git: 'N31' },
-  extract: { device: 'H06', protected: 'SELF01', system: 'N10', credential: 'N11', dotfile: 'N11', homeroot: 'N11', project: 'D52', git: 'N31' },
+  redirect: { device: 'H06', protected: 'SELF01', system: 'D17', credential: 'D35', dotfile: 'N11', project: 'D37', git: 'N31', history: 'N33' },
+  tee: { device: 'H06', protected: 'SELF01', system: 'D34', credential: 'D34', dotfile: 'N11', project: 'D36', git: 'N31', history: 'N33' },
+  copy: { device: 'H06', protected: 'SELF01', system: 'D51', credential: 'D53', dotfile: 'N11', homeroot: 'N11', project: 'D52', git: 'N31', history: 'N33' },
+  truncate: { protected: 'SELF01', system: 'D17', credential: 'D35', dotfile: 'N11', project: 'D37', git: 'N31', history: 'N33' },
+  dd: { protected: 'SELF01', system: 'D17', credential: 'D35', dotfile: 'N11', git: 'N31', history: 'N33' },
+  'in-place': { protected: 'D59', system: 'D57', credential: 'D54', dotfile: 'N11', git: 'N31', history: 'N33' },
+  'in-place/long': { protected: 'D60', system: 'D58', credential: 'D55', dotfile: 'N11', git: 'N31', history: 'N33' },
+  'in-place/perl': { protected: 'D61', system: 'D57', credential: 'D56', dotfile: 'N11', git: 'N31', history: 'N33' },
+  output: { device: 'H06', protected: 'SELF01', system: 'N10', credential: 'N11', dotfile: 'N11', project: 'D52', git: 'N31', history: 'N33' },
+  extract: { device: 'H06', protected: 'SELF01', system: 'N10', credential: 'N11', dotfile: 'N11', homeroot: 'N11', project: 'D52', git: 'N31', history: 'N33' },
 };
 
 export const writeRules: Rule = (input) => {
@@ -53,6 +54,7 @@ function classifyWrite(write: WriteTarget, context: RuleContext): RuleHit[] {
   if (isHomeDirectory(path, context.home) || path === '/') categories.push('homeroot');
   if (isProjectEnvOrConfig(path)) categories.push('project');
   if (isGitControlPath(path)) categories.push('git');
+  else if (isGitHistoryPath(path)) categories.push('history');
   return hitsFor(write, categories, displayPath(path, context.home));
 }
 
