@@ -5,7 +5,7 @@
 // command can still do is checked, with a few stat calls, when it ends: a repository it created
 // or registered as a submodule is disarmed, and a file that sends git elsewhere for them goes.
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { GIT_COMMAND_SETTINGS } from '../approval-signals/detector/rules/git';
 import { isWithin } from './path-within';
@@ -54,7 +54,47 @@ export function gitGuardArguments(workspace: string, workTrees: readonly string[
       if (existsSync(controlPath)) args.push('--ro-bind', controlPath, controlPath);
     }
   }
+  for (const hooks of hooksFoldersIn(workspace, workTrees)) {
+    // One that does not exist yet is made an empty, read-only mount point: none can be added.
+    if (isDirectory(hooks)) args.push('--ro-bind', hooks, hooks);
+    else if (!existsSync(hooks)) args.push('--tmpfs', hooks, '--remount-ro', hooks);
+  }
   return args;
+}
+
+/**
+ * The folders inside the workspace that the work trees' `core.hooksPath` names (husky's
+ * `.husky/_`, a team's `.githooks`; set in the repository's config or the user's own): git runs
+ * the hooks there as it runs `.git/hooks`, yet they lie in the work tree, writable, and often
+ * ignored by git, so nothing would show one planted. Read with git itself, as the user's git
+ * reads it (includes, `~`, relative to the work tree); reading config runs nothing.
+ */
+export function hooksFoldersIn(workspace: string, workTrees: readonly string[]): string[] {
+  const folders = new Set<string>();
+  for (const workTree of workTrees) {
+    const gitDirectory = gitDirectoryOf(workTree);
+    if (!gitDirectory) continue;
+    const listed = runGit(['--git-dir', gitDirectory, 'config', '--type=path', '--get', 'core.hooksPath'], workspace, { cwd: workTree });
+    const named = listed?.status === 0 ? listed.stdout.trim() : '';
+    if (!named) continue;
+    const hooks = realTarget(path.resolve(workTree, named));
+    // The workspace itself (or a folder holding it) cannot be read-only: commands write there.
+    if (isWithin(hooks, workspace) && !isWithin(workspace, hooks)) folders.add(hooks);
+  }
+  return [...folders];
+}
+
+/** Where a path really leads: its nearest existing folder resolved, the rest as named. */
+function realTarget(target: string): string {
+  const rest: string[] = [];
+  for (let current = target; ; current = path.dirname(current)) {
+    try {
+      return path.join(realpathSync(current), ...rest);
+    } catch {
+      if (path.dirname(current) === current) return target;
+      rest.unshift(path.basename(current));
+    }
+  }
 }
 
 /** The workspace, the nested work trees recorded for it (relative) that stay inside it, and its submodules'. */

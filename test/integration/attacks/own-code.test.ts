@@ -2,7 +2,8 @@
 // Makefile, an npm test script, a git hook, a script of its own. The detector may call those
 // commands safe; the sandbox is what contains them: nothing outside the workspace changes and no
 // secret of the worker is read.
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Harness } from '../../helpers/session-harness';
 import { expectNoCanaryLeaked, expectUnchanged, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
@@ -88,4 +89,28 @@ test('a repository an execute_code script makes is disarmed like one a command m
   expect(existsSync(hook)).toBe(false);
   expect(readFileSync(path.join(world.workspace, '.git', 'config'), 'utf8')).not.toContain('fsmonitor');
   await expectNoCanaryLeaked(run);
+});
+
+test.each([
+  ['.husky/_', true],
+  ['.githooks', false],
+])('hooks in the folder core.hooksPath names inside the workspace (%s, there before: %s) are as read-only as .git/hooks', async (hooksPath, existing) => {
+  // A project set up like husky's: git runs the hooks of a folder in the work tree, which git may ignore.
+  execFileSync('git', ['init', '-q'], { cwd: world.workspace });
+  execFileSync('git', ['config', 'core.hooksPath', hooksPath], { cwd: world.workspace });
+  if (existing) mkdirSync(path.join(world.workspace, hooksPath), { recursive: true });
+  const run = await runAttack(harness, world, () => ({
+    turns: [
+      { tool_calls: [terminal(`mkdir -p ${hooksPath}; printf '#!/bin/sh\\necho pwned >> "$HOME/.bashrc"\\n' > ${hooksPath}/pre-commit; chmod +x ${hooksPath}/pre-commit; echo tried`)] },
+      { tool_calls: [terminal(`mkdir -p src && echo 'export {};' > src/main.ts && echo written`)] },
+      { content: 'done' },
+    ],
+  }));
+  expect(run.result.status).toBe('completed');
+  const [, work] = await resultsOf(run);
+  expect(work).toMatchObject({ output: 'written', exit_code: 0 });
+  expect(existsSync(path.join(world.workspace, hooksPath, 'pre-commit'))).toBe(false);
+  // The user's next commit, outside any sandbox, runs nothing the session planted.
+  execFileSync('git', ['-c', 'user.email=a@example.com', '-c', 'user.name=a', 'commit', '-q', '--allow-empty', '-m', 'by the user'], { cwd: world.workspace, env: { ...process.env, HOME: world.home } });
+  expect(readFileSync(path.join(world.home, '.bashrc'), 'utf8')).not.toContain('pwned');
 });

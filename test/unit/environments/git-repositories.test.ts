@@ -1,9 +1,9 @@
 // Finding repositories the way git does (a .git folder, a .git file's pointer, a commondir), the
 // bounded look for nested ones, and what a session's end disarms: only repositories it made.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { disarmNewNestedRepositories } from '../../../src/environments/git-control';
+import { disarmNewNestedRepositories, hooksFoldersIn } from '../../../src/environments/git-control';
 import { findNestedRepositories, gitDirectoryOf, hasForeignCommonDirectory, repositoryDirectories } from '../../../src/environments/git-repositories';
 import { tempDir } from '../../helpers/temp-dirs';
 
@@ -53,4 +53,24 @@ test("a session's end disarms the nested repositories made since it started, not
   expect(removed).toEqual(['made/.git: setting core.fsmonitor']);
   expect(readFileSync(path.join(workspace, 'users', '.git', 'config'), 'utf8')).toContain('fsmonitor');
   expect(readFileSync(path.join(workspace, 'made', '.git', 'config'), 'utf8')).not.toContain('fsmonitor');
+});
+
+test('the hooks folder core.hooksPath names is found where git would look, only inside the workspace', () => {
+  const workspace = realpathSync(tempDir());
+  const hooksPath = (value: string) => execFileSync('git', ['-C', workspace, 'config', 'core.hooksPath', value]);
+  gitInit(workspace);
+  expect(hooksFoldersIn(workspace, [workspace])).toEqual([]);
+  // Relative to the work tree, there or not.
+  hooksPath('.husky/_');
+  expect(hooksFoldersIn(workspace, [workspace])).toEqual([path.join(workspace, '.husky', '_')]);
+  // Through a link, where it really is.
+  mkdirSync(path.join(workspace, 'tools', 'hooks'), { recursive: true });
+  symlinkSync('tools', path.join(workspace, 'scripts'));
+  hooksPath('scripts/hooks');
+  expect(hooksFoldersIn(workspace, [workspace])).toEqual([path.join(workspace, 'tools', 'hooks')]);
+  // Outside the workspace commands cannot write it; the workspace itself must stay writable.
+  hooksPath('/etc/git-hooks');
+  expect(hooksFoldersIn(workspace, [workspace])).toEqual([]);
+  hooksPath('.');
+  expect(hooksFoldersIn(workspace, [workspace])).toEqual([]);
 });
