@@ -55,8 +55,9 @@ export function createApprovalActivities(deps: {
           type: 'approval_pending',
           sessionId: input.sessionId,
           workflowId: input.workflowId,
-          // The webhook's receiver sees the command as the CLI shows it: secrets hidden, controls escaped.
-          approval: visibleApproval(redactor.redactValue(input.approval)),
+          // The webhook's receiver sees the command as the CLI shows it: secrets hidden (but never
+          // text that could be code, which would hide what runs), controls escaped.
+          approval: visibleApproval({ ...redactor.redactValue(input.approval), command: redactor.redactForApproval(input.approval.command) }),
           choices: input.approval.allowAlways ? ['once', 'session', 'always', 'deny'] : ['once', 'session', 'deny'],
           sentAt: new Date().toISOString(),
         },

@@ -142,7 +142,9 @@ export function createAssessToolCall(deps: AssessDeps) {
   };
   return async (input: AssessCommandInput, loaded?: LoadedCall): Promise<CommandAssessment> => {
     const assessment = await assess(input, loaded);
-    const display = assessment.display === undefined ? undefined : deps.redactor.redact(assessment.display);
+    // The model wrote the display: a well-known format hides only a plain token in it, never a
+    // private-key block or a `TOKEN=` value holding code, which would hide what runs.
+    const display = assessment.display === undefined ? undefined : deps.redactor.redactForApproval(assessment.display);
     return {
       ...assessment,
       // What a human reads cannot move the cursor or reorder letters, wherever it is shown later.

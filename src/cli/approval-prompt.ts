@@ -7,6 +7,9 @@ import { visibleText } from '../approval-signals/visible-text';
 import { redactFormats } from '../environments/secret-redaction';
 import type { SessionHandle } from '../temporal/sessions';
 
+/** Without this machine's variables, well-known formats, where they hide no more than a plain token. */
+const formatsShownSafely = (text: string): string => redactFormats(text, { plainTokensOnly: true });
+
 const ANSWERS: Record<string, ApprovalChoice> = { o: 'once', once: 'once', s: 'session', session: 'session', a: 'always', always: 'always' };
 
 /** The choice typed at the prompt; `always` only where offered; everything else denies. */
@@ -17,8 +20,11 @@ export function parseAnswer(answer: string, pending: Pick<PendingApproval, 'allo
   return choice;
 }
 
-/** The prompt for one approval; `redact` hides secrets in the command (well-known formats by default). */
-export function promptText(pending: PendingApproval, redact: (text: string) => string = redactFormats): string {
+/**
+ * The prompt for one approval; `redact` hides this machine's secrets in the command (the worker
+ * hid its own), as SecretRedactor.redactForApproval does, so no format hides what runs.
+ */
+export function promptText(pending: PendingApproval, redact: (text: string) => string = formatsShownSafely): string {
   const options = pending.smartDenied
     ? ['[o]nce  |  [d]eny', 'Choice [o/D]: ']
     : pending.allowAlways
@@ -41,7 +47,7 @@ export class ApprovalPrompter {
     /** Turns the typed answer into a decision signed by the approver key. */
     private readonly signAnswer: (pending: PendingApproval, choice: ApprovalChoice) => ApprovalDecision,
     private readonly write: (text: string) => void = (text) => process.stdout.write(text),
-    private readonly redact: (text: string) => string = redactFormats,
+    private readonly redact: (text: string) => string = formatsShownSafely,
   ) {}
 
   /** Call with the session's pending approvals whenever they are known. */

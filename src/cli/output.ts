@@ -40,13 +40,16 @@ export function createEventPrinter(options: {
   emojiFor?: (tool: string) => string;
   color?: boolean;
   /** Hides secrets in every event (commands, summaries, previews); well-known formats only when not given. */
-  redactor?: Pick<SecretRedactor, 'redactValue'>;
+  redactor?: Pick<SecretRedactor, 'redactValue' | 'redactForApproval'>;
 }): EventPrinter {
   const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
   const redactor = options.redactor ?? createSecretRedactor();
+  // A command waiting for approval is shown as it will run (see SecretRedactor.redactForApproval).
+  const redactEvent = (event: CliEvent): CliEvent =>
+    event.type === 'approval_pending' ? { ...redactor.redactValue(event), command: redactor.redactForApproval(event.command) } : redactor.redactValue(event);
   if (options.json) {
     return {
-      print: (event) => write(JSON.stringify(toJsonEvent(redactor.redactValue(event)))),
+      print: (event) => write(JSON.stringify(toJsonEvent(redactEvent(event)))),
       note: (message) => process.stderr.write(`${message}\n`),
     };
   }
@@ -56,7 +59,7 @@ export function createEventPrinter(options: {
     note: (message) => write(message),
     print(raw) {
       // Shown, never interpreted: every field may hold a model's (or a sub-agent's) text.
-      const event = visibleStrings(redactor.redactValue(raw));
+      const event = visibleStrings(redactEvent(raw));
       switch (event.type) {
         case 'session_started':
           write(`${style('1', '▶ Session', color)} ${event.sessionId} (workflow ${event.workflowId})`);

@@ -106,7 +106,7 @@ export async function runSession(options: RunOptions): Promise<RunOutcome> {
           handle,
           (pending, choice) => signDecision(approver, { workflowId: handle.workflowId, pending, choice, via: 'prompt' }),
           undefined,
-          redactor.redact,
+          redactor.redactForApproval,
         )
       : undefined;
     const announced = new Set<string>();

@@ -7,6 +7,13 @@ import { SECRET_FORMATS, marker, type SecretFormat } from './secret-formats';
 export interface SecretRedactor {
   /** `text` with every known secret replaced by `[REDACTED:<kind>]`. Never throws. */
   readonly redact: (text: string) => string;
+  /**
+   * For a command or content the model wrote that a person approves: the secret values this
+   * redactor knows hidden, but a well-known format only where what it hides is one plain token
+   * (see redactFormats), since the model chooses the text and a private-key block or a
+   * `TOKEN=` assignment could otherwise hide what runs.
+   */
+  readonly redactForApproval: (text: string) => string;
   /** A JSON value with every string in it redacted (objects and arrays copied; other values kept). */
   readonly redactValue: <T>(value: T) => T;
   /** A tool result: JSON results are redacted string by string (so they stay valid JSON), other text as text. */
@@ -62,18 +69,20 @@ interface KnownSecret {
 export function createSecretRedactor(options: SecretRedactorOptions = {}): SecretRedactor {
   const known = collectKnownSecrets(options);
 
-  const redact = (text: string): string => {
+  const redactWith = (formatOptions: FormatOptions) => (text: string): string => {
     if (typeof text !== 'string') return text;
     if (!text) return text;
     try {
       let result = text;
       for (const secret of known) if (result.includes(secret.value)) result = result.split(secret.value).join(secret.replacement);
-      return redactFormats(result);
+      return redactFormats(result, formatOptions);
     } catch {
       // A bug here must not leak what it failed to check.
       return `${marker('redaction-failed')} (${text.length} characters withheld)`;
     }
   };
+  const redact = redactWith({});
+  const redactForApproval = redactWith({ plainTokensOnly: true });
 
   const redactValue = <T>(value: T): T => redactDeep(value, redact, 0) as T;
 
@@ -94,7 +103,7 @@ export function createSecretRedactor(options: SecretRedactorOptions = {}): Secre
     return redact(text);
   };
 
-  return { redact, redactValue, redactResult, knownValueCount: known.length };
+  return { redact, redactForApproval, redactValue, redactResult, knownValueCount: known.length };
 }
 
 /** Longer leading fragments are kept: secrets are shorter, and a long run of output is worth showing. */
@@ -114,17 +123,34 @@ export function safeTail(text: string, maxChars: number): string {
   return length > MAX_PARTIAL_WORD ? tail : `${marker('partial')}${tail.slice(length)}`;
 }
 
+export interface FormatOptions {
+  /**
+   * Hide only what is one plain token (letters, digits and `._~+/=-`: every key, token and
+   * password format fits), never a multi-line block nor text holding spaces or syntax, which
+   * could be code: for text the model wrote that a person approves as shown.
+   */
+  plainTokensOnly?: boolean;
+}
+
+const PLAIN_TOKEN = /^[A-Za-z0-9._~+/=-]*$/;
+const MARKER_START = marker('').slice(0, -1);
+
 /** Only the well-known formats (no known values): for text redacted where no config is at hand. */
-export function redactFormats(text: string): string {
+export function redactFormats(text: string, options: FormatOptions = {}): string {
   let lower: string | undefined;
   let result = text;
   for (const format of SECRET_FORMATS) {
     if (format.hints && !hasHint(format, result, () => (lower ??= result.toLowerCase()))) continue;
     const { pattern } = format;
+    // A format redacted by a scan (private-key blocks) hides whole lines: never where code may be.
+    if (format.apply && options.plainTokensOnly) continue;
     const next = format.apply
       ? format.apply(result)
       : pattern
-        ? result.replace(pattern, (_match: string, ...rest: unknown[]) => replacementFor(format, rest))
+        ? result.replace(pattern, (match: string, ...rest: unknown[]) => {
+            const replacement = replacementFor(format, rest);
+            return options.plainTokensOnly && !PLAIN_TOKEN.test(hiddenPart(match, replacement)) ? match : replacement;
+          })
         : result;
     if (next !== result) {
       result = next;
@@ -132,6 +158,13 @@ export function redactFormats(text: string): string {
     }
   }
   return result;
+}
+
+/** What a replacement hides of `match`: all of it after the part the replacement keeps before its marker. */
+function hiddenPart(match: string, replacement: string): string {
+  const start = replacement.indexOf(MARKER_START);
+  const kept = start < 0 ? '' : replacement.slice(0, start);
+  return match.startsWith(kept) ? match.slice(kept.length) : match;
 }
 
 function hasHint(format: SecretFormat, text: string, lower: () => string): boolean {

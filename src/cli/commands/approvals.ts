@@ -141,8 +141,9 @@ async function locateApproval(client: Client, sessionId: string, approvalId: str
   throw new Error(`Session ${sessionId} has no pending approval${approvalId ? ` '${approvalId}'` : ''}${known.length ? ` (pending: ${known.join(', ')})` : ''}`);
 }
 
+/** This machine's secrets hidden, but nothing that could be code: what is approved is shown as it runs. */
 function redactedCommand(command: string): string {
-  return createSecretRedactor({ env: process.env, config: loadConfig() }).redact(command.split('\n')[0] ?? '');
+  return createSecretRedactor({ env: process.env, config: loadConfig() }).redactForApproval(command.split('\n')[0] ?? '');
 }
 
 export function registerApprovalCommands(program: Command): void {
@@ -162,12 +163,13 @@ export function registerApprovalCommands(program: Command): void {
           if (view.note) notes.push(view.note);
           for (const approval of view.approvals) rows.push({ sessionId: id, ...approval });
         }
-        // Shown as the terminal prompt shows them: this user's secrets (variables, config keys) hidden.
+        // Shown as the terminal prompt shows them: this user's secrets (variables, config keys) hidden,
+        // but never text that could be code, which would let the model hide what runs.
         const redactor = createSecretRedactor({ env: process.env, config: loadConfig() });
-        if (flags.json) return console.log(JSON.stringify(redactor.redactValue(rows), null, 2));
+        if (flags.json) return console.log(JSON.stringify(rows.map((row) => ({ ...redactor.redactValue(row), command: redactor.redactForApproval(row.command) })), null, 2));
         for (const note of notes) console.error(`note: ${note}`);
         if (!rows.length) return console.log('No pending approvals.');
-        for (const row of rows) console.log(pendingLines(row, redactor.redact));
+        for (const row of rows) console.log(pendingLines(row, redactor.redactForApproval));
       });
     });
 
