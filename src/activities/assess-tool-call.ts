@@ -17,6 +17,7 @@ import type { CommandVerdict, MatchedRule } from '../approval-signals/verdict';
 import { boundedApprovalKey } from '../approval-signals/approval-key';
 import { visibleText } from '../approval-signals/visible-text';
 import { confirmLinkFreePaths } from '../approval-signals/link-free-paths';
+import { writePreview } from './write-preview';
 import type { LoadedConfig } from '../config/load';
 import type { EnvironmentFactory } from '../environments/factory';
 import type { SecretRedactor } from '../environments/secret-redaction';
@@ -134,7 +135,7 @@ export function createAssessToolCall(deps: AssessDeps) {
         .join(' ')}`;
       // Whoever decides sees what would be written, not only where (kept out of history otherwise).
       if (request.preview !== undefined && paths.findings.some((finding) => finding.risk)) {
-        assessment.display += `\n${clip(request.preview, MAX_PREVIEW)}`;
+        assessment.display += `\n${clipShown(await writePreview(request, paths.findings, environment.workspace), MAX_PREVIEW)}`;
       }
     }
     if (paths.problem) assessment.problem = paths.problem;
@@ -148,7 +149,7 @@ export function createAssessToolCall(deps: AssessDeps) {
     return {
       ...assessment,
       // What a human reads cannot move the cursor or reorder letters, wherever it is shown later.
-      ...(display === undefined ? {} : { display: clip(visibleText(display), MAX_DISPLAY) }),
+      ...(display === undefined ? {} : { display: clipShown(visibleText(display), MAX_DISPLAY) }),
       // Approving a call that could not be judged covers that whole call, not what its clipped display shares with others.
       ...(assessment.problem ? { problemKey: boundedApprovalKey(`PROBLEM:${display ?? assessment.problem}`) } : {}),
     };
@@ -337,6 +338,13 @@ function displayOf(tool: string, request: AssessmentRequest): string {
 function tildify(absolute: string, home: string): string {
   if (home !== '/' && (absolute === home || absolute.startsWith(`${home}/`))) return `~${absolute.slice(home.length)}`;
   return absolute;
+}
+
+/** At most `limit` characters, saying how many more a person deciding does not see. */
+function clipShown(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  const kept = limit - 50; // room for the note
+  return `${text.slice(0, kept)}… [${text.length - kept} more characters not shown]`;
 }
 
 function clip(text: string, limit = MAX_TEXT): string {

@@ -100,6 +100,8 @@ export interface AssessmentRequest {
   writes?: string[];
   /** What a write would put there (the content, or the replaced text and its replacement): shown to whoever decides. */
   preview?: string;
+  /** The written path whose whole new content `preview` is (write_file): shown as how it changes the file there now. */
+  previewReplaces?: string;
   /** Text typed into a background process: a command when that process is a shell or an interpreter. */
   processInput?: { processId: string; data: string; action: 'write' | 'submit' };
   /**

@@ -23,7 +23,8 @@ register({
   ].join(' '),
   // Only the arguments are known here; the caller resolves the raw path against the workspace.
   concurrency: ({ path }) => ({ mode: 'path', path }),
-  assess: ({ path, content }) => (typeof path === 'string' ? { writes: [path], ...(typeof content === 'string' ? { preview: content } : {}) } : {}),
+  assess: ({ path, content }) =>
+    typeof path === 'string' ? { writes: [path], ...(typeof content === 'string' ? { preview: content, previewReplaces: path } : {}) } : {},
   handler: async ({ path, content }, context) => {
     const workspace = context.workspace;
     const absolute = workspace.resolve(path);
