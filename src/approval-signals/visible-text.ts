@@ -47,3 +47,13 @@ export function visibleApproval<T extends { command: string; description: string
     ...(approval.refusedDecision === undefined ? {} : { refusedDecision: visibleText(approval.refusedDecision) }),
   };
 }
+
+/**
+ * The first line of `text` for a one-line display (the UI's details line, a CLI confirmation),
+ * saying how many lines follow: a harmless first line must not stand for a command that goes on.
+ */
+export function firstLineOf(text: string): string {
+  const lines = text.split('\n');
+  const more = lines.length - 1;
+  return `${visibleText(lines[0] ?? '')}${more ? ` … (+${more} more line${more === 1 ? '' : 's'})` : ''}`;
+}

@@ -4,7 +4,7 @@ import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { log, setHandler, workflowInfo } from '@temporalio/workflow';
 import { DEFAULT_APPROVAL_SETTINGS, type PendingApproval, type SessionApprovalSettings } from '../approval-signals/approval-types';
 import { VerifiedDecisions } from '../approval-signals/decision-signature';
-import { visibleText } from '../approval-signals/visible-text';
+import { firstLineOf, visibleText } from '../approval-signals/visible-text';
 import {
   approvalAuditQuery,
   approvalDecisionSignal,
@@ -79,7 +79,7 @@ export function installApprovals(
 export function awaitingApprovalDetails(pending: readonly PendingApproval[], settings: Pick<SessionApprovalSettings, 'acceptUnsigned'>): string {
   const waiting = pending.map((approval) => {
     const refused = approval.refusedDecision ? ` — ${visibleText(approval.refusedDecision.slice(0, 300))}` : '';
-    return `${approval.approvalId} (${visibleText(approval.description)}): \`${visibleText(approval.command.split('\n')[0] ?? '')}\`${refused}`;
+    return `${approval.approvalId} (${visibleText(approval.description)}): \`${firstLineOf(approval.command)}\`${refused}`;
   });
   const howTo = settings.acceptUnsigned
     ? 'Answer with the `approvalDecision` signal or `hermes-temporal approve`.'

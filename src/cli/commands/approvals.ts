@@ -9,7 +9,7 @@ import { startApprovalServer } from '../../approval-signals/approval-server';
 import { loadApproverKey, signDecision } from '../../approval-signals/approver-key';
 import { approvalDecisionSignal, decideApprovalUpdate, pendingApprovalsQuery } from '../../approval-signals/definitions';
 import type { MemoPendingApproval } from '../../approval-signals/pending-approvals-memo';
-import { visibleText } from '../../approval-signals/visible-text';
+import { firstLineOf, visibleText } from '../../approval-signals/visible-text';
 import { loadConfig } from '../../config/load';
 import { createSecretRedactor } from '../../environments/secret-redaction';
 import { connectTemporalClient, type TemporalClientConnection } from '../../temporal/connection';
@@ -88,7 +88,7 @@ async function decide(sessionId: string, approvalId: string | undefined, choice:
     const recordBySignal = async (note: string) => {
       await bounded(client, `send the decision to session ${sessionId}`, () => reach.handle.signal(approvalDecisionSignal, decision));
       if (flags.json) return console.log(JSON.stringify({ sessionId, approvalId: approval.approvalId, choice, recorded: 'signal', note }));
-      console.log(`${sessionId} ${approval.approvalId}: ${choice === 'deny' ? 'denial' : `approval (${choice})`} recorded by the server for \`${visibleText(redactedCommand(approval.command))}\``);
+      console.log(`${sessionId} ${approval.approvalId}: ${choice === 'deny' ? 'denial' : `approval (${choice})`} recorded by the server for \`${firstLineOf(redactedCommand(approval.command))}\``);
       console.log(`  ${note}. The session applies the decision when a worker serves it.`);
     };
     if (pending.note) return recordBySignal(pending.note);
@@ -143,7 +143,7 @@ async function locateApproval(client: Client, sessionId: string, approvalId: str
 
 /** This machine's secrets hidden, but nothing that could be code: what is approved is shown as it runs. */
 function redactedCommand(command: string): string {
-  return createSecretRedactor({ env: process.env, config: loadConfig() }).redactForApproval(command.split('\n')[0] ?? '');
+  return createSecretRedactor({ env: process.env, config: loadConfig() }).redactForApproval(command);
 }
 
 export function registerApprovalCommands(program: Command): void {

@@ -95,3 +95,9 @@ test('`tools --mcp` shows a server’s tool names, descriptions and errors visib
   expect(lines.join('\n')).not.toMatch(HIDDEN);
   expect(lines.join('\n')).toContain('\\x1b]52;c;');
 });
+
+test('the details line shows the first line of a command and says how many lines follow it', () => {
+  const details = awaitingApprovalDetails([{ ...pending, command: 'rm -rf old-cache\nrm -rf src\ntrue' }], { acceptUnsigned: false });
+  expect(details).toContain('`rm -rf old-cache … (+2 more lines)`');
+  expect(awaitingApprovalDetails([{ ...pending, command: 'rm -rf old-cache' }], { acceptUnsigned: false })).toContain('`rm -rf old-cache`');
+});
