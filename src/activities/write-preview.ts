@@ -1,6 +1,6 @@
-// What a person deciding on a file write is shown. A whole-file write over a file that exists is
-// shown as how it changes that file: a line added to the end of a long start-up file would
-// otherwise lie past the preview's limit, unseen by whoever approves it.
+// What a person deciding on a file write is shown: how the write changes what is there. A line
+// added to the end of a long start-up file (a whole-file write) or of a long replaced text (a
+// patch) would otherwise lie past the preview's limit, unseen by whoever approves it.
 import type { PathFinding } from '../approval-signals/approval-types';
 import type { AssessmentRequest } from '../registry/tool-entry';
 import type { Workspace } from '../environments/workspace';
@@ -9,28 +9,34 @@ import { unifiedDiff } from '../tools/file-helpers';
 /** Larger files are not read to show a change: the new content is shown (and clipped) instead. */
 const MAX_DIFF_BASE_BYTES = 4 * 1024 * 1024;
 
-/** The preview of a gated write: the tool's own, or for a whole-file write over a file, its diff. */
+/** The preview of a gated write: the diff of the text it replaces, of the file it overwrites, or else the tool's own. */
 export async function writePreview(request: AssessmentRequest, findings: readonly PathFinding[], workspace: Workspace): Promise<string> {
   const preview = request.preview ?? '';
+  const change = request.previewChange;
+  if (change) {
+    const label = findings.find((candidate) => candidate.access === 'write')?.shown ?? 'the file';
+    return `replaces${change.everywhere ? ' every occurrence of' : ''} this text in ${label}:\n${wholeFileDiff(change.before, change.after)}`;
+  }
   const finding = request.previewReplaces === undefined ? undefined : findings.find((candidate) => candidate.access === 'write' && candidate.path === request.previewReplaces);
   if (!finding) return preview;
   try {
     const info = await workspace.stat(finding.resolved);
     if (!info || info.type !== 'file' || info.size > MAX_DIFF_BASE_BYTES) return preview;
     const before = (await workspace.readFile(finding.resolved)).toString('utf8');
-    return `changes to ${finding.shown ?? finding.resolved} as it is now:\n${wholeFileDiff(before, preview, finding.shown ?? finding.resolved)}`;
+    return `changes to ${finding.shown ?? finding.resolved} as it is now:\n${wholeFileDiff(before, preview)}`;
   } catch {
     return preview;
   }
 }
 
-/** A unified diff from `before` to `after`: the one stretch between what they share at either end. */
-export function wholeFileDiff(before: string, after: string, label: string): string {
+/** The hunks of a unified diff from `before` to `after`: the one stretch between what they share at either end. */
+export function wholeFileDiff(before: string, after: string): string {
   const shortest = Math.min(before.length, after.length);
   let start = 0;
   while (start < shortest && before[start] === after[start]) start += 1;
   let end = 0;
   while (end < shortest - start && before[before.length - 1 - end] === after[after.length - 1 - end]) end += 1;
   if (start === before.length && start === after.length) return '(no change)';
-  return unifiedDiff(before, [{ start, end: before.length - end, replacement: after.slice(start, after.length - end) }], label);
+  const diff = unifiedDiff(before, [{ start, end: before.length - end, replacement: after.slice(start, after.length - end) }], '');
+  return diff.split('\n').slice(2).join('\n'); // without the ---/+++ lines: the prompt names the file
 }

@@ -102,6 +102,8 @@ export interface AssessmentRequest {
   preview?: string;
   /** The written path whose whole new content `preview` is (write_file): shown as how it changes the file there now. */
   previewReplaces?: string;
+  /** Text the write replaces and its replacement (patch): shown as how one changes into the other. */
+  previewChange?: { before: string; after: string; everywhere: boolean };
   /** Text typed into a background process: a command when that process is a shell or an interpreter. */
   processInput?: { processId: string; data: string; action: 'write' | 'submit' };
   /**

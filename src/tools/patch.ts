@@ -33,8 +33,14 @@ register({
   ].join(' '),
   // Only the arguments are known here; the caller resolves the raw path against the workspace.
   concurrency: ({ path }) => ({ mode: 'path', path }),
-  assess: ({ path, old_string: oldString, new_string: newString }) =>
-    typeof path === 'string' ? { writes: [path], preview: `replace:\n${textOf(oldString)}\nwith:\n${textOf(newString)}` } : {},
+  assess: ({ path, old_string: oldString, new_string: newString, replace_all: replaceAll }) =>
+    typeof path === 'string'
+      ? {
+          writes: [path],
+          preview: `replace${replaceAll ? ' every occurrence of' : ''}:\n${textOf(oldString)}\nwith:\n${textOf(newString)}`,
+          previewChange: { before: textOf(oldString), after: textOf(newString), everywhere: replaceAll === true },
+        }
+      : {},
   handler: async ({ path, old_string: oldString, new_string: newString, replace_all: replaceAll }, context) => {
     if (oldString === '') return toolError('old_string must not be empty. To create or overwrite a file, use write_file.');
     if (oldString === newString) return toolError('old_string and new_string are identical: there is nothing to change.');

@@ -84,13 +84,19 @@ test('write_file to the user config waits for a human; denied, the model hears w
   };
   await withSession(dirs, script, async ({ handle, store }) => {
     const pending = await pendingApprovals(handle, 2);
-    expect(pending.map(({ tool, command, description }) => ({ tool, command, description }))).toEqual([
-      { tool: 'write_file', command: `write_file ${userConfig}\napprovals:\n  mode: "off"\n`, description: `write to a protected file: ${userConfig}` },
-      { tool: 'write_file', command: 'write_file ~/.bashrc\nexport EDITOR=vi\n', description: 'write to a protected file: ~/.bashrc' },
-    ]);
+    // Judged side by side, the two ask in the order their judgements finish. A write over a file
+    // that exists is shown as how it changes it; a new file as its content.
+    const configWrite = pending.find((approval) => approval.command.startsWith(`write_file ${userConfig}`));
+    const bashrcWrite = pending.find((approval) => approval.command.startsWith('write_file ~/.bashrc'));
+    expect(configWrite).toMatchObject({
+      tool: 'write_file',
+      command: `write_file ${userConfig}\nchanges to ${userConfig} as it is now:\n@@ -1,2 +1,2 @@\n approvals:\n-  mode: manual\n+  mode: "off"`,
+      description: `write to a protected file: ${userConfig}`,
+    });
+    expect(bashrcWrite).toMatchObject({ tool: 'write_file', command: 'write_file ~/.bashrc\nexport EDITOR=vi\n', description: 'write to a protected file: ~/.bashrc' });
     expect(readFileSync(userConfig, 'utf8')).toBe('approvals:\n  mode: manual\n');
-    await decide(handle, 'ap-1', 'deny', 'the agent may not change my approval settings');
-    await decide(handle, 'ap-2', 'once');
+    await decide(handle, configWrite!.approvalId, 'deny', 'the agent may not change my approval settings');
+    await decide(handle, bashrcWrite!.approvalId, 'once');
     await handle.result();
     const [denied, approved] = await toolResults(store, handle);
     expect(denied).toMatchObject({ status: 'blocked' });
@@ -110,8 +116,8 @@ test('patch of ~/.ssh/authorized_keys waits, directly and through a workspace sy
   const script = { turns: [{ tool_calls: [addKey('~/.ssh/authorized_keys'), addKey('notes.txt')] }, { content: 'done' }] };
   await withSession(dirs, script, async ({ handle, store }) => {
     const pending = await pendingApprovals(handle, 2);
-    // The human sees where, and what: the text replaced and its replacement.
-    const shown = 'replace:\nowner\nwith:\nowner\nssh-ed25519 BBBB attacker';
+    // The human sees where, and what: how the replaced text changes.
+    const shown = 'replaces this text in ~/.ssh/authorized_keys:\n@@ -1,1 +1,2 @@\n owner\n+ssh-ed25519 BBBB attacker';
     // The two calls run side by side, each judged in its own activity: they ask in the order their judgements finish.
     const direct = pending.find((approval) => approval.command.startsWith('patch ~/'));
     const linked = pending.find((approval) => approval.command.startsWith('patch notes.txt'));
