@@ -142,8 +142,9 @@ export function redactFormats(text: string, options: FormatOptions = {}): string
   for (const format of SECRET_FORMATS) {
     if (format.hints && !hasHint(format, result, () => (lower ??= result.toLowerCase()))) continue;
     const { pattern } = format;
-    // A format redacted by a scan (private-key blocks) hides whole lines: never where code may be.
-    if (format.apply && options.plainTokensOnly) continue;
+    // A format redacted by a scan (private-key blocks) hides whole lines, and a word cut by a
+    // truncation notice may be a whole line too (a program to run): never where code may be.
+    if (options.plainTokensOnly && (format.apply || format.kind === 'partial')) continue;
     const next = format.apply
       ? format.apply(result)
       : pattern
