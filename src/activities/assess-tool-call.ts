@@ -124,6 +124,8 @@ export function createAssessToolCall(deps: AssessDeps) {
     if (command) {
       const cwd = command.workdir ? environment.workspace.resolve(command.workdir) : input.environment.cwd;
       Object.assign(assessment, await judgeCommand(command.text, cwd, world, environment, input.environment));
+      // The same text means another thing elsewhere (`rm -rf lib`): whoever decides sees where it runs.
+      if (cwd !== input.environment.cwd) assessment.display = `${assessment.display ?? ''}\n(runs in ${tildify(cwd, world.home)})`;
     }
     if (request.processInput) Object.assign(assessment, await judgeProcessInput(request.processInput, world, environment, input.environment));
     const paths = await judgePaths(request, world, environment.workspace);
