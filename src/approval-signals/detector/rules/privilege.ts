@@ -16,7 +16,9 @@ export const privilegeRules: Rule = (input) => {
     for (const invocation of invocations) {
       if (invocation.program !== 'sudo') continue;
       const id = sudoFlagRule(invocation.argv.slice(1).map((word) => word.value));
-      if (id) hits.push({ id, canonical: canonicalCommand(command, ['sudo', ...sudoOptions(invocation), command.program ?? '']), command: command.text });
+      // Keyed on the whole command sudo runs, not its program: `sudo -S apt-get update` approved
+      // for the session does not cover `sudo -S apt-get remove ...`.
+      if (id) hits.push({ id, canonical: canonicalCommand(command, ['sudo', ...sudoOptions(invocation), command.program ?? '', ...command.argv.slice(1).map((word) => word.value)]), command: command.text });
     }
   }
   return hits;

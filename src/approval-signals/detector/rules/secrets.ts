@@ -6,7 +6,7 @@ import type { ExecutedCommand, ShellWord } from '../analysis-types';
 import { isSecretReadPath, runtimeHomesOf } from '../path-classes';
 import { FETCHERS } from '../program-names';
 import type { RuleHit } from '../rule-catalog';
-import { args, canonicalCommand, resolveTarget } from './rule-helpers';
+import { args, canonicalCommand, canonicalWords, resolveTarget } from './rule-helpers';
 import type { Rule, RuleContext } from './rule-types';
 
 /** Programs that look at a file's name or metadata, or use a key without revealing it. */
@@ -44,7 +44,8 @@ export const secretRules: Rule = (input) => {
     const dumpAt = stages.findIndex((stage) => stage.some((command) => command.program !== null && ENVIRONMENT_DUMPS.has(command.program) && command.argv.length <= 2 && (command.program !== 'export' || command.argv[1]?.value === '-p')));
     if (dumpAt === -1) continue;
     const sender = stages.slice(dumpAt + 1).flat().find((command) => command.program !== null && NETWORK_PROGRAMS.has(command.program));
-    if (sender) hits.push({ id: 'N23', canonical: `${stages[dumpAt]![0]!.program} | ${sender.program}`, command: sender.text });
+    // Keyed on where it goes: approving one destination for the session covers no other.
+    if (sender) hits.push({ id: 'N23', canonical: `${stages[dumpAt]![0]!.program} | ${canonicalWords(sender)}`, command: sender.text });
   }
   return hits;
 };

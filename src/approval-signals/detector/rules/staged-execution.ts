@@ -7,7 +7,7 @@ import { resolvePath } from '../paths';
 import { FETCHERS, isInterpreter, isShell } from '../program-names';
 import type { RuleHit } from '../rule-catalog';
 import { describeScriptInvocation } from '../script-invocations';
-import { args } from './rule-helpers';
+import { args, canonicalWords } from './rule-helpers';
 import type { Rule } from './rule-types';
 
 const DOWNLOADERS = new Set([...FETCHERS, 'aria2c', 'axel', 'scp', 'sftp', 'rsync', 'gsutil', 'rclone', 'ftp', 'tftp', 'lftp']);
@@ -55,6 +55,8 @@ function urlBasename(words: readonly ShellWord[]): string[] {
 export const stagedExecutionRules: Rule = (input) => {
   const { context, analysis } = input;
   const produced = new Set<string>();
+  // What fetched or decoded it, in the key: approving one download's run covers no other source.
+  const producers: string[] = [];
   let fetchedTree = false;
   const hits: RuleHit[] = [];
   const key = (word: ShellWord | string, cwd: string | null) => {
@@ -69,6 +71,7 @@ export const stagedExecutionRules: Rule = (input) => {
     const fedByProducer = command.stdin?.kind === 'pipe' && command.stdin.producers.some(isProducer);
     // Where this command puts what it fetched or decoded.
     if (producer || fedByProducer) {
+      producers.push(canonicalWords(command));
       const targets = [...outputWrites(command).map((write) => write.target), ...analysis.writes.filter((write) => write.command.includes(command.text)).map((write) => write.target)];
       if (command.program === 'tee') targets.push(...args(command).filter((word) => !word.value.startsWith('-')));
       if (command.program === 'xxd' && decodes(command)) targets.push(...args(command).filter((word) => !word.value.startsWith('-')).slice(1, 2));
@@ -95,7 +98,7 @@ export const stagedExecutionRules: Rule = (input) => {
     const path = key(executed, command.cwd);
     const relative = !executed.value.startsWith('/') && !executed.value.startsWith('~');
     if (produced.has(path) || produced.has(base(path)) || (fetchedTree && relative)) {
-      hits.push({ id: 'N26', canonical: `run ${base(path)} after download/decode`, command: command.text, detail: executed.value });
+      hits.push({ id: 'N26', canonical: `run ${base(path)} after ${producers.join(' ; ') || 'download/decode'}`, command: command.text, detail: executed.value });
     }
   }
   return hits;
