@@ -184,3 +184,27 @@ test('the approver keys survive continue-as-new: a later run still refuses the u
     expect((await toolResults(store, handle)).map((entry) => entry.exit_code)).toEqual([0, 0]);
   });
 });
+
+test('approve with no approval id refuses while several wait: the oldest may not be the one the person read', async () => {
+  const outside = tempDir('outside-');
+  const write = (name: string) => ({ name: 'write_file', arguments: { path: path.join(outside, name), content: name } });
+  const script = { turns: [{ tool_calls: [write('first'), write('second')] }, { content: 'done' }] };
+  await withScriptedSession(harness, { script }, async ({ handle, config }) => {
+    await waitFor(async () => (await handle.query(pendingApprovalsQuery)).length === 2, { timeoutMs: 30_000, what: 'both writes waiting' });
+    const cli = (args: string[]) =>
+      run(process.execPath, [CLI_ENTRY, ...args], {
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, HERMES_TEMPORAL_HOME: config.home, TEMPORAL_ADDRESS: harness.address },
+        cwd: config.session.cwd,
+        timeout: 30_000,
+      });
+    const blind = await cli(['approve', sessionIdOf(handle)]).catch((error: { stderr?: string }) => error);
+    expect(blind.stderr).toMatch(/has 2 pending approvals \(ap-1, ap-2\): name the one to approve/);
+    expect((await handle.query(pendingApprovalsQuery)).length).toBe(2);
+    // Named, each goes; a denial needs no name (it runs nothing).
+    await cli(['approve', sessionIdOf(handle), 'ap-2']);
+    await cli(['deny', sessionIdOf(handle)]);
+    expect(await handle.result()).toMatchObject({ status: 'completed' });
+    expect(existsSync(path.join(outside, 'second'))).toBe(true);
+    expect(existsSync(path.join(outside, 'first'))).toBe(false);
+  });
+});

@@ -76,6 +76,12 @@ async function decide(sessionId: string, approvalId: string | undefined, choice:
     // first: from the worker, or from what the workflow itself recorded when no worker runs.
     const { reach, pending, approval } = await locateApproval(client, sessionId, approvalId);
     sessionId = reach.sessionId;
+    // With no id, an approval must be the only one waiting: the oldest may not be the one the
+    // person read (answered elsewhere meanwhile, or one of many the model asked for at once).
+    if (!approvalId && choice !== 'deny' && pending.approvals.length > 1) {
+      const ids = pending.approvals.map((candidate) => candidate.approvalId);
+      throw new Error(`Session ${sessionId} has ${ids.length} pending approvals (${ids.join(', ')}): name the one to approve, e.g. \`hermes-temporal approve ${sessionId} ${ids[0]}\` (see them with \`hermes-temporal pending ${sessionId}\`)`);
+    }
     const decision = signDecision(approver, {
       workflowId: reach.handle.workflowId,
       pending: approval,
@@ -175,7 +181,7 @@ export function registerApprovalCommands(program: Command): void {
 
   program
     .command('approve')
-    .description('Approve a pending command (the oldest one when no approval id is given)')
+    .description('Approve a pending command (without an approval id: the only one pending)')
     .argument('<sessionId>')
     .argument('[approvalId]')
     .option('--once', 'this command only (default)')
