@@ -88,7 +88,7 @@ export function trustedSearchPath(lookup: TrustedLookup = {}): string {
 }
 
 /** The folder of `outside` that holds `target` (itself or where its links lead), if any. */
-function containingWorkspace(target: string, outside: readonly (string | undefined)[]): string | undefined {
+export function containingWorkspace(target: string, outside: readonly (string | undefined)[]): string | undefined {
   const forms = [path.resolve(target), realOrSelf(target)];
   for (const workspace of outside) {
     // A workspace of `/` stays read-only in the sandbox (local-sandbox.ts).

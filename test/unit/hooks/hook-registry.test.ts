@@ -1,7 +1,7 @@
 // Hook contracts: pre_tool_call blocks with the hook's reason and fails closed when a hook throws
 // or overruns; observers' failures are logged and ignored; transforms replace text; shell hooks
 // read the event on stdin and block with JSON on stdout.
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HookRegistry } from '../../../src/hooks/hook-registry';
 import { registerShellHooks, splitCommand, toolMatcher } from '../../../src/hooks/shell-hooks';
@@ -158,6 +158,29 @@ describe('shell hooks', () => {
       process.env.PATH = saved;
     }
     expect(existsSync(marker)).toBe(false);
+  });
+
+  it('never runs a hook whose program or script lies in the workspace; one outside it runs', async () => {
+    const workspace = tempDir('hermes-hook-workspace-');
+    const marker = path.join(dir, 'workspace-hook-ran');
+    const inside = path.join(workspace, 'hooks', 'guard.sh');
+    mkdirSync(path.dirname(inside));
+    writeFileSync(inside, `#!/bin/sh\ntouch '${marker}'\n`);
+    chmodSync(inside, 0o755);
+    // Through a link from outside, too.
+    const link = path.join(dir, 'guard-link.sh');
+    symlinkSync(inside, link);
+    for (const command of [inside, `sh ${inside}`, `bash --rcfile=${inside} -c true`, `sh ${link}`]) {
+      const { logger, warnings } = captureLogger();
+      const hooks = new HookRegistry(logger);
+      registerShellHooks(hooks, [{ event: 'pre_tool_call', command, timeout_seconds: 5 }], workspace);
+      expect((await hooks.preToolCall(call)).action).toBe('block');
+      expect(warnings().join('\n')).toContain('lies in the session');
+    }
+    expect(existsSync(marker)).toBe(false);
+    const outside = new HookRegistry();
+    registerShellHooks(outside, [{ event: 'pre_tool_call', command: `sh ${script('outside.sh', 'cat > /dev/null')}`, timeout_seconds: 5 }], workspace);
+    expect(await outside.preToolCall(call)).toEqual({ action: 'allow' });
   });
 
   it('splits commands without a shell and matches literally when the pattern is not a regex', () => {
