@@ -60,8 +60,14 @@ export function openTransport(server: ResolvedServer, options: TransportOptions)
       ...(env.PATH !== undefined ? { path: env.PATH } : {}),
     });
     if (options.sandbox.state().active && isDirectory(folder)) {
-      const packageConfigs = packageConfigBaseline(folder);
-      settle = watchFolder(folder, nested, { packageConfigs: () => packageConfigs });
+      // The sandbox keeps the package configs that exist now unwritable to the server: a change
+      // to one of them is the user's, and only one that appears is judged.
+      const present = packageConfigBaseline(folder).files;
+      const packageConfigs = () => {
+        const now = packageConfigBaseline(folder);
+        return { ...now, files: Object.fromEntries(Object.entries(now.files).map(([name, identity]) => [name, present[name] === null ? null : identity])) };
+      };
+      settle = watchFolder(folder, nested, { packageConfigs });
     }
     file = wrapped.file;
     args = wrapped.args;
