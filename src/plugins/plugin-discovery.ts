@@ -26,6 +26,10 @@ export interface DiscoveryPlaces {
   projectDir?: string;
   /** `node_modules` folders to look through for declaring packages. */
   packageDirs: string[];
+  /** The folder sessions write: no user or package plugin is loaded from there (project ones are trusted by `plugins.project`). */
+  workspace?: string;
+  /** The hermes home: hidden from commands and guarded from file tools, even inside a workspace. */
+  home?: string;
 }
 
 export function discoverPlugins(places: DiscoveryPlaces): PluginCandidate[] {

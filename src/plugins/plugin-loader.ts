@@ -7,6 +7,8 @@ import type { HookRegistry } from '../hooks/hook-registry';
 import { silentLogger, type Logger } from '../logging';
 import type { ToolRegistry } from '../registry/registry';
 import { TOOLSETS } from '../registry/toolset-table';
+import { containingWorkspace } from '../environments/trusted-programs';
+import { isWithin, realOrSelf } from '../environments/path-within';
 import { createPluginContext, type PluginContext } from './plugin-context';
 import { discoverPlugins, type DiscoveryPlaces, type PluginCandidate, type PluginSource } from './plugin-discovery';
 
@@ -73,6 +75,12 @@ export async function loadPlugins(
     if (missing.length) return { ...base, status: 'missing_env', reason: `needs the environment variable${missing.length > 1 ? 's' : ''} ${missing.join(', ')}` };
 
     const entry = path.resolve(candidate.root, manifest.main);
+    // A plugin runs with the worker's rights: its code may not lie where sessions write (a user
+    // plugin linked to a folder of the project), unless project plugins were trusted.
+    const inWorkspace = candidate.source !== 'project' && places.workspace ? [candidate.root, entry].find((file) => writableBySessions(file, places)) : undefined;
+    if (inWorkspace) {
+      return { ...base, status: 'invalid', reason: `${inWorkspace} lies in the session's workspace ${places.workspace}, which sandboxed commands and file tools can write; install the plugin outside it` };
+    }
     const plugin = createPluginContext(candidate.key, { registry: deps.registry, hooks: deps.hooks, logger, hookTimeoutMs: settings.hookTimeoutMs });
     try {
       const register = registerFunctionOf(requirePlugin(entry));
@@ -86,6 +94,12 @@ export async function loadPlugins(
     for (const toolset of registrations.toolsets) if (!(toolset in TOOLSETS)) deps.registry.includeByDefault(toolset);
     return { ...base, tools: registrations.tools, toolsets: registrations.toolsets, hooks: registrations.hooks.map((hook) => hook.event) };
   }
+}
+
+/** Whether `file` (or where its links lead) lies in the workspace, outside the hermes home. */
+function writableBySessions(file: string, places: DiscoveryPlaces): boolean {
+  if (!containingWorkspace(file, [places.workspace])) return false;
+  return !(places.home && isWithin(realOrSelf(file), realOrSelf(places.home)));
 }
 
 function requirePlugin(entry: string): unknown {

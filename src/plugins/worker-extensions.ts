@@ -26,6 +26,8 @@ export function pluginPlaces(config: LoadedConfig): DiscoveryPlaces {
     ...(project ? { projectDir: path.join(config.session.cwd, '.hermes-temporal', 'plugins') } : {}),
     // Later places win on a name: the user's installed packages over the project's.
     packageDirs: [...(project ? [path.join(config.session.cwd, 'node_modules')] : []), path.join(config.home, 'node_modules')],
+    workspace: config.session.cwd,
+    home: config.home,
   };
 }
 

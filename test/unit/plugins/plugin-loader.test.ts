@@ -1,6 +1,6 @@
 // Plugins: found in the user folder, the project folder (opt-in) and declaring npm packages;
 // loaded only when enabled (disabled wins); a plugin that throws is logged, rolled back, skipped.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import path from 'node:path';
 import { HookRegistry } from '../../../src/hooks/hook-registry';
@@ -108,6 +108,23 @@ describe('plugin discovery and enablement', () => {
     expect((await load(where, ['local'])).reports).toEqual([]);
     const trusted = await load(where, ['local'], [], { project: true });
     expect(trusted.reports).toEqual([expect.objectContaining({ key: 'local', source: 'project', status: 'loaded' })]);
+  });
+
+  it('loads no user plugin whose code lies in the workspace (linked there, or its main), but one in a hermes home inside it', async () => {
+    const workspace = tempDir('hermes-plugin-workspace-');
+    const home = path.join(workspace, '.hermes-temporal');
+    const userDir = path.join(home, 'plugins');
+    const source = writeFolderPlugin(path.join(workspace, 'tools'), 'linked', `throw new Error('must not run');`);
+    mkdirSync(userDir, { recursive: true });
+    symlinkSync(source, path.join(userDir, 'linked'));
+    writeFolderPlugin(path.join(workspace, 'tools'), 'outer', `throw new Error('must not run');`);
+    writeFolderPlugin(userDir, 'pointing', '', { main: '../../../tools/outer/index.js' });
+    writeFolderPlugin(userDir, 'own', echoToolSource('own_tool'));
+    const registry = new ToolRegistry();
+    const reports = await loadPlugins({ userDir, packageDirs: [], workspace, home }, { enabled: ['linked', 'pointing', 'own'], disabled: [], hookTimeoutMs }, { registry, hooks: new HookRegistry(), env: {} });
+    const byKey = Object.fromEntries(reports.map((report) => [report.key, report]));
+    for (const key of ['linked', 'pointing']) expect(byKey[key]).toMatchObject({ status: 'invalid', reason: expect.stringContaining("lies in the session's workspace") });
+    expect(byKey.own).toMatchObject({ status: 'loaded', tools: ['own_tool'] });
   });
 
   it('finds npm packages that declare themselves with a "hermes-temporal" field, scoped ones too', async () => {
