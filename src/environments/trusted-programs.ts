@@ -87,6 +87,35 @@ export function trustedSearchPath(lookup: TrustedLookup = {}): string {
   return (directories.length ? directories : SYSTEM_DIRECTORIES).join(path.delimiter);
 }
 
+/**
+ * Throws when a program the worker runs outside the sandbox, or a file it is handed (the script
+ * an interpreter runs, also as `--option=file`), lies in a folder of `lookup.outside`: sandboxed
+ * commands and file tools write there, and the program runs with the worker's rights and
+ * environment. Relative words are files in `base`, where the program runs.
+ */
+export function refuseWorkspaceFiles(words: readonly string[], lookup: TrustedLookup, base: string, what: string): void {
+  for (const word of words) {
+    for (const candidate of new Set([word, word.slice(word.indexOf('=') + 1)])) {
+      const file = candidate && path.resolve(base, candidate);
+      if (!file || !isFile(file)) continue;
+      const workspace = containingWorkspace(file, lookup.outside ?? []);
+      if (workspace) {
+        throw new Error(
+          `refusing to run ${what}: ${file} lies in the session's workspace ${workspace}, which sandboxed commands and file tools can write; keep its programs and scripts outside it`,
+        );
+      }
+    }
+  }
+}
+
+function isFile(target: string): boolean {
+  try {
+    return statSync(target).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /** The folder of `outside` that holds `target` (itself or where its links lead), if any. */
 export function containingWorkspace(target: string, outside: readonly (string | undefined)[]): string | undefined {
   const forms = [path.resolve(target), realOrSelf(target)];

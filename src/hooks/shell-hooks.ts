@@ -2,10 +2,8 @@
 // description of the event on stdin; for pre_tool_call its stdout JSON may block the call
 // (`{"decision": "block", "reason"}` or `{"action": "block", "message"}`). Other events observe.
 import { spawn } from 'node:child_process';
-import { statSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { containingWorkspace, trustedProgram, trustedSearchPath, type TrustedLookup } from '../environments/trusted-programs';
+import { refuseWorkspaceFiles, trustedProgram, trustedSearchPath, type TrustedLookup } from '../environments/trusted-programs';
 import type { HookRegistry, RegisteredHook } from './hook-registry';
 
 export interface ShellHookConfig {
@@ -72,7 +70,8 @@ export function runShellHook(command: string, input: unknown, timeoutMs: number,
   if (!name) return Promise.reject(new Error('empty hook command'));
   let file: string;
   try {
-    refuseWorkspaceFiles([name, ...args], lookup);
+    // Relative words name files in the worker's folder, where the hook runs.
+    refuseWorkspaceFiles([name, ...args], lookup, process.cwd(), 'the hook');
     file = trustedProgram(name, lookup);
   } catch (error) {
     return Promise.reject(error instanceof Error ? error : new Error(String(error)));
@@ -109,34 +108,6 @@ export function runShellHook(command: string, input: unknown, timeoutMs: number,
     child.stdin.on('error', () => undefined); // A hook that does not read its stdin is fine.
     child.stdin.end(JSON.stringify(input));
   });
-}
-
-/**
- * Throws when the hook's program, or a file it is handed (the script an interpreter runs, also as
- * `--option=file`), lies in a folder of `lookup.outside`: sandboxed commands and file tools write
- * there, and the hook runs with the worker's rights and environment. Relative words name files in
- * the worker's folder, where the hook runs.
- */
-function refuseWorkspaceFiles(words: readonly string[], lookup: TrustedLookup): void {
-  for (const word of words) {
-    for (const candidate of new Set([word, word.slice(word.indexOf('=') + 1)])) {
-      if (!candidate || !isFile(candidate)) continue;
-      const workspace = containingWorkspace(candidate, lookup.outside ?? []);
-      if (workspace) {
-        throw new Error(
-          `refusing to run the hook: ${candidate} lies in the session's workspace ${workspace}, which sandboxed commands and file tools can write; keep hook programs and scripts outside it`,
-        );
-      }
-    }
-  }
-}
-
-function isFile(target: string): boolean {
-  try {
-    return statSync(path.resolve(target)).isFile();
-  } catch {
-    return false;
-  }
 }
 
 function expandHome(word: string): string {

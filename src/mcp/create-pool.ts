@@ -7,5 +7,5 @@ import { openTransport, stderrTail } from './transports';
 
 export function createMcpPool(config: LoadedConfig, logger: Logger): McpConnectionPool {
   const sandbox = config.terminal.local.sandbox === 'on' ? localSandbox(config) : undefined;
-  return new McpConnectionPool((server) => openTransport(server, { sandbox, logger }), logger, Date.now, stderrTail);
+  return new McpConnectionPool((server) => openTransport(server, { sandbox, logger, workspace: config.session.cwd }), logger, Date.now, stderrTail);
 }

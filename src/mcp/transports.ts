@@ -6,7 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { LocalSandbox } from '../environments/local-sandbox';
 import { shellQuote } from '../environments/shell-quote';
-import { trustedProgram, trustedSearchPath } from '../environments/trusted-programs';
+import { refuseWorkspaceFiles, trustedProgram, trustedSearchPath } from '../environments/trusted-programs';
 import { watchFolder, type FolderRemovals } from '../environments/folder-watch';
 import { isDirectory } from '../environments/git-control';
 import { findNestedRepositories } from '../environments/git-repositories';
@@ -18,6 +18,8 @@ import { stdioEnvironment, type ResolvedServer } from './resolved-server';
 export interface TransportOptions {
   /** The local backend's sandbox; stdio servers run in it unless their config says `sandbox: false`. */
   sandbox?: LocalSandbox;
+  /** The folder sessions write: an unsandboxed server's program or script may not lie there. */
+  workspace?: string;
   logger: Logger;
 }
 
@@ -75,6 +77,8 @@ export function openTransport(server: ResolvedServer, options: TransportOptions)
     // Unsandboxed, the server and what it looks up come from the trusted PATH (unless its own
     // `env` names a PATH), never from its cwd's node_modules/.bin.
     const lookup = { outside: [cwd] };
+    // It runs with the worker's rights: code the agent can rewrite is not started that way.
+    refuseWorkspaceFiles([command, ...config.args], { outside: [options.workspace] }, cwd, `MCP server '${server.name}'`);
     file = trustedProgram(command, lookup);
     if (config.env.PATH === undefined) env = { ...env, PATH: trustedSearchPath(lookup) };
   }
