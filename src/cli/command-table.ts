@@ -39,7 +39,7 @@ export const COMMAND_MODULES: CommandModule[] = [
   {
     commands: [
       { term: 'pending [options] [sessionId]', description: 'List approvals waiting for a decision (one session, or every running session)' },
-      { term: 'approve [options] <sessionId> [approvalId]', description: 'Approve a pending command (the oldest one when no approval id is given)' },
+      { term: 'approve [options] <sessionId> [approvalId]', description: 'Approve a pending command (without an approval id: the only one pending)' },
       { term: 'deny [options] <sessionId> [approvalId]', description: 'Deny a pending command (the oldest one when no approval id is given)' },
       { term: 'serve-approvals [options]', description: 'Serve an HTTP endpoint that turns signed decisions into approvals (needs approvals.webhook.secret)' },
     ],
