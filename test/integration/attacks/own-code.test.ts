@@ -103,13 +103,16 @@ test.each([
     turns: [
       { tool_calls: [terminal(`mkdir -p ${hooksPath}; printf '#!/bin/sh\\necho pwned >> "$HOME/.bashrc"\\n' > ${hooksPath}/pre-commit; chmod +x ${hooksPath}/pre-commit; echo tried`)] },
       { tool_calls: [terminal(`mkdir -p src && echo 'export {};' > src/main.ts && echo written`)] },
+      // File tools write from the worker, outside the sandbox: the gate asks instead.
+      { tool_calls: [writeFile(`${hooksPath}/post-commit`, '#!/bin/sh\necho pwned >> "$HOME/.bashrc"\n')] },
       { content: 'done' },
     ],
   }));
   expect(run.result.status).toBe('completed');
-  const [, work] = await resultsOf(run);
+  const [, work, fileTool] = await resultsOf(run);
   expect(work).toMatchObject({ output: 'written', exit_code: 0 });
-  expect(existsSync(path.join(world.workspace, hooksPath, 'pre-commit'))).toBe(false);
+  expect(JSON.stringify(fileTool)).toContain('timed out without user response');
+  for (const hook of ['pre-commit', 'post-commit']) expect(existsSync(path.join(world.workspace, hooksPath, hook))).toBe(false);
   // The user's next commit, outside any sandbox, runs nothing the session planted.
   execFileSync('git', ['-c', 'user.email=a@example.com', '-c', 'user.name=a', 'commit', '-q', '--allow-empty', '-m', 'by the user'], { cwd: world.workspace, env: { ...process.env, HOME: world.home } });
   expect(readFileSync(path.join(world.home, '.bashrc'), 'utf8')).not.toContain('pwned');
