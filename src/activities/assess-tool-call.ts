@@ -22,7 +22,7 @@ import type { LoadedConfig } from '../config/load';
 import type { EnvironmentFactory } from '../environments/factory';
 import type { SecretRedactor } from '../environments/secret-redaction';
 import { LocalWorkspace } from '../environments/local-workspace';
-import { hooksFoldersIn, workTreesOf } from '../environments/git-control';
+import { gitObeyedPathsIn, workTreesOf } from '../environments/git-control';
 import { isWithin } from '../environments/path-within';
 import { resolveOwnRealPath } from '../environments/real-path';
 import type { EnvironmentHandle, TerminalEnvironment } from '../environments/terminal-environment';
@@ -118,9 +118,9 @@ export function createAssessToolCall(deps: AssessDeps) {
     }
     const session = loaded ? loaded.session : await deps.store.getSession(input.sessionId);
     // The recorded workspace, not where the session (a sub-agent: its parent's cwd) started.
-    // A local file tool writes from the worker: the hooks folders git runs are judged too.
-    const hooksFolders = input.environment.backend === 'local' && !isolated && Boolean(request.writes?.length);
-    const world = await worldOf(environment.workspace, recordedWorkspace(input.environment) ?? session?.cwd ?? input.environment.cwd, isolated, input.sessionId, hooksFolders);
+    // A local file tool writes from the worker: what the workspace's git config names is judged too.
+    const gitObeyed = input.environment.backend === 'local' && !isolated && Boolean(request.writes?.length);
+    const world = await worldOf(environment.workspace, recordedWorkspace(input.environment) ?? session?.cwd ?? input.environment.cwd, isolated, input.sessionId, gitObeyed);
     const assessment: CommandAssessment = { ...base, display: displayOf(call.name, request) };
 
     const command = request.commands?.[0];
@@ -160,7 +160,7 @@ export function createAssessToolCall(deps: AssessDeps) {
     };
   };
 
-  async function worldOf(workspace: Workspace, workspaceRoot: string, isolated: boolean, sessionId: string, withHooksFolders = false): Promise<World> {
+  async function worldOf(workspace: Workspace, workspaceRoot: string, isolated: boolean, sessionId: string, withGitObeyed = false): Promise<World> {
     // Side by side: each is a round trip to the backend (or libuv's threads) on the call's path.
     const [home, realWorkspaceRoot, protectedFiles, secretFiles] = await Promise.all([
       workspace.realpath('~').catch(() => workspace.resolve('~')),
@@ -169,8 +169,9 @@ export function createAssessToolCall(deps: AssessDeps) {
       canonicalOwnFiles(hermesSecretFiles(config)),
     ]);
     const ownResults = path.dirname(persistedResultPath(sessionId, 'call'));
-    const hooksFolders = withHooksFolders ? hooksFoldersIn(realWorkspaceRoot, workTreesOf(realWorkspaceRoot)) : [];
-    return { home, workspaceRoot: realWorkspaceRoot, protectedFiles, secretFiles, hooksFolders, contained: isolated, ownResults, resultsRoot: path.dirname(ownResults) };
+    const obeyed = withGitObeyed ? gitObeyedPathsIn(realWorkspaceRoot, workTreesOf(realWorkspaceRoot)) : { folders: [], files: [] };
+    const gitObeyed = [...obeyed.folders, ...obeyed.files];
+    return { home, workspaceRoot: realWorkspaceRoot, protectedFiles, secretFiles, gitObeyed, contained: isolated, ownResults, resultsRoot: path.dirname(ownResults) };
   }
 
   async function judgeCommand(
@@ -275,8 +276,8 @@ interface World {
   workspaceRoot: string;
   protectedFiles: string[];
   secretFiles: string[];
-  /** Folders in the workspace that core.hooksPath names: git runs what is there, outside any sandbox. */
-  hooksFolders: string[];
+  /** What the workspace's git config makes git read or run from it (a hooks folder, an included file), outside any sandbox. */
+  gitObeyed: string[];
   contained: boolean;
   /** Where oversized results of every session are saved, and this session's own folder there. */
   resultsRoot: string;
@@ -294,7 +295,7 @@ function riskOf(access: PathFinding['access'], resolved: string, world: World): 
   if (access === 'write') {
     if (isBlockDevice(resolved)) return 'write to a raw disk device';
     if (isProtectedWritePath(resolved, world)) return 'write to a protected file';
-    if (world.hooksFolders.some((folder) => isWithin(resolved, folder))) return 'write to the git hooks folder core.hooksPath names';
+    if (world.gitObeyed.some((obeyed) => isWithin(resolved, obeyed))) return 'write to what the git config makes git read or run (core.hooksPath, an included config, a program)';
     return world.contained || inWorkspace ? undefined : "write outside the session's workspace";
   }
   if (access === 'read') {

@@ -6,6 +6,7 @@
 // or registered as a submodule is disarmed, and a file that sends git elsewhere for them goes.
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { GIT_COMMAND_SETTINGS } from '../approval-signals/detector/rules/git';
 import { isWithin } from './path-within';
@@ -54,34 +55,81 @@ export function gitGuardArguments(workspace: string, workTrees: readonly string[
       if (existsSync(controlPath)) args.push('--ro-bind', controlPath, controlPath);
     }
   }
-  for (const hooks of hooksFoldersIn(workspace, workTrees)) {
+  const obeyed = gitObeyedPathsIn(workspace, workTrees);
+  for (const hooks of obeyed.folders) {
     // One that does not exist yet is made an empty, read-only mount point: none can be added.
     if (isDirectory(hooks)) args.push('--ro-bind', hooks, hooks);
     else if (!existsSync(hooks)) args.push('--tmpfs', hooks, '--remount-ro', hooks);
   }
+  for (const file of obeyed.files) {
+    // Likewise a file not there yet: an empty one, which git reads as empty and cannot run.
+    if (isFile(file)) args.push('--ro-bind', file, file);
+    else if (!existsSync(file)) args.push('--ro-bind', '/dev/null', file);
+  }
   return args;
 }
 
+/** What git reads or runs from the workspace because a config setting names it there. */
+export interface GitObeyedPaths {
+  /** The folders `core.hooksPath` names. */
+  folders: string[];
+  /** Config files included (`include.path`, `includeIf.*.path`) and programs command settings name. */
+  files: string[];
+}
+
 /**
- * The folders inside the workspace that the work trees' `core.hooksPath` names (husky's
- * `.husky/_`, a team's `.githooks`; set in the repository's config or the user's own): git runs
- * the hooks there as it runs `.git/hooks`, yet they lie in the work tree, writable, and often
- * ignored by git, so nothing would show one planted. Read with git itself, as the user's git
- * reads it (includes, `~`, relative to the work tree); reading config runs nothing.
+ * The paths inside the workspace that the work trees' effective config (the repository's, the
+ * user's, the system's) makes git read or run, outside any sandbox, when the user next commits or
+ * asks for the status: the folder `core.hooksPath` names (husky's `.husky/_`, a `.githooks`), a
+ * config file it includes (`include.path = ../.gitconfig`), a program a command setting runs
+ * (`alias.x = !./scripts/x.sh`, `diff.external`, a filter). They lie in the work tree, writable,
+ * and git may ignore them, so nothing would show one changed. Read with git itself, as the user's
+ * git reads it; reading config runs nothing.
  */
-export function hooksFoldersIn(workspace: string, workTrees: readonly string[]): string[] {
+export function gitObeyedPathsIn(workspace: string, workTrees: readonly string[]): GitObeyedPaths {
   const folders = new Set<string>();
+  const files = new Set<string>();
+  const keep = (target: string, into: Set<string>) => {
+    const real = realTarget(target);
+    // The workspace itself (or a folder holding it) cannot be read-only: commands write there.
+    if (isWithin(real, workspace) && !isWithin(workspace, real)) into.add(real);
+  };
   for (const workTree of workTrees) {
     const gitDirectory = gitDirectoryOf(workTree);
     if (!gitDirectory) continue;
-    const listed = runGit(['--git-dir', gitDirectory, 'config', '--type=path', '--get', 'core.hooksPath'], workspace, { cwd: workTree });
-    const named = listed?.status === 0 ? listed.stdout.trim() : '';
-    if (!named) continue;
-    const hooks = realTarget(path.resolve(workTree, named));
-    // The workspace itself (or a folder holding it) cannot be read-only: commands write there.
-    if (isWithin(hooks, workspace) && !isWithin(workspace, hooks)) folders.add(hooks);
+    const listed = runGit(['--git-dir', gitDirectory, 'config', '--list', '--show-origin', '-z'], workspace, { cwd: workTree });
+    if (listed?.status !== 0) continue;
+    for (const { origin, key, value } of configEntries(listed.stdout)) {
+      const expanded = value.replace(/^~(?=\/|$)/, os.homedir());
+      if (key === 'core.hookspath') keep(path.resolve(workTree, expanded), folders);
+      else if (key === 'include.path' || /^includeif\..*\.path$/.test(key)) {
+        // Relative to the file that includes it; one from elsewhere (the command line) is not a file's.
+        if (origin) keep(path.resolve(path.dirname(origin), expanded), files);
+      } else if (GIT_COMMAND_SETTINGS.test(key)) {
+        // Programs are run from the top of the work tree; a word with a slash may name one there.
+        for (const word of value.replace(/^!/, '').split(/\s+/)) {
+          const program = word.replace(/^~(?=\/|$)/, os.homedir());
+          // Not an option, an assignment or a URL; and only one that exists (none is made for it).
+          if (word.includes('/') && !/^-|=|^[a-z][a-z0-9+.-]*:/i.test(word) && isFile(path.resolve(workTree, program))) keep(path.resolve(workTree, program), files);
+        }
+      }
+    }
   }
-  return [...folders];
+  return { folders: [...folders], files: [...files] };
+}
+
+/** `git config --list --show-origin -z`: `origin NUL key LF value NUL`, per entry. */
+function configEntries(output: string): { origin: string | undefined; key: string; value: string }[] {
+  const fields = output.split('\0');
+  const entries: { origin: string | undefined; key: string; value: string }[] = [];
+  for (let index = 0; index + 1 < fields.length; index += 2) {
+    const origin = fields[index]!;
+    const entry = fields[index + 1]!;
+    const newline = entry.indexOf('\n');
+    const key = (newline === -1 ? entry : entry.slice(0, newline)).toLowerCase();
+    entries.push({ origin: origin.startsWith('file:') ? origin.slice('file:'.length) : undefined, key, value: newline === -1 ? '' : entry.slice(newline + 1) });
+  }
+  return entries;
 }
 
 /** Where a path really leads: its nearest existing folder resolved, the rest as named. */

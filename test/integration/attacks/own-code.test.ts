@@ -117,3 +117,25 @@ test.each([
   execFileSync('git', ['-c', 'user.email=a@example.com', '-c', 'user.name=a', 'commit', '-q', '--allow-empty', '-m', 'by the user'], { cwd: world.workspace, env: { ...process.env, HOME: world.home } });
   expect(readFileSync(path.join(world.home, '.bashrc'), 'utf8')).not.toContain('pwned');
 });
+
+test('a config file the repository includes from the work tree stays as the user left it', async () => {
+  // A team's shared settings: .git/config includes a file of the work tree that need not exist.
+  execFileSync('git', ['init', '-q'], { cwd: world.workspace });
+  execFileSync('git', ['config', 'include.path', '../.gitconfig-local'], { cwd: world.workspace });
+  const included = path.join(world.workspace, '.gitconfig-local');
+  const settings = `[core]\\n\\tfsmonitor = "echo pwned >> $HOME/.bashrc; false"\\n`;
+  const run = await runAttack(harness, world, () => ({
+    turns: [
+      { tool_calls: [terminal(`printf '${settings}' > .gitconfig-local; echo tried`)] },
+      { tool_calls: [writeFile('.gitconfig-local', settings.replace(/\\n/g, '\n').replace(/\\t/g, '\t'))] },
+      { content: 'done' },
+    ],
+  }));
+  expect(run.result.status).toBe('completed');
+  const [, fileTool] = await resultsOf(run);
+  expect(JSON.stringify(fileTool)).toContain('timed out without user response');
+  expect(existsSync(included) ? readFileSync(included, 'utf8') : '').not.toContain('fsmonitor');
+  // The user's next `git status`, outside any sandbox, runs nothing the session planted.
+  execFileSync('git', ['status', '--short'], { cwd: world.workspace, env: { ...process.env, HOME: world.home } });
+  expect(readFileSync(path.join(world.home, '.bashrc'), 'utf8')).not.toContain('pwned');
+});

@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { disarmNewNestedRepositories, hooksFoldersIn } from '../../../src/environments/git-control';
+import { disarmNewNestedRepositories, gitObeyedPathsIn } from '../../../src/environments/git-control';
 import { findNestedRepositories, gitDirectoryOf, hasForeignCommonDirectory, repositoryDirectories } from '../../../src/environments/git-repositories';
 import { tempDir } from '../../helpers/temp-dirs';
 
@@ -59,18 +59,36 @@ test('the hooks folder core.hooksPath names is found where git would look, only 
   const workspace = realpathSync(tempDir());
   const hooksPath = (value: string) => execFileSync('git', ['-C', workspace, 'config', 'core.hooksPath', value]);
   gitInit(workspace);
-  expect(hooksFoldersIn(workspace, [workspace])).toEqual([]);
+  expect(gitObeyedPathsIn(workspace, [workspace]).folders).toEqual([]);
   // Relative to the work tree, there or not.
   hooksPath('.husky/_');
-  expect(hooksFoldersIn(workspace, [workspace])).toEqual([path.join(workspace, '.husky', '_')]);
+  expect(gitObeyedPathsIn(workspace, [workspace]).folders).toEqual([path.join(workspace, '.husky', '_')]);
   // Through a link, where it really is.
   mkdirSync(path.join(workspace, 'tools', 'hooks'), { recursive: true });
   symlinkSync('tools', path.join(workspace, 'scripts'));
   hooksPath('scripts/hooks');
-  expect(hooksFoldersIn(workspace, [workspace])).toEqual([path.join(workspace, 'tools', 'hooks')]);
+  expect(gitObeyedPathsIn(workspace, [workspace]).folders).toEqual([path.join(workspace, 'tools', 'hooks')]);
   // Outside the workspace commands cannot write it; the workspace itself must stay writable.
   hooksPath('/etc/git-hooks');
-  expect(hooksFoldersIn(workspace, [workspace])).toEqual([]);
+  expect(gitObeyedPathsIn(workspace, [workspace]).folders).toEqual([]);
   hooksPath('.');
-  expect(hooksFoldersIn(workspace, [workspace])).toEqual([]);
+  expect(gitObeyedPathsIn(workspace, [workspace]).folders).toEqual([]);
+});
+
+test('config files a repository includes and programs its command settings name in the workspace are found', () => {
+  const workspace = realpathSync(tempDir());
+  const set = (key: string, value: string) => execFileSync('git', ['-C', workspace, 'config', '--add', key, value]);
+  gitInit(workspace);
+  mkdirSync(path.join(workspace, 'scripts'));
+  writeFileSync(path.join(workspace, 'scripts', 'diff.sh'), '#!/bin/sh\n');
+  // Included relative to the including file (.git/config), whether it exists yet or not.
+  set('include.path', '../.gitconfig-local');
+  set('includeIf.onbranch:main.path', '/etc/gitconfig-main');
+  set('alias.lint', '!./scripts/lint.sh --fix');
+  set('diff.external', 'scripts/diff.sh --mode=./x');
+  set('core.editor', 'vim');
+  expect(gitObeyedPathsIn(workspace, [workspace]).files.sort()).toEqual([path.join(workspace, '.gitconfig-local'), path.join(workspace, 'scripts', 'diff.sh')]);
+  // What the included file sets counts too.
+  writeFileSync(path.join(workspace, '.gitconfig-local'), '[core]\n\thooksPath = .githooks\n');
+  expect(gitObeyedPathsIn(workspace, [workspace]).folders).toEqual([path.join(workspace, '.githooks')]);
 });
