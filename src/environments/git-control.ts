@@ -56,15 +56,16 @@ export function gitGuardArguments(workspace: string, workTrees: readonly string[
     }
   }
   const obeyed = gitObeyedPathsIn(workspace, workTrees);
-  for (const hooks of obeyed.folders) {
-    // One that does not exist yet is made an empty, read-only mount point: none can be added.
-    if (isDirectory(hooks)) args.push('--ro-bind', hooks, hooks);
-    else if (!existsSync(hooks)) args.push('--tmpfs', hooks, '--remount-ro', hooks);
-  }
+  // Files first: a folder mounted later covers what it holds, and never blocks a mount point.
   for (const file of obeyed.files) {
-    // Likewise a file not there yet: an empty one, which git reads as empty and cannot run.
+    // A file not there yet becomes an empty one, which git reads as empty and cannot run.
     if (isFile(file)) args.push('--ro-bind', file, file);
-    else if (!existsSync(file)) args.push('--ro-bind', '/dev/null', file);
+    else if (canCreate(file)) args.push('--ro-bind', '/dev/null', file);
+  }
+  for (const hooks of obeyed.folders) {
+    // Likewise a folder: an empty, read-only mount point, where none can be added.
+    if (isDirectory(hooks)) args.push('--ro-bind', hooks, hooks);
+    else if (canCreate(hooks)) args.push('--tmpfs', hooks, '--remount-ro', hooks);
   }
   return args;
 }
@@ -130,6 +131,14 @@ function configEntries(output: string): { origin: string | undefined; key: strin
     entries.push({ origin: origin.startsWith('file:') ? origin.slice('file:'.length) : undefined, key, value: newline === -1 ? '' : entry.slice(newline + 1) });
   }
   return entries;
+}
+
+/** Nothing is there yet and its nearest existing parent is a folder (bwrap could not make it otherwise, and no command could run). */
+function canCreate(target: string): boolean {
+  if (existsSync(target)) return false;
+  let parent = path.dirname(target);
+  while (!existsSync(parent) && path.dirname(parent) !== parent) parent = path.dirname(parent);
+  return isDirectory(parent);
 }
 
 /** Where a path really leads: its nearest existing folder resolved, the rest as named. */

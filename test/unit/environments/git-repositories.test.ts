@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { disarmNewNestedRepositories, gitObeyedPathsIn } from '../../../src/environments/git-control';
+import { disarmNewNestedRepositories, gitGuardArguments, gitObeyedPathsIn } from '../../../src/environments/git-control';
 import { findNestedRepositories, gitDirectoryOf, hasForeignCommonDirectory, repositoryDirectories } from '../../../src/environments/git-repositories';
 import { tempDir } from '../../helpers/temp-dirs';
 
@@ -91,4 +91,13 @@ test('config files a repository includes and programs its command settings name 
   // What the included file sets counts too.
   writeFileSync(path.join(workspace, '.gitconfig-local'), '[core]\n\thooksPath = .githooks\n');
   expect(gitObeyedPathsIn(workspace, [workspace]).folders).toEqual([path.join(workspace, '.githooks')]);
+});
+
+test('a configured path no mount point can be made for (under a file) is left alone, so commands still start', () => {
+  const workspace = realpathSync(tempDir());
+  gitInit(workspace);
+  writeFileSync(path.join(workspace, 'README.md'), 'read me\n');
+  execFileSync('git', ['-C', workspace, 'config', 'include.path', '../README.md/settings']);
+  execFileSync('git', ['-C', workspace, 'config', 'core.hooksPath', 'README.md/hooks']);
+  expect(gitGuardArguments(workspace, [workspace]).join(' ')).not.toContain('README.md');
 });
