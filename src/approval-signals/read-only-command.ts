@@ -1,10 +1,11 @@
 // Which shell commands only look at things (ls, cat, grep, git status, ...) and so may run beside
 // the other calls of their turn: decided on the detector's own parse, the one reader of shell
-// text in the project. Conservative: a write (other than to /dev/null), a background job, a
+// text in the project. Conservative: a write (other than to /dev/null; an output option too), a background job, a
 // wrapper, a function, anything dynamic or unparsable, or an unknown program makes it not.
 import os from 'node:os';
 import type { Analysis, ExecutedCommand } from './detector/analysis-types';
 import { analyseCommandText } from './detector/classify-text';
+import { outputWrites } from './detector/output-options';
 import { isShellParserLoaded } from './detector/shell-parser';
 
 // Programs that cannot change anything, whatever their arguments (no `env`, `date`, `hostname`,
@@ -41,6 +42,8 @@ function isReadOnlyAnalysis(analysis: Analysis): boolean {
 
 function isReadOnlyInvocation(command: ExecutedCommand): boolean {
   if (command.background || command.host || command.guessed || command.extraArgsUnknown || command.wrappers.length) return false;
+  // An output option writes whatever the program is (`git log --output=FILE`, `tree -o FILE`).
+  if (outputWrites(command).length) return false;
   const args = command.argv.slice(1);
   if (command.program === 'git') return args[0]?.literal === true && READ_ONLY_GIT.has(args[0].value);
   if (command.program === 'find') return !args.some((word) => !word.literal || FIND_ACTIONS_THAT_ACT.test(word.value));

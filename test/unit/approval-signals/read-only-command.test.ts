@@ -33,6 +33,8 @@ test.each([
   'git commit -m x',
   'find . -delete',
   'find . -exec rm {} \\;',
+  'git log -p --output=changes.patch',
+  'git diff --output changes.patch',
   'xargs cat',
   '$PROGRAM list',
   'f() { ls; }; f',
