@@ -89,6 +89,11 @@ export const HIDDEN_HOME_ENTRIES = [
   '.config/rclone',
   '.config/op',
   '.config/doctl',
+  '.config/git/credentials',
+  '.config/temporalio',
+  '.config/containers/auth.json',
+  '.config/hcloud',
+  '.oci',
   '.cache/huggingface/token',
   '.huggingface/token',
   // Start-up files: where people export their keys. Commands run non-interactive shells, which do not read them.
@@ -272,7 +277,7 @@ export class LocalSandbox {
   }
 
   private cachedHiddenPaths(workspace: string): { path: string; directory: boolean }[] {
-    const key = `${os.homedir()}\0${workspace}`;
+    const key = `${process.env.HOME ?? ''}\0${os.homedir()}\0${workspace}`;
     const cached = this.hiddenCache;
     if (cached && cached.key === key && Date.now() - cached.at < HIDDEN_PATHS_TTL_MS) return cached.paths;
     const paths = this.hiddenPaths(workspace);
@@ -285,7 +290,8 @@ export class LocalSandbox {
    * symlink's target is hidden, so both names are).
    */
   private hiddenPaths(workspace: string): { path: string; directory: boolean }[] {
-    const homes = new Set([os.homedir(), safeUserHome(), '/root'].filter((home): home is string => Boolean(home)));
+    // HOME as commands get it too: an embedder (Jest is one) may change it without os.homedir() seeing.
+    const homes = new Set([process.env.HOME, os.homedir(), safeUserHome(), '/root'].filter((home): home is string => Boolean(home)));
     const candidates = [
       ...[...homes].flatMap((home) => HIDDEN_HOME_ENTRIES.map((entry) => path.join(home, entry))),
       ...HIDDEN_SYSTEM_PATHS,

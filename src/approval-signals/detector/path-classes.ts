@@ -111,8 +111,8 @@ export function isHomeDotfile(path: string, home: string): boolean {
 
 /** Files under `~/.ssh` that are not secret: public keys, known hosts, the client config. */
 const PUBLIC_SSH_FILES = /^\.ssh\/(?:[^/]+\.pub|known_hosts(?:\.old)?|config|authorized_keys)$/;
-const SECRET_HOME_FILES = new Set(['.netrc', '.pgpass', '.my.cnf', '.npmrc', '.pypirc', '.git-credentials', '.vault-token', '.s3cfg', '.boto', '.dockercfg', '.docker/config.json', '.kube/config', '.config/gh/hosts.yml', '.config/hub', '.aws/credentials', '.terraform.d/credentials.tfrc.json']);
-const SECRET_HOME_DIRECTORIES = ['.ssh', '.gnupg', '.hermes-temporal', '.kube', '.aws', '.azure', '.config/gcloud', '.local/share/keyrings', '.password-store', '.docker'];
+const SECRET_HOME_FILES = new Set(['.netrc', '.pgpass', '.my.cnf', '.npmrc', '.pypirc', '.git-credentials', '.vault-token', '.s3cfg', '.boto', '.dockercfg', '.docker/config.json', '.kube/config', '.config/gh/hosts.yml', '.config/hub', '.aws/credentials', '.terraform.d/credentials.tfrc.json', '.config/git/credentials', '.config/containers/auth.json']);
+const SECRET_HOME_DIRECTORIES = ['.ssh', '.gnupg', '.hermes-temporal', '.kube', '.aws', '.azure', '.config/gcloud', '.local/share/keyrings', '.password-store', '.docker', '.config/temporalio', '.config/hcloud', '.oci'];
 const SECRET_SYSTEM_FILES = new Set(['/etc/shadow', '/etc/gshadow', '/etc/shadow-', '/etc/gshadow-', '/etc/sudoers', '/etc/master.passwd', '/proc/kcore', '/dev/mem', '/dev/kmem']);
 /** System files that hold secrets although the rest of their folder is public. */
 const SECRET_SYSTEM_PATTERNS = [/^\/etc\/sudoers\.d\//, /^\/etc\/ssh\/ssh_host_[^/]*_key$/, /^\/etc\/ssl\/private\//];

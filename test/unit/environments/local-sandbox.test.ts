@@ -24,7 +24,11 @@ const FAKE_SECRETS = {
 };
 
 beforeEach(() => {
-  dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'hermes-sandbox-test-')));
+  // Not under the temp folder, which commands get a private one of: the home below must be
+  // where a command could read it, or hiding its secrets proves nothing.
+  const parent = path.resolve(__dirname, '../../../.tmp/test-dirs');
+  mkdirSync(parent, { recursive: true });
+  dir = realpathSync(mkdtempSync(path.join(parent, 'hermes-sandbox-test-')));
   // A home of the test's own: the sandbox must hide its secrets folders.
   home = path.join(dir, 'home');
   workspace = path.join(dir, 'workspace');
@@ -188,7 +192,11 @@ describe('a sandboxed local command', () => {
     writeFileSync(path.join(home, '.my.cnf'), '[client]\npassword=mysql-canary\n');
     writeFileSync(path.join(home, '.bashrc'), 'export OPENAI_API_KEY=bashrc-canary\n');
     writeFileSync(path.join(home, '.profile'), 'export GH_TOKEN=profile-canary\n');
-    const { output } = await run('cat ~/.claude/.credentials.json ~/.my.cnf ~/.bashrc ~/.profile 2>&1; rev ~/.bashrc; echo end');
+    mkdirSync(path.join(home, '.config', 'git'), { recursive: true });
+    writeFileSync(path.join(home, '.config', 'git', 'credentials'), 'https://u:git-canary@example.com\n');
+    mkdirSync(path.join(home, '.config', 'temporalio'), { recursive: true });
+    writeFileSync(path.join(home, '.config', 'temporalio', 'temporal.yaml'), 'profiles:\n  default:\n    api_key: temporal-canary\n');
+    const { output } = await run('cat ~/.claude/.credentials.json ~/.my.cnf ~/.bashrc ~/.profile ~/.config/git/credentials ~/.config/temporalio/temporal.yaml 2>&1; rev ~/.bashrc; echo end');
     expect(output).toContain('end');
     expect(output).not.toMatch(/canary|yranac/);
   });
@@ -292,10 +300,11 @@ describe('a sandboxed local command', () => {
     // the host's temporary folder: a sandboxed process writes only its private /tmp), then does its job.
     const planted = path.join(workspace, 'node_modules', '.bin');
     mkdirSync(planted, { recursive: true });
+    const marks = mkdtempSync(path.join(os.tmpdir(), 'hermes-ran-'));
     const programs = ['bwrap', 'bash', 'git', 'nohup', 'setsid', 'mkdir', 'mkfifo', 'rm', 'cat', 'mv', 'sleep', 'kill', 'ps', 'awk', 'tr', 'printf'];
     for (const name of programs) {
       const real = execFileSync('/bin/sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim();
-      writeFileSync(path.join(planted, name), `#!/bin/sh\necho ran > ${path.join(dir, `ran-${name}`)} 2>/dev/null\nexec ${real} "$@"\n`, { mode: 0o755 });
+      writeFileSync(path.join(planted, name), `#!/bin/sh\necho ran 2>/dev/null > ${path.join(marks, `ran-${name}`)}\nexec ${real} "$@"\n`, { mode: 0o755 });
     }
     const savedPath = process.env.PATH;
     process.env.PATH = `${planted}:${savedPath}`;
@@ -312,7 +321,8 @@ describe('a sandboxed local command', () => {
     } finally {
       process.env.PATH = savedPath;
     }
-    const ran = programs.filter((name) => existsSync(path.join(dir, `ran-${name}`)));
+    const ran = programs.filter((name) => existsSync(path.join(marks, `ran-${name}`)));
+    rmSync(marks, { recursive: true, force: true });
     expect(ran).toEqual([]);
   });
 
