@@ -198,10 +198,12 @@ test('approve with no approval id refuses while several wait: the oldest may not
         timeout: 30_000,
       });
     const blind = await cli(['approve', sessionIdOf(handle)]).catch((error: { stderr?: string }) => error);
-    expect(blind.stderr).toMatch(/has 2 pending approvals \(ap-1, ap-2\): name the one to approve/);
-    expect((await handle.query(pendingApprovalsQuery)).length).toBe(2);
-    // Named, each goes; a denial needs no name (it runs nothing).
-    await cli(['approve', sessionIdOf(handle), 'ap-2']);
+    expect(blind.stderr).toMatch(/has 2 pending approvals \(ap-\d, ap-\d\): name the one to approve/);
+    const waiting = await handle.query(pendingApprovalsQuery);
+    expect(waiting.length).toBe(2);
+    // Named, each goes; a denial needs no name (it runs nothing). The two writes ask in either order.
+    const second = waiting.find((approval) => approval.command.includes('second'));
+    await cli(['approve', sessionIdOf(handle), second?.approvalId ?? 'none']);
     await cli(['deny', sessionIdOf(handle)]);
     expect(await handle.result()).toMatchObject({ status: 'completed' });
     expect(existsSync(path.join(outside, 'second'))).toBe(true);
