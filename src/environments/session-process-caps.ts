@@ -3,8 +3,10 @@
 // once the session has run nothing here for a while, so a long-lived worker does not keep one
 // group for every session it ever ran. A launcher that finds its group gone (removed by another
 // worker's sweep, say) makes it again: see JOIN_SESSION_GROUP.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { trustedProgram } from './trusted-programs';
 
 export const SESSION_GROUPS_ROOT = '/sys/fs/cgroup/pids/hermes-temporal';
 
@@ -23,6 +25,16 @@ const SHUTDOWN_CHECKS = 10;
  */
 export const JOIN_SESSION_GROUP =
   'echo $$ 2>/dev/null >"$2" || { mkdir "${2%/*}" 2>/dev/null; echo "$3" 2>/dev/null >"${2%/*}/pids.max"; echo $$ 2>/dev/null >"$2"; }';
+
+/** Tries `rmdir` on each folder every 200 ms for 15 s at most, detached from this process. */
+function removeWhenEmpty(directories: string[]): void {
+  const script = 'for i in $(seq 75); do rmdir -- "$@" 2>/dev/null; for d in "$@"; do [ -d "$d" ] && break; done; [ -d "$d" ] || exit 0; sleep 0.2; done';
+  try {
+    spawn(trustedProgram('sh'), ['-c', script, 'hermes-release-groups', ...directories], { detached: true, stdio: 'ignore' }).unref();
+  } catch {
+    // The next worker's sweep removes empty groups left behind.
+  }
+}
 
 export class SessionProcessCaps {
   private usable?: boolean;
@@ -69,6 +81,9 @@ export class SessionProcessCaps {
       if (check) await new Promise((resolve) => setTimeout(resolve, 100));
       busy = busy.filter((sessionKey) => this.remove(sessionKey) === 'busy');
     }
+    // On a loaded machine killed commands can take longer to leave: a short-lived process of its
+    // own removes their groups once they have, as this one is about to exit.
+    if (busy.length) removeWhenEmpty(busy.map((sessionKey) => this.directoryOf(sessionKey)));
     for (const sessionKey of this.held()) this.forget(sessionKey);
   }
 

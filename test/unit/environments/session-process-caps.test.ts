@@ -106,3 +106,16 @@ testNeeding(groupsUsable, NEEDS, 'shutdown waits briefly for processes still exi
   expect(caps.held()).toEqual([]);
   await running;
 });
+
+testNeeding(groupsUsable, NEEDS, 'a group still busy when shutdown stops waiting is removed once it empties, by a process that outlives this one', async () => {
+  const caps = new SessionProcessCaps(MAX_PROCESSES, 60_000);
+  const { environment } = sessionWith(caps);
+  // Longer than the shutdown wait: the quitting process (run after a second Ctrl+C) is gone before it ends.
+  const running = environment.exec({ command: 'sleep 2', timeoutMs: 20_000 });
+  await waitFor(() => readFileSync(path.join(caps.directoryOf(sessionId), 'cgroup.procs'), 'utf8').trim() !== '', { timeoutMs: 5_000, what: 'the command to join its group' });
+  await caps.releaseAll();
+  expect(existsSync(caps.directoryOf(sessionId))).toBe(true);
+  expect(caps.held()).toEqual([]);
+  await running;
+  await waitFor(() => !existsSync(caps.directoryOf(sessionId)), { timeoutMs: 5_000, what: 'the emptied group to go' });
+});
