@@ -65,10 +65,13 @@ export function registerToolsCommand(program: Command): void {
       if (flags.json) return console.log(JSON.stringify(rows, null, 2));
       // The local sandbox's state is part of what "available" means for the terminal.
       if (sandbox) console.log(`local ${sandbox.summary}`);
+      // Columns as wide as their longest entry, so plugin and MCP names keep the table aligned.
+      const nameWidth = Math.max(...rows.map((row) => row.name.length));
+      const toolsetWidth = Math.max(...rows.map((row) => row.toolset.length));
       for (const row of rows) {
         const state = row.available ? 'available  ' : 'unavailable';
         const from = row.source === 'builtin' ? '' : ` [${row.source}]`;
-        console.log(`${row.emoji} ${row.name.padEnd(14)} ${row.toolset.padEnd(10)} ${state}  ${row.reason ?? row.description.slice(0, 80)}${from}`);
+        console.log(`${row.emoji} ${row.name.padEnd(nameWidth)} ${row.toolset.padEnd(toolsetWidth)} ${state}  ${row.reason ?? row.description.slice(0, 80)}${from}`);
       }
       // A plugin that did not load says why, so a missing tool is explained here too.
       for (const plugin of failed) console.log(`plugin ${plugin.key} did not load (${plugin.status}): ${plugin.reason ?? ''}`);

@@ -55,6 +55,15 @@ describe('hermes-temporal tools and the local sandbox', () => {
     expect(executeCodeRow(lines)).toContain('available  ');
   });
 
+  it('keeps the state column aligned, however long a tool or toolset name is', async () => {
+    const lines = await tools();
+    const rows = lines.filter((line) => / (?:available|unavailable) /.test(line) && !line.startsWith('local sandbox'));
+    expect(rows.length).toBeGreaterThan(5);
+    // Emoji differ in UTF-16 length: measure from the end of the emoji, the first space.
+    const stateColumns = new Set(rows.map((row) => row.search(/ (?:available|unavailable) /) - row.indexOf(' ')));
+    expect([...stateColumns]).toHaveLength(1);
+  });
+
   it('says the sandbox is unavailable and why, and so is the terminal', async () => {
     setEnv({ HERMES__TERMINAL__LOCAL__BWRAP_PATH: path.join(home, 'no-bwrap') });
     const lines = await tools();
