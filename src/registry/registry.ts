@@ -261,6 +261,7 @@ function createEntry<Schema extends z.ZodObject>(options: RegisterOptions<Schema
     concurrency: (options.concurrency as ToolEntry['concurrency'] | undefined) ?? (() => ({ mode: 'exclusive' })),
     retrySafe: options.retrySafe ?? false,
     retrySafeFor: options.retrySafeFor,
+    changesWorkspace: options.changesWorkspace,
     patchSchema: options.patchSchema,
     runsInWorkflow: options.runsInWorkflow ?? false,
     assess: options.assess,

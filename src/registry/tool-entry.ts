@@ -168,6 +168,12 @@ export interface RegisterOptions<Schema extends z.ZodObject = z.ZodObject> {
    */
   retrySafeFor?: (args: Record<string, unknown>) => boolean;
   /**
+   * Whether a call may change the session's workspace, so that a checkpoint is taken before it
+   * (src/checkpoints). Unset: every call that is not retry-safe (a pure read) may. Gets the
+   * model's arguments as sent.
+   */
+  changesWorkspace?: (args: Record<string, unknown>) => boolean;
+  /**
    * For tools whose schema mentions other tools: rebuild the schema for the set of tools that
    * survived filtering, so the model never hears of a tool it cannot call.
    */
@@ -200,6 +206,7 @@ export interface ToolEntry {
   readonly concurrency: (args: Record<string, unknown>, settings?: ToolSettings) => CallConcurrency;
   readonly retrySafe: boolean;
   readonly retrySafeFor?: (args: Record<string, unknown>) => boolean;
+  readonly changesWorkspace?: (args: Record<string, unknown>) => boolean;
   readonly patchSchema?: (schema: FunctionSchema, availableTools: ReadonlySet<string>, context?: SchemaContext) => FunctionSchema;
   readonly runsInWorkflow: boolean;
   readonly assess?: (args: Record<string, unknown>) => AssessmentRequest;
@@ -215,6 +222,13 @@ export function isRetrySafeCall(entry: ToolEntry | undefined, args: Record<strin
   if (!entry) return false;
   if (entry.retrySafeFor) return args !== undefined && entry.retrySafeFor(args);
   return entry.retrySafe;
+}
+
+/** Whether this call may change the session's workspace (a checkpoint is taken before it). */
+export function mayChangeWorkspace(entry: ToolEntry | undefined, args: Record<string, unknown> | undefined): boolean {
+  if (!entry || entry.runsInWorkflow) return false;
+  if (entry.changesWorkspace) return args === undefined || entry.changesWorkspace(args);
+  return !isRetrySafeCall(entry, args);
 }
 
 export const DEFAULT_TOOL_EMOJI = '⚡';

@@ -55,6 +55,8 @@ register({
   // A write to shared state: alone in its turn, and never re-run blindly after a crash.
   concurrency: () => ({ mode: 'exclusive' }),
   retrySafe: false,
+  // Its files live in the hermes home, never in the workspace.
+  changesWorkspace: () => false,
   handler: async ({ action, target, content, old_text: oldText, operations }, context) => {
     const memory = await memoryFor(context);
     if (!memory) return unavailable();

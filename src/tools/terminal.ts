@@ -63,6 +63,8 @@ register({
     const beside = policy === 'always' || (policy === 'read_only' && typeof command === 'string' && isReadOnlyCommand(command));
     return !isTrue(background) && typeof command === 'string' && beside ? { mode: 'path', path: '/', access: 'read' } : { mode: 'exclusive' };
   },
+  // A read-only command (the same parse as above) needs no checkpoint of the workspace before it.
+  changesWorkspace: ({ command, background }) => isTrue(background) || typeof command !== 'string' || !isReadOnlyCommand(command),
   // The gate judges the command (and the workspace files it runs) before the handler is called.
   assess: ({ command, workdir }) =>
     typeof command === 'string' ? { commands: [{ text: command, via: 'terminal', ...(typeof workdir === 'string' ? { workdir } : {}) }] } : {},
