@@ -1,0 +1,54 @@
+// Benchmark: what a workspace checkpoint costs the turn that takes it. A workspace of FILES files
+// (source-sized, in nested folders) is snapshotted: the first time (every file hashed), again
+// unchanged (the shadow index's stat cache: a stat per file, no hashing), after one file changed,
+// and a rollback of a deleted folder. Prints the median of RUNS runs; it does not pass or fail.
+//   npx tsx bench/checkpoint-cost.ts              (2000 files, 5 runs)
+//   FILES=20000 RUNS=3 npx tsx bench/checkpoint-cost.ts
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { listCheckpoints } from '../src/checkpoints/checkpoint-list';
+import { rollbackWorkspace } from '../src/checkpoints/rollback';
+import { shadowRepositoryFor } from '../src/checkpoints/shadow-repository';
+import type { CheckpointLimits } from '../src/checkpoints/snapshot';
+import { takeCheckpoint } from '../src/checkpoints/take-checkpoint';
+
+const FILES = Number(process.env.FILES ?? 2000);
+const RUNS = Number(process.env.RUNS ?? 5);
+const LIMITS: CheckpointLimits = { maxFiles: 50_000, maxFileBytes: 10 * 1024 * 1024, timeoutMs: 120_000, keep: 50 };
+const ORIGIN = { sessionId: 'bench', turn: 1, toolCallId: 'call', tool: 'terminal', reason: 'tool_call' as const };
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = process.hrtime.bigint();
+  await work();
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function main(): Promise<void> {
+  const figures: Record<string, number[]> = { first: [], unchanged: [], 'one file changed': [], 'rollback of 10% deleted': [] };
+  for (let run = 0; run < RUNS; run++) {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'checkpoint-bench-'));
+    const home = path.join(root, 'home');
+    const workspace = path.join(root, 'workspace');
+    for (let index = 0; index < FILES; index++) {
+      const folder = path.join(workspace, `pkg${index % 20}`, `mod${index % 7}`);
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(path.join(folder, `file${index}.ts`), `export const value${index} = ${index};\n`.repeat(40));
+    }
+    const repository = shadowRepositoryFor(home, workspace);
+    figures.first!.push(await timed(() => takeCheckpoint(repository, ORIGIN, LIMITS)));
+    figures.unchanged!.push(await timed(() => takeCheckpoint(repository, ORIGIN, LIMITS)));
+    writeFileSync(path.join(workspace, 'pkg0', 'mod0', 'file0.ts'), 'changed\n');
+    figures['one file changed']!.push(await timed(() => takeCheckpoint(repository, ORIGIN, LIMITS)));
+    const latest = (await listCheckpoints(repository, 10_000)).at(-1)!;
+    rmSync(path.join(workspace, 'pkg1'), { recursive: true });
+    figures['rollback of 10% deleted']!.push(await timed(() => rollbackWorkspace(repository, latest, { sessionId: 'bench', limits: LIMITS })));
+    rmSync(root, { recursive: true, force: true });
+  }
+  console.log(`Checkpoint of a workspace of ${FILES} files, median of ${RUNS} runs:`);
+  for (const [label, values] of Object.entries(figures)) console.log(`  ${label.padEnd(26)} ${median(values).toFixed(1)} ms`);
+}
+
+void main();

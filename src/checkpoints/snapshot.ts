@@ -1,0 +1,193 @@
+// Takes a checkpoint: the workspace's files as they are now, stored as a commit of the shadow
+// repository (refs/checkpoints/<n>), unless nothing changed since the last one. Bounded: the
+// listing stops past `maxFiles` (the snapshot is then skipped, never half taken), larger files
+// than `maxFileBytes` are left out, and every git run shares one deadline. Unchanged files cost
+// a stat each: the shadow index remembers what it hashed.
+import { lstat } from 'node:fs/promises';
+import path from 'node:path';
+import { runShadowGit, type ShadowRepository } from './shadow-git';
+import { ensureShadowRepository } from './shadow-repository';
+import { listCheckpoints, CHECKPOINT_REFS, type CheckpointRecord, type CheckpointOrigin } from './checkpoint-list';
+
+export interface CheckpointLimits {
+  /** More files than this (after exclusions): no snapshot at all. */
+  maxFiles: number;
+  /** Larger files are left out of checkpoints. */
+  maxFileBytes: number;
+  /** One snapshot (or rollback) may take this long, lock wait included. */
+  timeoutMs: number;
+  /** Checkpoints kept per workspace; older ones go. */
+  keep: number;
+}
+
+export type SnapshotOutcome =
+  | { kind: 'taken'; checkpoint: CheckpointRecord; tree: string; durationMs: number }
+  | { kind: 'unchanged'; latest: CheckpointRecord; tree: string; durationMs: number }
+  | { kind: 'skipped'; reason: string; durationMs: number };
+
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+/** Changed files a checkpoint names (the counts cover all of them). */
+const NAMED_FILES = 20;
+/** Once the oldest checkpoints are being dropped, storage is compacted every this many. */
+const COMPACT_EVERY = 10;
+/** lstat calls in flight at once. */
+const STAT_BATCH = 256;
+
+/** A deadline shared by the git runs of one snapshot. */
+export interface Deadline {
+  remainingMs(): number;
+}
+
+export function deadlineIn(ms: number): Deadline {
+  const end = Date.now() + ms;
+  return { remainingMs: () => Math.max(1, end - Date.now()) };
+}
+
+/** Takes a checkpoint; the caller holds the workspace lock. */
+export async function snapshotLocked(repository: ShadowRepository, origin: CheckpointOrigin, limits: CheckpointLimits, deadline: Deadline): Promise<SnapshotOutcome> {
+  const started = Date.now();
+  const elapsed = () => Date.now() - started;
+  await ensureShadowRepository(repository, deadline.remainingMs());
+  const listed = await listWorkspaceFiles(repository, limits.maxFiles, deadline);
+  if (listed === 'too-many') {
+    return { kind: 'skipped', reason: `the workspace holds more than ${limits.maxFiles} files (checkpoints.max_files)`, durationMs: elapsed() };
+  }
+  const sorted = await sortByStat(repository.workTree, listed, limits.maxFileBytes);
+  const git = (args: string[], input?: string | Buffer) => runShadowGit(repository, args, { timeoutMs: deadline.remainingMs(), ...(input === undefined ? {} : { input }) });
+  // Files gone (or behind a link now, or too large) leave the index without git looking at the
+  // work tree; then the rest join (--replace: a file may become a folder or the other way round).
+  // An unchanged file's stat matches its index entry and it is not read again.
+  const leaving = [...sorted.gone, ...sorted.dropped];
+  if (leaving.length) await git(['update-index', '--force-remove', '-z', '--stdin'], nulList(leaving));
+  if (sorted.present.length) await git(['update-index', '--add', '--replace', '-z', '--stdin'], nulList(sorted.present));
+  const tree = (await git(['write-tree'])).toString('utf8').trim();
+
+  const all = await listCheckpoints(repository, deadline.remainingMs());
+  const latest = all.at(-1);
+  if (latest && latest.tree === tree) return { kind: 'unchanged', latest, tree, durationMs: elapsed() };
+
+  const changed = parseNameStatus(await git(['diff-tree', '-r', '-z', '--no-renames', '--name-status', latest?.tree ?? EMPTY_TREE, tree]));
+  const id = (latest?.id ?? 0) + 1;
+  const record: Omit<CheckpointRecord, 'commit' | 'tree'> = {
+    id,
+    ...origin,
+    time: new Date().toISOString(),
+    changed: {
+      added: changed.filter((entry) => entry.status === 'A').length,
+      modified: changed.filter((entry) => entry.status !== 'A' && entry.status !== 'D').length,
+      deleted: changed.filter((entry) => entry.status === 'D').length,
+      files: changed.slice(0, NAMED_FILES).map((entry) => displayName(entry.path)),
+    },
+    ...(sorted.large.length ? { leftOut: sorted.large.length } : {}),
+  };
+  const commit = (await git(['commit-tree', tree], `${JSON.stringify(record)}\n`)).toString('utf8').trim();
+  await git(['update-ref', refOf(id), commit]);
+  const old = all.slice(0, Math.max(0, all.length + 1 - limits.keep));
+  if (old.length) {
+    await git(['update-ref', '--stdin'], old.map((checkpoint) => `delete ${refOf(checkpoint.id)}\n`).join(''));
+    // What only dropped checkpoints held goes every few checkpoints (each snapshot adds a pack).
+    if (id % COMPACT_EVERY === 0) {
+      await git(['repack', '-a', '-d', '-q']);
+      await git(['prune', '--expire=now']);
+    }
+  }
+  return { kind: 'taken', checkpoint: { ...record, commit, tree }, tree, durationMs: elapsed() };
+}
+
+export function refOf(id: number): string {
+  return `${CHECKPOINT_REFS}${String(id).padStart(8, '0')}`;
+}
+
+/** Tracked and untracked files (excluded folders and the workspace's .gitignore left out), or 'too-many'. */
+async function listWorkspaceFiles(repository: ShadowRepository, maxFiles: number, deadline: Deadline): Promise<string[] | 'too-many'> {
+  let count = 0;
+  const output = await runShadowGit(repository, ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    timeoutMs: deadline.remainingMs(),
+    // Stops git as soon as there are too many: a million files cost no more than maxFiles.
+    onOutput: (chunk) => {
+      for (const byte of chunk) if (byte === 0) count++;
+      return count <= maxFiles;
+    },
+  });
+  if (count > maxFiles) return 'too-many';
+  // Paths are bytes to git: held as latin1 strings (one char a byte), so any name survives.
+  const names = output.toString('latin1').split('\0').filter(Boolean);
+  return [...new Set(names)];
+}
+
+interface SortedFiles {
+  /** Files and links to keep. */
+  present: string[];
+  /** Listed (so in the index) but no longer there, or only behind a link. */
+  gone: string[];
+  /** Too large: left out, and taken out of the index. */
+  dropped: string[];
+  large: string[];
+}
+
+async function sortByStat(workTree: string, names: readonly string[], maxFileBytes: number): Promise<SortedFiles> {
+  const sorted: SortedFiles = { present: [], gone: [], dropped: [], large: [] };
+  const folders = new Map<string, Promise<boolean>>();
+  // A folder on the way that is now a link (or gone): the file is not there any more, and nothing
+  // behind the link is looked at.
+  const reachable = (name: string): Promise<boolean> => {
+    const folder = path.posix.dirname(name);
+    if (folder === '.') return Promise.resolve(true);
+    let known = folders.get(folder);
+    if (!known) {
+      known = Promise.all([reachable(folder), lstat(workTreePath(workTree, folder)).then((stat) => stat.isDirectory(), () => false)]).then(([above, here]) => above && here);
+      folders.set(folder, known);
+    }
+    return known;
+  };
+  for (let start = 0; start < names.length; start += STAT_BATCH) {
+    const batch = names.slice(start, start + STAT_BATCH);
+    const stats = await Promise.all(batch.map(async (name) => ((await reachable(name)) ? lstat(workTreePath(workTree, name)).catch(() => null) : null)));
+    batch.forEach((name, index) => {
+      const stat = stats[index];
+      // A nested repository is listed as `name/`: its files are its own repository's business.
+      if (name.endsWith('/')) return;
+      if (!stat) return void sorted.gone.push(name);
+      if (stat.isSymbolicLink()) return void sorted.present.push(name);
+      if (!stat.isFile()) return void sorted.dropped.push(name);
+      if (stat.size > maxFileBytes) {
+        sorted.large.push(name);
+        return void sorted.dropped.push(name);
+      }
+      sorted.present.push(name);
+    });
+  }
+  return sorted;
+}
+
+export interface NameStatus {
+  status: string;
+  path: string;
+}
+
+/** Entries of `diff-tree -z --name-status`, paths as latin1 strings (see `displayName`). */
+export function parseNameStatus(output: Buffer): NameStatus[] {
+  const fields = output.toString('latin1').split('\0');
+  const entries: NameStatus[] = [];
+  for (let index = 0; index + 1 < fields.length; index += 2) {
+    const status = fields[index]!;
+    if (!status) break;
+    entries.push({ status: status[0]!, path: fields[index + 1]! });
+  }
+  return entries;
+}
+
+/** Names (latin1 strings) as git reads them on stdin with -z. */
+export function nulList(names: readonly string[]): Buffer {
+  return Buffer.from(names.map((name) => `${name}\0`).join(''), 'latin1');
+}
+
+/** A file of the work tree by its git name (latin1 string): the exact bytes, for fs calls. */
+export function workTreePath(workTree: string, name: string): Buffer {
+  return Buffer.concat([Buffer.from(`${workTree}/`), Buffer.from(name, 'latin1')]);
+}
+
+/** A git name as people read it. */
+export function displayName(name: string): string {
+  return Buffer.from(name, 'latin1').toString('utf8');
+}

@@ -1,0 +1,224 @@
+// Checkpoints of a workspace a model wrote: taken and rolled back byte for byte, bounded, and
+// with git outside the sandbox obeying nothing the workspace (or the environment) says.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { listCheckpoints } from '../../../src/checkpoints/checkpoint-list';
+import { rollbackWorkspace } from '../../../src/checkpoints/rollback';
+import { shadowRepositoryFor } from '../../../src/checkpoints/shadow-repository';
+import type { CheckpointLimits, SnapshotOutcome } from '../../../src/checkpoints/snapshot';
+import { takeCheckpoint } from '../../../src/checkpoints/take-checkpoint';
+import { createTurnCheckpoints } from '../../../src/checkpoints/turn-checkpoints';
+import { silentLogger } from '../../../src/logging';
+import { tempDir } from '../../helpers/temp-dirs';
+
+const LIMITS: CheckpointLimits = { maxFiles: 1000, maxFileBytes: 1024 * 1024, timeoutMs: 20_000, keep: 50 };
+const BY_TOOL = { sessionId: 'session-1', turn: 3, toolCallId: 'call-1', tool: 'terminal', reason: 'tool_call' as const };
+
+let home: string;
+let workspace: string;
+const savedEnvironment = { ...process.env };
+
+beforeEach(() => {
+  home = tempDir('checkpoint-home-');
+  workspace = tempDir('checkpoint-workspace-');
+});
+
+afterEach(() => {
+  for (const name of Object.keys(process.env)) if (!(name in savedEnvironment)) delete process.env[name];
+  Object.assign(process.env, savedEnvironment);
+});
+
+function write(relative: string, content: string | Buffer, mode?: number): void {
+  const file = path.join(workspace, relative);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, content);
+  if (mode !== undefined) chmodSync(file, mode);
+}
+
+async function checkpoint(limits = LIMITS): Promise<SnapshotOutcome> {
+  return takeCheckpoint(shadowRepositoryFor(home, workspace), BY_TOOL, limits);
+}
+
+async function taken(limits = LIMITS) {
+  const outcome = await checkpoint(limits);
+  if (outcome.kind !== 'taken') throw new Error(`expected a checkpoint, got ${JSON.stringify(outcome)}`);
+  return outcome.checkpoint;
+}
+
+/** Every file under the workspace (links as `-> target`), with its bytes in hex and its mode. */
+function contents(root = workspace): Record<string, string> {
+  const found: Record<string, string> = {};
+  const visit = (directory: string) => {
+    for (const entry of readdirSync(directory, { withFileTypes: true })) {
+      const full = path.join(directory, entry.name);
+      const name = path.relative(root, full);
+      if (entry.isSymbolicLink()) found[name] = `-> ${readlinkSync(full)}`;
+      else if (entry.isDirectory()) visit(full);
+      else found[name] = `${(statSync(full).mode & 0o777).toString(8)} ${readFileSync(full).toString('hex')}`;
+    }
+  };
+  visit(root);
+  return found;
+}
+
+test('a rollback brings deleted and changed files back byte for byte and removes files made since', async () => {
+  write('src/main.py', 'print("hello")\n');
+  write('src/tool.sh', '#!/bin/sh\necho run\n', 0o755);
+  write('data/blob.bin', Buffer.from([0, 1, 2, 255, 13, 10, 13, 0]));
+  write('notes.txt', 'mixed\nline\r\nendings\r');
+  const before = contents();
+  const first = await taken();
+  expect(first).toMatchObject({ id: 1, sessionId: 'session-1', turn: 3, toolCallId: 'call-1', tool: 'terminal', changed: { added: 4, modified: 0, deleted: 0 } });
+
+  // What a model's own script may do, unseen by the approval gate.
+  rmSync(path.join(workspace, 'src'), { recursive: true });
+  write('notes.txt', 'overwritten');
+  write('new/junk.txt', 'made since');
+
+  const result = await rollbackWorkspace(shadowRepositoryFor(home, workspace), first, { sessionId: 'operator', limits: LIMITS });
+  expect(contents()).toEqual(before);
+  expect(result.restored.sort()).toEqual(['notes.txt', 'src/main.py', 'src/tool.sh']);
+  expect(result.removed).toEqual(['new/junk.txt']);
+  expect(existsSync(path.join(workspace, 'new'))).toBe(false);
+  // The rollback itself is a checkpoint away from being undone.
+  expect(result.undo).toMatchObject({ id: 2, reason: 'rollback', changed: { added: 1, modified: 1, deleted: 2 } });
+  await rollbackWorkspace(shadowRepositoryFor(home, workspace), result.undo, { sessionId: 'operator', limits: LIMITS });
+  expect(readFileSync(path.join(workspace, 'new/junk.txt'), 'utf8')).toBe('made since');
+  expect(existsSync(path.join(workspace, 'src'))).toBe(false);
+});
+
+test('an unchanged workspace adds no checkpoint; a change adds one naming what changed', async () => {
+  write('a.txt', 'one');
+  await taken();
+  expect(await checkpoint()).toMatchObject({ kind: 'unchanged', latest: { id: 1 } });
+  write('a.txt', 'two');
+  write('b.txt', 'new');
+  expect(await taken()).toMatchObject({ id: 2, changed: { added: 1, modified: 1, deleted: 0, files: ['a.txt', 'b.txt'] } });
+});
+
+test('a rollback of one path leaves the rest of the workspace as it is', async () => {
+  write('keep/a.txt', 'a1');
+  write('other.txt', 'o1');
+  const first = await taken();
+  write('keep/a.txt', 'a2');
+  write('keep/b.txt', 'b2');
+  write('other.txt', 'o2');
+  const result = await rollbackWorkspace(shadowRepositoryFor(home, workspace), first, { scope: 'keep', sessionId: 'operator', limits: LIMITS });
+  expect(result).toMatchObject({ restored: ['keep/a.txt'], removed: ['keep/b.txt'] });
+  expect(readFileSync(path.join(workspace, 'keep/a.txt'), 'utf8')).toBe('a1');
+  expect(readFileSync(path.join(workspace, 'other.txt'), 'utf8')).toBe('o2');
+  await expect(rollbackWorkspace(shadowRepositoryFor(home, workspace), first, { scope: '../elsewhere', sessionId: 'operator', limits: LIMITS })).rejects.toThrow('not inside the workspace');
+});
+
+test("git obeys nothing of the workspace's or the environment's: no filter, hook or fsmonitor runs, no conversion happens", async () => {
+  const marker = path.join(tempDir('checkpoint-marker-'), 'ran');
+  const run = `touch ${marker}; cat`;
+  // The workspace's own repository, armed.
+  execFileSync('git', ['init', '-q', workspace]);
+  execFileSync('git', ['config', 'core.fsmonitor', `touch ${marker}; false`], { cwd: workspace });
+  execFileSync('git', ['config', 'filter.evil.clean', run], { cwd: workspace });
+  execFileSync('git', ['config', 'filter.evil.smudge', run], { cwd: workspace });
+  for (const hook of ['post-index-change', 'post-checkout', 'pre-commit', 'reference-transaction']) {
+    write(`.git/hooks/${hook}`, `#!/bin/sh\ntouch ${marker}\n`, 0o755);
+  }
+  // A user's git config (git-lfs installs a filter just like this one), and config in variables.
+  const userHome = tempDir('checkpoint-user-home-');
+  writeFileSync(path.join(userHome, '.gitconfig'), `[filter "evil"]\n\tclean = ${run}\n\tsmudge = ${run}\n[core]\n\tfsmonitor = touch ${marker}; false\n\thooksPath = ${path.join(workspace, '.git/hooks')}\n`);
+  process.env.HOME = userHome;
+  process.env.XDG_CONFIG_HOME = userHome;
+  process.env.GIT_CONFIG_GLOBAL = path.join(userHome, '.gitconfig');
+  process.env.GIT_CONFIG_COUNT = '1';
+  process.env.GIT_CONFIG_KEY_0 = 'filter.evil.clean';
+  process.env.GIT_CONFIG_VALUE_0 = run;
+  process.env.GIT_CONFIG_PARAMETERS = `'core.fsmonitor'='touch ${marker}; false'`;
+  // Any GIT_* variable of the worker would count: this one only writes a file.
+  process.env.GIT_TRACE = marker;
+  // Every file through the filter, with line endings turned to CRLF on the way out.
+  write('.gitattributes', '* filter=evil text eol=crlf working-tree-encoding=UTF-16\n');
+  write('code.txt', 'lf only\nand a lone cr\r');
+  const before = contents();
+
+  const first = await taken();
+  write('code.txt', 'changed');
+  await rollbackWorkspace(shadowRepositoryFor(home, workspace), first, { sessionId: 'operator', limits: LIMITS });
+
+  expect(existsSync(marker)).toBe(false);
+  const { '.git/index': _index, ...restored } = contents();
+  const { '.git/index': _indexBefore, ...original } = before;
+  expect(restored).toEqual(original);
+  // The workspace's repository is not the shadow one, and was neither read nor written.
+  expect(execFileSync('git', ['status', '--porcelain'], { cwd: workspace, env: savedEnvironment }).toString()).toContain('code.txt');
+});
+
+test('a link to /etc is kept as a link; a rollback never writes through a link put in a folder\'s place', async () => {
+  const outside = tempDir('checkpoint-outside-');
+  symlinkSync('/etc', path.join(workspace, 'etc-link'));
+  write('src/a.txt', 'mine');
+  const first = await taken();
+  // Only the link itself: nothing under /etc was listed or read.
+  expect(first.changed.files.sort()).toEqual(['etc-link', 'src/a.txt']);
+  rmSync(path.join(workspace, 'src'), { recursive: true });
+  symlinkSync(outside, path.join(workspace, 'src'));
+
+  await rollbackWorkspace(shadowRepositoryFor(home, workspace), first, { sessionId: 'operator', limits: LIMITS });
+  expect(readdirSync(outside)).toEqual([]);
+  expect(lstatSync(path.join(workspace, 'src')).isDirectory()).toBe(true);
+  expect(readFileSync(path.join(workspace, 'src/a.txt'), 'utf8')).toBe('mine');
+  expect(readlinkSync(path.join(workspace, 'etc-link'))).toBe('/etc');
+});
+
+test('a file over the size cap is left out; the others are kept', async () => {
+  write('big.bin', Buffer.alloc(2048, 7));
+  write('small.txt', 'kept');
+  const first = await taken({ ...LIMITS, maxFileBytes: 1024 });
+  expect(first).toMatchObject({ leftOut: 1, changed: { added: 1, files: ['small.txt'] } });
+  rmSync(path.join(workspace, 'small.txt'));
+  const result = await rollbackWorkspace(shadowRepositoryFor(home, workspace), first, { sessionId: 'operator', limits: { ...LIMITS, maxFileBytes: 1024 } });
+  expect(result.restored).toEqual(['small.txt']);
+  expect(statSync(path.join(workspace, 'big.bin')).size).toBe(2048);
+});
+
+test('more files than the cap: no checkpoint, a reason instead, and git stopped early', async () => {
+  for (let index = 0; index < 60; index++) write(`many/f${index}.txt`, String(index));
+  write('node_modules/pkg/index.js', 'excluded folders do not count');
+  expect(await checkpoint({ ...LIMITS, maxFiles: 50 })).toMatchObject({ kind: 'skipped', reason: expect.stringContaining('more than 50 files') });
+  expect(await listCheckpoints(shadowRepositoryFor(home, workspace), 5000)).toEqual([]);
+  expect(await checkpoint({ ...LIMITS, maxFiles: 60 })).toMatchObject({ kind: 'taken', checkpoint: { changed: { added: 60 } } });
+});
+
+test('only the newest `keep` checkpoints stay', async () => {
+  for (let index = 0; index < 5; index++) {
+    write('counter.txt', String(index));
+    await taken({ ...LIMITS, keep: 3 });
+  }
+  const kept = await listCheckpoints(shadowRepositoryFor(home, workspace), 5000);
+  expect(kept.map((entry) => entry.id)).toEqual([3, 4, 5]);
+});
+
+test('snapshots of one workspace run one at a time: concurrent calls give one checkpoint', async () => {
+  write('a.txt', 'a');
+  const outcomes = await Promise.all([checkpoint(), checkpoint(), checkpoint()]);
+  expect(outcomes.map((outcome) => outcome.kind).sort()).toEqual(['taken', 'unchanged', 'unchanged']);
+});
+
+test('a turn is checkpointed once, before its first change; the next turn again', async () => {
+  const beforeChange = createTurnCheckpoints({ ...LIMITS, enabled: true, home }, silentLogger);
+  const call = { sessionId: 'session-1', turn: 1, toolCallId: 'call-1', tool: 'write_file', workspace };
+  write('a.txt', 'a');
+  const [first, second] = await Promise.all([beforeChange(call), beforeChange({ ...call, toolCallId: 'call-2' })]);
+  expect(first).toMatchObject({ kind: 'taken' });
+  expect(second).toBe(first);
+  write('a.txt', 'changed by the turn');
+  expect(await beforeChange({ ...call, toolCallId: 'call-3' })).toBe(first);
+  expect(await beforeChange({ ...call, turn: 2, toolCallId: 'call-4' })).toMatchObject({ kind: 'taken', checkpoint: { id: 2, turn: 2, toolCallId: 'call-4' } });
+  const disabled = createTurnCheckpoints({ ...LIMITS, enabled: false, home }, silentLogger);
+  expect(await disabled({ ...call, turn: 3 })).toBeUndefined();
+});
+
+test('a workspace holding the hermes home gets no checkpoints (they would hold themselves)', async () => {
+  const beforeChange = createTurnCheckpoints({ ...LIMITS, enabled: true, home: path.join(workspace, '.hermes-temporal') }, silentLogger);
+  write('a.txt', 'a');
+  expect(await beforeChange({ sessionId: 'session-1', turn: 1, toolCallId: 'call-1', tool: 'write_file', workspace })).toMatchObject({ kind: 'skipped', reason: expect.stringContaining('holds the hermes home') });
+  expect(existsSync(path.join(workspace, '.hermes-temporal'))).toBe(false);
+});
