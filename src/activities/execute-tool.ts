@@ -13,7 +13,7 @@ import { handleFunctionCall, parseToolArguments } from '../registry/handle-funct
 import type { ToolRegistry } from '../registry/registry';
 import { applyResultBudget } from '../registry/result-budget';
 import { isErrorResult, toolError } from '../registry/results';
-import { DEFAULT_MAX_RESULT_CHARS, isRetrySafeCall, type ToolContext, type ToolServices, type ToolSettings } from '../registry/tool-entry';
+import { DEFAULT_MAX_RESULT_CHARS, isRetrySafeCall, mayChangeWorkspace, type ToolContext, type ToolServices, type ToolSettings } from '../registry/tool-entry';
 import type { SessionStore, StoredMessage } from '../store/session-store';
 import { commandIdFor, type EnvironmentHandle } from '../environments/terminal-environment';
 import type { ExecuteToolInput, ToolOutcome } from '../workflows/session-types';
@@ -25,6 +25,8 @@ import { CODE_CALLABLE_TOOLS, codeCallRefusal } from '../code-execution/callable
 import { startHeartbeat } from './heartbeat';
 import { clip } from './tool-call-summary';
 import { stripAnsi } from '../tools/terminal-output';
+import type { BeforeChange } from '../checkpoints/turn-checkpoints';
+import { recordedWorkspace } from '../workflows/recorded-workspace';
 
 const PREVIEW_CHARS = 200;
 
@@ -49,6 +51,8 @@ export interface ExecuteToolDeps {
   services?: ToolServices;
   /** The approval gate's assessment of a call (the `assessCommand` activity), for calls sent with a `gatePolicy`. */
   assess: (input: AssessCommandInput, loaded?: LoadedCall) => Promise<CommandAssessment>;
+  /** Checkpoints the session's workspace before a call that may change it (absent: none). */
+  beforeChange?: BeforeChange;
 }
 
 export function createExecuteToolActivity(deps: ExecuteToolDeps) {
@@ -129,9 +133,13 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
     // Hooks may take a while: the activity stays alive meanwhile, but is not "started" until the
     // tool is. Without pre_tool_call hooks the first heartbeat already says "started", as before.
     const guarded = deps.hooks.has('pre_tool_call') && !(gate?.approved && gate.hooksChecked);
+    // Only a local workspace is on this machine for the worker to keep a copy of.
+    const checkpointed = deps.beforeChange && input.environment.backend === 'local' && mayChangeWorkspace(entry, parseToolArguments(call.arguments));
+    // Hooks and the checkpoint come before the tool starts: a worker dying meanwhile ran nothing.
+    const preparing = guarded || checkpointed;
     // No early beat while hooks run: the first one the server sees should already say "started"
     // (later beats within a second are held back by the SDK's throttle).
-    const heartbeat = startHeartbeat(guarded ? {} : { phase: 'started' }, { immediate: !retrySafe && !guarded });
+    const heartbeat = startHeartbeat(preparing ? {} : { phase: 'started' }, { immediate: !retrySafe && !preparing });
     approvedGate = gate;
     // eslint-disable-next-line prefer-const -- declared above: store() reads it on every path
     codeCalls =
@@ -155,8 +163,12 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
         // The model reads the hook's reason; the outcome (in history) names the hook that blocked.
         if (decision.action === 'block') return { ...(await store(toolError(decision.message))), blockedBy: decision.source };
       }
+      if (checkpointed) {
+        const workspace = recordedWorkspace(input.environment) ?? session.cwd;
+        await deps.beforeChange!({ sessionId: input.sessionId, turn: input.assistantSeq, toolCallId: input.toolCallId, tool: input.name, workspace });
+      }
       // Recorded before a non-repeatable tool starts, so a retry after a crash knows not to re-run it.
-      if (guarded) heartbeat.update({ phase: 'started' });
+      if (preparing) heartbeat.update({ phase: 'started' });
       const startedMs = Date.now();
       const context: ToolContext = {
         sessionId: input.sessionId,

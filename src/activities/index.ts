@@ -27,6 +27,7 @@ import { createListMcpTools } from './mcp-list-tools';
 import type { McpConnectionPool } from '../mcp/connection-pool';
 import { McpListingStore } from '../mcp/listing-store';
 import { createMcpPool } from '../mcp/create-pool';
+import { createTurnCheckpoints } from '../checkpoints/turn-checkpoints';
 
 export interface ActivityDeps {
   config: LoadedConfig;
@@ -65,6 +66,7 @@ export function createActivities(unguarded: ActivityDeps) {
     executeTool: createExecuteToolActivity({
       ...deps,
       assess: approvals.assessCommand,
+      beforeChange: createTurnCheckpoints(checkpointSettings(deps.config), deps.logger),
       services: {
         sessions: deps.store,
         secretFiles: () => canonicalOwnFiles(hermesSecretFiles(deps.config)),
@@ -75,6 +77,18 @@ export function createActivities(unguarded: ActivityDeps) {
     ...createEnvironmentActivities(deps),
     ...createBackgroundActivities(deps),
     ...createWorkflowStatusActivities(deps),
+  };
+}
+
+function checkpointSettings(config: LoadedConfig) {
+  const { checkpoints } = config;
+  return {
+    enabled: checkpoints.enabled,
+    home: config.home,
+    keep: checkpoints.keep,
+    maxFiles: checkpoints.max_files,
+    maxFileBytes: Math.round(checkpoints.max_file_mb * 1024 * 1024),
+    timeoutMs: checkpoints.timeout_seconds * 1000,
   };
 }
 

@@ -38,6 +38,13 @@ export const COMMAND_MODULES: CommandModule[] = [
   },
   {
     commands: [
+      { term: 'checkpoints [options] <sessionId>', description: "List the checkpoints of a session's workspace (taken before turns that changed it)" },
+      { term: 'rollback [options] <sessionId> [checkpoint]', description: "Put a session's workspace (or one path) back as a checkpoint holds it; the current state is checkpointed first" },
+    ],
+    load: async () => (await import('./commands/checkpoints')).registerCheckpointCommands,
+  },
+  {
+    commands: [
       { term: 'pending [options] [sessionId]', description: 'List approvals waiting for a decision (one session, or every running session)' },
       { term: 'approve [options] <sessionId> [approvalId]', description: 'Approve a pending command (without an approval id: the only one pending)' },
       { term: 'deny [options] <sessionId> [approvalId]', description: 'Deny a pending command (the oldest one when no approval id is given)' },

@@ -372,6 +372,24 @@ export const configSchema = z
           .strict(),
       )
       .default([]),
+    /**
+     * Snapshots of the session's workspace (local backend) before the first call of a turn that
+     * may change it, kept in shadow git repositories under <home>/checkpoints/ for `rollback`.
+     */
+    checkpoints: z
+      .object({
+        enabled: z.boolean().default(true),
+        /** Checkpoints kept per workspace; older ones are dropped. */
+        keep: positiveInt.max(10_000).default(50),
+        /** A workspace with more files than this (excluded folders and .gitignore'd files aside) gets no checkpoint, with a logged warning. */
+        max_files: positiveInt.max(1_000_000).default(20_000),
+        /** Files larger than this are left out of checkpoints. */
+        max_file_mb: z.number().positive().max(10_000).default(10),
+        /** One snapshot may take this long (waiting for another included); past it, it is skipped. */
+        timeout_seconds: positiveInt.max(600).default(30),
+      })
+      .strict()
+      .prefault({}),
     memory: z
       .object({
         /** MEMORY.md: the agent's own notes, injected into every new session's system prompt. */

@@ -98,8 +98,8 @@ export function createAttackWorld(): AttackWorld {
     hermesHome,
     workspace,
     precious,
-    // The session store changes by design while a session runs; everything else must not.
-    snapshot: () => hashTree(home, [workspace, ...['', '-wal', '-shm', '-journal'].map((suffix) => path.join(hermesHome, `sessions.db${suffix}`))]),
+    // The session store and the workspace's checkpoints change by design while a session runs; everything else must not.
+    snapshot: () => hashTree(home, [workspace, path.join(hermesHome, 'checkpoints'), ...['', '-wal', '-shm', '-journal'].map((suffix) => path.join(hermesHome, `sessions.db${suffix}`))]),
     restore: () => {
       killBackgroundRunnersIn(home);
       rmSync(home, { recursive: true, force: true });
