@@ -47,29 +47,35 @@ export function checkpointsRoot(home: string): string {
   return path.join(home, 'checkpoints');
 }
 
-/** Every shadow repository under the home, with the workspace each keeps. */
+/** Every shadow repository under the home, with the workspace each keeps (named by its hash, so a record changed by hand is not believed). */
 export function knownShadowRepositories(home: string): ShadowRepository[] {
   const root = checkpointsRoot(home);
   if (!existsSync(root)) return [];
   return readdirSync(root).flatMap((name) => {
     const gitDirectory = path.join(root, name);
     try {
-      return [{ gitDirectory, workTree: readFileSync(path.join(gitDirectory, 'hermes-workspace'), 'utf8').trim() }];
+      const recorded = shadowRepositoryFor(home, readFileSync(path.join(gitDirectory, 'hermes-workspace'), 'utf8').trim());
+      return recorded.gitDirectory === gitDirectory ? [recorded] : [];
     } catch {
       return [];
     }
   });
 }
 
-/** Creates the shadow repository if it does not exist yet (private to the worker's user). */
+/**
+ * Creates the shadow repository if it does not exist yet (private to the worker's user), and
+ * writes its config and attributes again each time: what git obeys there is always ours.
+ */
 export async function ensureShadowRepository(repository: ShadowRepository, timeoutMs: number): Promise<void> {
-  if (existsSync(path.join(repository.gitDirectory, 'hermes-workspace'))) return;
-  mkdirSync(repository.gitDirectory, { recursive: true, mode: 0o700 });
-  await runShadowGit(repository, ['init', '--quiet', '--template='], { timeoutMs });
+  const ready = existsSync(path.join(repository.gitDirectory, 'hermes-workspace'));
+  if (!ready) {
+    mkdirSync(repository.gitDirectory, { recursive: true, mode: 0o700 });
+    await runShadowGit(repository, ['init', '--quiet', '--template='], { timeoutMs });
+  }
   writeFileSync(path.join(repository.gitDirectory, 'config'), SHADOW_CONFIG, { mode: 0o600 });
   mkdirSync(path.join(repository.gitDirectory, 'info'), { recursive: true });
   writeFileSync(path.join(repository.gitDirectory, 'info', 'attributes'), SHADOW_ATTRIBUTES);
   writeFileSync(path.join(repository.gitDirectory, 'info', 'exclude'), EXCLUDED_FOLDERS.map((name) => `${name}/`).join('\n') + '\n');
   // Written last: its presence says the repository is ready.
-  writeFileSync(path.join(repository.gitDirectory, 'hermes-workspace'), `${repository.workTree}\n`);
+  if (!ready) writeFileSync(path.join(repository.gitDirectory, 'hermes-workspace'), `${repository.workTree}\n`);
 }

@@ -222,3 +222,19 @@ test('a workspace holding the hermes home gets no checkpoints (they would hold t
   expect(await beforeChange({ sessionId: 'session-1', turn: 1, toolCallId: 'call-1', tool: 'write_file', workspace })).toMatchObject({ kind: 'skipped', reason: expect.stringContaining('holds the hermes home') });
   expect(existsSync(path.join(workspace, '.hermes-temporal'))).toBe(false);
 });
+
+test("what was planted in the shadow repository itself (its config, attributes, hooks) is not obeyed", async () => {
+  const marker = path.join(tempDir('checkpoint-marker-'), 'ran');
+  write('a.txt', 'a');
+  const first = await taken();
+  const { gitDirectory } = shadowRepositoryFor(home, workspace);
+  writeFileSync(path.join(gitDirectory, 'config'), `[filter "evil"]\n\tclean = touch ${marker}; cat\n\tsmudge = touch ${marker}; cat\n[core]\n\tfsmonitor = touch ${marker}; false\n`);
+  writeFileSync(path.join(gitDirectory, 'info', 'attributes'), '* filter=evil\n');
+  mkdirSync(path.join(gitDirectory, 'hooks'), { recursive: true });
+  write('../' + path.relative(workspace, path.join(gitDirectory, 'hooks', 'post-index-change')), `#!/bin/sh\ntouch ${marker}\n`, 0o755);
+  write('a.txt', 'changed');
+  await taken();
+  await rollbackWorkspace(shadowRepositoryFor(home, workspace), first, { sessionId: 'operator', limits: LIMITS });
+  expect(readFileSync(path.join(workspace, 'a.txt'), 'utf8')).toBe('a');
+  expect(existsSync(marker)).toBe(false);
+});
