@@ -133,8 +133,9 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
     // Hooks may take a while: the activity stays alive meanwhile, but is not "started" until the
     // tool is. Without pre_tool_call hooks the first heartbeat already says "started", as before.
     const guarded = deps.hooks.has('pre_tool_call') && !(gate?.approved && gate.hooksChecked);
-    // Only a local workspace is on this machine for the worker to keep a copy of.
-    const checkpointed = deps.beforeChange && input.environment.backend === 'local' && mayChangeWorkspace(entry, parseToolArguments(call.arguments));
+    // Only a local workspace is on this machine for the worker to keep a copy of. A script's own
+    // calls are part of its execute_code call, whose turn was checkpointed before it started.
+    const checkpointed = deps.beforeChange && input.environment.backend === 'local' && !input.parentToolCallId && mayChangeWorkspace(entry, parseToolArguments(call.arguments));
     // Hooks and the checkpoint come before the tool starts: a worker dying meanwhile ran nothing.
     const preparing = guarded || checkpointed;
     // No early beat while hooks run: the first one the server sees should already say "started"
