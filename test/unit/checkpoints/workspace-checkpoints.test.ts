@@ -1,7 +1,7 @@
 // Checkpoints of a workspace a model wrote: taken and rolled back byte for byte, bounded, and
 // with git outside the sandbox obeying nothing the workspace (or the environment) says.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { listCheckpoints } from '../../../src/checkpoints/checkpoint-list';
 import { rollbackWorkspace } from '../../../src/checkpoints/rollback';
@@ -237,4 +237,20 @@ test("what was planted in the shadow repository itself (its config, attributes, 
   await rollbackWorkspace(shadowRepositoryFor(home, workspace), first, { sessionId: 'operator', limits: LIMITS });
   expect(readFileSync(path.join(workspace, 'a.txt'), 'utf8')).toBe('a');
   expect(existsSync(marker)).toBe(false);
+});
+
+test("a snapshot waits for another one's lock at most its timeout, and breaks a lock its holder left long ago", async () => {
+  write('a.txt', 'a');
+  const { gitDirectory } = shadowRepositoryFor(home, workspace);
+  mkdirSync(gitDirectory, { recursive: true });
+  const lock = path.join(gitDirectory, 'hermes-checkpoint.lock');
+  writeFileSync(lock, '12345');
+  const started = Date.now();
+  expect(await checkpoint({ ...LIMITS, timeoutMs: 400 })).toMatchObject({ kind: 'skipped', reason: expect.stringContaining('another snapshot') });
+  expect(Date.now() - started).toBeLessThan(3000);
+  // Older than any snapshot could take: its holder died.
+  const longAgo = new Date(Date.now() - 60_000);
+  utimesSync(lock, longAgo, longAgo);
+  expect(await checkpoint({ ...LIMITS, timeoutMs: 400 })).toMatchObject({ kind: 'taken' });
+  expect(existsSync(lock)).toBe(false);
 });
