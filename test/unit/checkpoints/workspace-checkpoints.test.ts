@@ -187,13 +187,15 @@ test('more files than the cap: no checkpoint, a reason instead, and git stopped 
   expect(await checkpoint({ ...LIMITS, maxFiles: 60 })).toMatchObject({ kind: 'taken', checkpoint: { changed: { added: 60 } } });
 });
 
-test('only the newest `keep` checkpoints stay', async () => {
-  for (let index = 0; index < 5; index++) {
+test('only the newest `keep` checkpoints stay, and what they hold survives compaction', async () => {
+  for (let index = 0; index < 11; index++) {
     write('counter.txt', String(index));
     await taken({ ...LIMITS, keep: 3 });
   }
   const kept = await listCheckpoints(shadowRepositoryFor(home, workspace), 5000);
-  expect(kept.map((entry) => entry.id)).toEqual([3, 4, 5]);
+  expect(kept.map((entry) => entry.id)).toEqual([9, 10, 11]);
+  await rollbackWorkspace(shadowRepositoryFor(home, workspace), kept[0]!, { sessionId: 'operator', limits: { ...LIMITS, keep: 3 } });
+  expect(readFileSync(path.join(workspace, 'counter.txt'), 'utf8')).toBe('8');
 });
 
 test('snapshots of one workspace run one at a time: concurrent calls give one checkpoint', async () => {
