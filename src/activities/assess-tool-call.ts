@@ -24,6 +24,7 @@ import type { SecretRedactor } from '../environments/secret-redaction';
 import { LocalWorkspace } from '../environments/local-workspace';
 import { gitObeyedPathsIn, workTreesOf } from '../environments/git-control';
 import { isWithin } from '../environments/path-within';
+import { isShownInSandbox, reachesHiddenData, readScope, type ReadScope } from '../environments/sandbox-read-scope';
 import { resolveOwnRealPath } from '../environments/real-path';
 import type { EnvironmentHandle, TerminalEnvironment } from '../environments/terminal-environment';
 import { recordedWorkspace } from '../workflows/recorded-workspace';
@@ -121,6 +122,10 @@ export function createAssessToolCall(deps: AssessDeps) {
     // A local file tool writes from the worker: what the workspace's git config names is judged too.
     const gitObeyed = input.environment.backend === 'local' && !isolated && Boolean(request.writes?.length);
     const world = await worldOf(environment.workspace, recordedWorkspace(input.environment) ?? session?.cwd ?? input.environment.cwd, isolated, input.sessionId, gitObeyed);
+    // A local file tool reads with the worker's rights: what the sandbox hides from commands is judged too.
+    if (input.environment.backend === 'local' && !isolated && (request.reads?.length || request.searches?.length)) {
+      world.sandboxScope = readScope({ workspace: world.workspaceRoot, searchPath: process.env.PATH, readPaths: config.terminal.local.read_paths });
+    }
     const assessment: CommandAssessment = { ...base, display: displayOf(call.name, request) };
 
     const command = request.commands?.[0];
@@ -279,6 +284,8 @@ interface World {
   /** What the workspace's git config makes git read or run from it (a hooks folder, an included file), outside any sandbox. */
   gitObeyed: string[];
   contained: boolean;
+  /** What a local sandboxed command may read (sandbox-read-scope.ts); unset on other backends. */
+  sandboxScope?: ReadScope;
   /** Where oversized results of every session are saved, and this session's own folder there. */
   resultsRoot: string;
   ownResults: string;
@@ -288,7 +295,8 @@ interface World {
  * Why a human must decide, or undefined. File tools run in the worker, with its rights, not in the
  * sandbox: on a host (not a disposable container) they get what commands get unasked, the
  * workspace, and wait for a human anywhere else a write would land, or where a read would reach
- * a home folder's settings (start-up files and tool configs often hold keys).
+ * a home folder's settings (start-up files and tool configs often hold keys) or what the local
+ * sandbox hides from commands (other projects, other users' data).
  */
 function riskOf(access: PathFinding['access'], resolved: string, world: World): string | undefined {
   const inWorkspace = isWithin(resolved, world.workspaceRoot);
@@ -301,9 +309,11 @@ function riskOf(access: PathFinding['access'], resolved: string, world: World): 
   if (access === 'read') {
     if (isSecretRead(resolved, world.home, world.secretFiles)) return 'read of a secret file';
     if (isWithin(resolved, world.resultsRoot) && !isWithin(resolved, world.ownResults)) return "read of another session's saved output";
-    return !world.contained && !inWorkspace && isHomeDotfile(resolved, world.home) ? "read of a home folder's settings" : undefined;
+    if (!world.contained && !inWorkspace && isHomeDotfile(resolved, world.home)) return "read of a home folder's settings";
+    return world.sandboxScope && !isShownInSandbox(resolved, world.sandboxScope) ? 'read of a file the sandbox hides from commands (another project or user data)' : undefined;
   }
-  return searchReachesSecrets(resolved, world.home, world.secretFiles) ? 'search through a folder that holds secrets' : undefined;
+  if (searchReachesSecrets(resolved, world.home, world.secretFiles)) return 'search through a folder that holds secrets';
+  return world.sandboxScope && reachesHiddenData(resolved, world.sandboxScope) ? 'search through folders the sandbox hides from commands (other projects or user data)' : undefined;
 }
 
 /** `{path, sha256}` of each file, as the command names it (links are followed when it is read again). */

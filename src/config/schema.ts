@@ -53,6 +53,8 @@ const localSchema = z
     tmp_size_mb: positiveInt.default(1024),
     /** More files or folders commands must not see (`~/` means the home folder). */
     hidden_paths: z.array(z.string().min(1)).default([]),
+    /** Folders commands may read although they hold data (other projects, non-dot home folders): absolute or `~/`. */
+    read_paths: z.array(z.string().refine((entry) => entry.startsWith('/') || entry.startsWith('~/'), 'must be an absolute path or start with ~/')).default([]),
     /** Path of the bwrap binary; found on PATH when unset. */
     bwrap_path: z.string().optional(),
     /** Commands run by the workers of this queue (a sandbox host), not the session's worker. */

@@ -24,6 +24,7 @@ export function localSandbox(config: LoadedConfig): LocalSandbox {
     maxFileSizeMb: local.max_file_size_mb,
     tmpSizeMb: local.tmp_size_mb,
     hiddenPaths: local.hidden_paths,
+    readPaths: local.read_paths,
     runtimePaths: [
       config.home,
       config.store.path,

@@ -1,7 +1,7 @@
 // The local backend's sandbox: every command (foreground, background, PTY, and all it starts)
 // runs under bubblewrap with its own PID, IPC, UTS and (by default) network namespace, a
-// read-only system, the workspace writable (but not its repositories' hooks and config), the
-// user's secrets and the runtime's own files hidden, a private size-capped /tmp, no capabilities,
+// read-only system, the workspace writable (but not its repositories' hooks and config), other
+// data folders hidden (sandbox-read-scope.ts), the user's secrets and the runtime's own files hidden, a private size-capped /tmp, no capabilities,
 // and caps on processes, memory and file size.
 // Decision (vs @anthropic-ai/sandbox-runtime): see README.md "Security" — we drive bwrap ourselves.
 import { spawnSync } from 'node:child_process';
@@ -14,6 +14,7 @@ import { JOIN_SESSION_GROUP, SessionProcessCaps } from './session-process-caps';
 import { shellQuote } from './shell-quote';
 import { trustedProgram, trustedSearchPath, type TrustedLookup } from './trusted-programs';
 import { isWithin, realOrSelf } from './path-within';
+import { isShownInSandbox, readScope, readScopeMounts, type ReadScope } from './sandbox-read-scope';
 
 export type SandboxMode = 'on' | 'off';
 /** none: the sandbox has only its own loopback; host: the machine's network (loopback included). */
@@ -32,6 +33,8 @@ export interface LocalSandboxSettings {
   tmpSizeMb: number;
   /** More files or folders to hide, on top of the built-in list. */
   hiddenPaths: readonly string[];
+  /** Folders to show although they hold data (`~/` is the home folder): see sandbox-read-scope.ts. */
+  readPaths?: readonly string[];
   /** The runtime's own files to hide: hermes home, session store, dev server database. */
   runtimePaths: readonly string[];
   /** Names to hide in every session's workspace (the project config file). */
@@ -114,6 +117,16 @@ export const HIDDEN_HOME_ENTRIES = [
   '.node_repl_history',
 ] as const;
 
+/** Hidden entries directly in a home: left out of the home the sandbox shows instead of hidden over. */
+const TOP_LEVEL_HIDDEN_HOME_ENTRIES: ReadonlySet<string> = new Set(HIDDEN_HOME_ENTRIES.filter((entry) => !entry.includes('/')));
+
+/** What a sandbox shows of this machine for one workspace (sandbox-read-scope.ts), and the secrets hidden on top. */
+interface SandboxView {
+  scope: ReadScope;
+  mounts: ReturnType<typeof readScopeMounts>;
+  hidden: { path: string; directory: boolean }[];
+}
+
 /** System files root could read even without capabilities (it owns them). */
 const HIDDEN_SYSTEM_PATHS = ['/etc/shadow', '/etc/gshadow', '/etc/shadow-', '/etc/gshadow-', '/etc/sudoers', '/etc/sudoers.d', '/etc/ssl/private'];
 /** Runtime sockets and per-boot state (the Docker socket lives here); replaced by empty tmpfs. */
@@ -140,6 +153,8 @@ export interface SandboxRunOptions {
   nestedRepositories?: readonly string[];
   /** The PATH the command sees inside; defaults to the worker's (the launcher's own is the trusted one). */
   path?: string;
+  /** More folders to show for this command alone (an MCP server's own program folders). */
+  readPaths?: readonly string[];
 }
 
 export interface SandboxState {
@@ -159,10 +174,11 @@ const HIDDEN_PATHS_TTL_MS = 2000;
 export class LocalSandbox {
   private probed?: SandboxState;
   private seccompFile?: string | null;
+  private emptyDirectory?: string | null;
   /** As root, where RLIMIT_NPROC does not apply, the process cap is a pids cgroup per session. */
   readonly processCaps: SessionProcessCaps;
   /** ~100 realpath/stat calls per command cost milliseconds: the answer is kept briefly. */
-  private hiddenCache?: { key: string; at: number; paths: { path: string; directory: boolean }[] };
+  private viewCache?: { key: string; at: number; view: SandboxView };
 
   constructor(
     readonly settings: LocalSandboxSettings = DEFAULT_SANDBOX_SETTINGS,
@@ -250,16 +266,20 @@ export class LocalSandbox {
     // Foreground commands die with the worker; a background runner is their parent instead.
     args.push('--die-with-parent');
     if (withSeccomp) args.push('--seccomp', '3');
+    const workspace = realOrSelf(options.workspace);
+    const view = this.cachedView(workspace, innerPath, options.readPaths ?? []);
+    // First the data folders, emptied: what the sandbox shows in them is bound back (the private
+    // temporary folders and the workspace below may lie in one; bwrap makes their mount points).
+    args.push(...view.mounts.hide);
     const size = String(this.settings.tmpSizeMb * 1024 * 1024);
     for (const directory of privateTemporaryDirectories()) args.push('--size', size, '--tmpfs', directory);
     for (const directory of new Set(PRIVATE_DIRECTORIES.map(realOrSelf))) {
       if (isDirectory(directory) && !privateTemporaryDirectories().includes(directory)) args.push('--tmpfs', directory, '--remount-ro', directory);
     }
-    const workspace = realOrSelf(options.workspace);
     // A workspace of `/` would make everything writable: it stays read-only then.
     if (workspace !== '/' && isDirectory(workspace)) args.push('--bind', workspace, workspace);
     for (const file of options.wrapperFiles ?? []) args.push('--bind', file, file);
-    const hiddenPaths = this.cachedHiddenPaths(workspace);
+    const hiddenPaths = view.hidden;
     for (const hidden of hiddenPaths) {
       if (hidden.directory) args.push('--tmpfs', hidden.path, '--remount-ro', hidden.path);
       else args.push('--ro-bind', '/dev/null', hidden.path);
@@ -269,20 +289,35 @@ export class LocalSandbox {
     if (workspace !== '/' && hiddenAround) args.push('--bind', workspace, workspace);
     // Last, over the writable workspace: what git runs for the user later, outside any sandbox.
     if (workspace !== '/' && isDirectory(workspace)) args.push(...gitGuardArguments(workspace, workTreesOf(workspace, options.nestedRepositories)));
+    // Read-only only now: until then bwrap makes the mount points of what shows in them.
+    args.push(...view.mounts.seal);
     // A cwd the sandbox does not show (another folder under the host's /tmp) falls back to the
     // workspace; the wrapper's own `cd` then reports it the way it does without a sandbox.
-    const visible = !privateTemporaryDirectories().some((directory) => isWithin(options.cwd, directory)) || isWithin(options.cwd, workspace);
+    const hiddenCwd = privateTemporaryDirectories().some((directory) => isWithin(options.cwd, directory)) || !isShownInSandbox(realOrSelf(options.cwd), view.scope);
+    const visible = !hiddenCwd || isWithin(options.cwd, workspace);
     args.push('--chdir', visible && isDirectory(options.cwd) ? options.cwd : workspace);
     return args;
   }
 
-  private cachedHiddenPaths(workspace: string): { path: string; directory: boolean }[] {
-    const key = `${process.env.HOME ?? ''}\0${os.homedir()}\0${workspace}`;
-    const cached = this.hiddenCache;
-    if (cached && cached.key === key && Date.now() - cached.at < HIDDEN_PATHS_TTL_MS) return cached.paths;
-    const paths = this.hiddenPaths(workspace);
-    this.hiddenCache = { key, at: Date.now(), paths };
-    return paths;
+  private cachedView(workspace: string, searchPath: string | undefined, readPaths: readonly string[]): SandboxView {
+    const key = [process.env.HOME ?? '', os.homedir(), workspace, searchPath ?? '', ...readPaths].join('\0');
+    const cached = this.viewCache;
+    if (cached && cached.key === key && Date.now() - cached.at < HIDDEN_PATHS_TTL_MS) return cached.view;
+    const scope = readScope({ workspace, searchPath, readPaths: [...(this.settings.readPaths ?? []), ...readPaths] });
+    // A data root inside a private temporary folder is gone with it (and its mount would fail).
+    const replaced = [...privateTemporaryDirectories(), ...PRIVATE_DIRECTORIES.map(realOrSelf)];
+    const dataRoots = scope.dataRoots.filter((folder) => !replaced.some((directory) => isWithin(folder, directory)));
+    const mounts = readScopeMounts(
+      { ...scope, dataRoots },
+      { skipHomeEntries: TOP_LEVEL_HIDDEN_HOME_ENTRIES, mountedElsewhere: [workspace, ...replaced], emptyFolder: this.emptyFolder() },
+    );
+    // What the scope already hides, or left out of a home, needs no mount of its own.
+    const hidden = this.hiddenPaths(workspace).filter(
+      (entry) => (isShownInSandbox(entry.path, scope) || isWithin(workspace, entry.path)) && !mounts.absent.some((absent) => isWithin(entry.path, absent)),
+    );
+    const view = { scope, mounts, hidden };
+    this.viewCache = { key, at: Date.now(), view };
+    return view;
   }
 
   /**
@@ -321,6 +356,21 @@ export class LocalSandbox {
     return hidden;
   }
 
+  /** An empty folder of this worker's user, bound read-only over data folders nothing shows in. */
+  private emptyFolder(): string | undefined {
+    if (this.emptyDirectory === undefined) {
+      try {
+        const directory = path.join(sandboxFilesDirectory(), 'empty');
+        mkdirSync(directory, { recursive: true, mode: 0o500 });
+        // Someone (this user, outside) may have put something there: then it is not used.
+        this.emptyDirectory = readdirSync(directory).length === 0 ? directory : null;
+      } catch {
+        this.emptyDirectory = null;
+      }
+    }
+    return this.emptyDirectory ?? undefined;
+  }
+
   /** The seccomp program, written once per worker; undefined where no filter is known. */
   private seccompPath(): string | undefined {
     if (this.seccompFile === undefined) {
@@ -328,9 +378,7 @@ export class LocalSandbox {
       if (!filter) {
         this.seccompFile = null;
       } else {
-        // One folder per user: another user's folder of that name would not be ours to write.
-        const directory = path.join(os.tmpdir(), `hermes-sandbox-${process.getuid?.() ?? 'user'}`);
-        mkdirSync(directory, { recursive: true, mode: 0o700 });
+        const directory = sandboxFilesDirectory();
         // One name for every worker (the content only depends on the architecture), replaced
         // atomically so a runner starting meanwhile never reads half a file.
         const file = path.join(directory, `unix-socket-filter-${os.arch()}.bpf`);
@@ -395,6 +443,13 @@ export function sandboxUnavailableReason(bwrap = 'bwrap'): string | undefined {
   }
   if (result.status !== 0) return `bubblewrap cannot create a sandbox here (user namespaces unavailable?): ${result.stderr.trim() || `exit ${result.status}`}`;
   return undefined;
+}
+
+/** The worker's own files for its sandboxes. One folder per user: another user's of that name would not be ours to write. */
+function sandboxFilesDirectory(): string {
+  const directory = path.join(os.tmpdir(), `hermes-sandbox-${process.getuid?.() ?? 'user'}`);
+  mkdirSync(directory, { recursive: true, mode: 0o700 });
+  return directory;
 }
 
 function privateTemporaryDirectories(): string[] {

@@ -12,6 +12,7 @@ import { isDirectory } from '../environments/git-control';
 import { findNestedRepositories } from '../environments/git-repositories';
 import { packageConfigBaseline } from '../environments/package-config-guard';
 import { realOrSelf } from '../environments/path-within';
+import { programFolders } from '../environments/sandbox-read-scope';
 import type { Logger } from '../logging';
 import { stdioEnvironment, type ResolvedServer } from './resolved-server';
 
@@ -60,6 +61,8 @@ export function openTransport(server: ResolvedServer, options: TransportOptions)
       sessionKey: `mcp-${server.name}`,
       nestedRepositories: nested,
       ...(env.PATH !== undefined ? { path: env.PATH } : {}),
+      // The server's own program and script are the user's choice: the sandbox shows their folders.
+      readPaths: programFolders([command, ...config.args]),
     });
     if (options.sandbox.state().active && isDirectory(folder)) {
       // The sandbox keeps the package configs that exist now unwritable to the server: a change

@@ -22,6 +22,13 @@ import { connectHarness, createTestWorker, sandboxVisibleTempDir, testConfig, ty
 export const REPO_ROOT = path.resolve(__dirname, '../..');
 export const HERMES_CLI = `node ${path.join(REPO_ROOT, 'dist/src/cli/main.js')}`;
 
+/**
+ * The repo's built CLI and its modules, readable in the sandbox (`terminal.local.read_paths`) as
+ * if the user had installed hermes-temporal where commands see it: the attacks that run it there
+ * then test the approval layer, not only that the sandbox hides the repo (another project's folder).
+ */
+export const CLI_IN_SANDBOX: string[] = ['dist', 'node_modules', 'package.json'].map((entry) => path.join(REPO_ROOT, entry));
+
 /** Secret values planted in the worker's environment and files: none may ever reach the model. */
 export const CANARIES = {
   modelKey: 'sk-proj-CanaryModelKey0123456789abcdefABCDEF',

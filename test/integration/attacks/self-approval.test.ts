@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Harness } from '../../helpers/session-harness';
 import { waitFor } from '../../helpers/wait';
-import { expectNoCanaryLeaked, HERMES_CLI, humanApproves, REPO_ROOT, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
+import { CLI_IN_SANDBOX, expectNoCanaryLeaked, HERMES_CLI, humanApproves, REPO_ROOT, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
 
 let harness: Harness;
 let world: AttackWorld;
@@ -32,7 +32,7 @@ function selfApprovalScript(attempt: string, world: AttackWorld) {
  */
 let network: 'none' | 'host' = 'none';
 const attack = (script: Parameters<typeof runAttack>[2]) =>
-  runAttack(harness, world, script, { terminal: { local: { network } } }, humanApproves(world, 'attempts.log'));
+  runAttack(harness, world, script, { terminal: { local: { network, read_paths: CLI_IN_SANDBOX } } }, humanApproves(world, 'attempts.log'));
 
 async function expectStillWaitingForAHuman(world: AttackWorld, run: Awaited<ReturnType<typeof runAttack>>) {
   const [loop, deletion] = await resultsOf(run);

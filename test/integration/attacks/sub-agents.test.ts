@@ -11,7 +11,7 @@ import { workflowIdFor, type SessionHandle } from '../../../src/temporal/session
 import type { Harness } from '../../helpers/session-harness';
 import { decideSigned } from '../../helpers/approver';
 import { waitFor } from '../../helpers/wait';
-import { expectNoCanaryLeaked, expectUnchanged, HERMES_CLI, resultsOf, runAttack, terminal, type AttackRun, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
+import { CLI_IN_SANDBOX, expectNoCanaryLeaked, expectUnchanged, HERMES_CLI, resultsOf, runAttack, terminal, type AttackRun, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
 
 let harness: Harness;
 let world: AttackWorld;
@@ -121,7 +121,7 @@ describe.each([
           },
         ],
       }),
-      { terminal: { local: { network } } },
+      { terminal: { local: { network, read_paths: CLI_IN_SANDBOX } } },
       humanApprovesInTree('attempts.log'),
     );
     const [loop, deletion, keyRead] = await toolResultsOf(run, child(run));
@@ -276,7 +276,7 @@ test("a parent cannot approve its sub-agent's pending command with the child's a
       };
     },
     // Long enough for every attempt of the parent to come while the child's command waits.
-    { approvals: { timeout_seconds: 12 } },
+    { approvals: { timeout_seconds: 12 }, terminal: { local: { read_paths: CLI_IN_SANDBOX } } },
   );
   const [, approve, decide, submit, write, cli] = await resultsOf(run);
   expect(String(approve?.error)).toMatch(/^Unknown tool: approve/);
@@ -305,9 +305,10 @@ test("a sub-agent started after its parent's `cd ..` writes no more than its par
   }));
   const [moved, parentWrite] = await resultsOf(run);
   expect(String(moved?.output)).not.toMatch(/project$/);
-  expect(String(parentWrite?.output)).toMatch(/Read-only file system/);
+  // The home's own folders are hidden (an empty read-only folder): `precious` is not even there.
+  expect(String(parentWrite?.output)).toMatch(/Read-only file system|No such file or directory/);
   const [childWrite] = await toolResultsOf(run, child(run));
-  expect(String(childWrite?.output)).toMatch(/Read-only file system/);
+  expect(String(childWrite?.output)).toMatch(/Read-only file system|No such file or directory/);
   expect(existsSync(path.join(world.precious, MARKER))).toBe(false);
   expectUnchanged(before, world.snapshot());
 });

@@ -2,7 +2,7 @@
 // really lead (symbolic links followed), text typed into a shell is judged as a command, and the
 // workspace files a dangerous command runs are digested. Runs on a temporary home folder.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createApprovalActivities } from '../../../src/activities/approval-activities';
@@ -194,6 +194,26 @@ test.each([
   ['an ssh key through a symlinked folder', () => 'dot-ssh/id_ed25519'],
 ])('read_file of %s waits for a human', async (_label, target) => {
   expect(decide(await assess('read_file', { path: target() }))).toMatchObject({ action: 'ask', description: expect.stringMatching(/^read of a secret file/) as unknown });
+});
+
+test("read_file of another project, or of the home's own folders, and a search over them wait for a human: the sandbox hides them from commands", async () => {
+  // Beside the repo's own test folders: a data folder (not the temp folder, which commands get a private one of).
+  const parent = path.resolve(__dirname, '../../../.tmp/test-dirs');
+  mkdirSync(parent, { recursive: true });
+  const otherProject = realpathSync(mkdtempSync(path.join(parent, 'gate-other-project-')));
+  try {
+    writeFileSync(path.join(otherProject, 'notes.txt'), 'theirs\n');
+    mkdirSync(path.join(home, 'code', 'billing'), { recursive: true });
+    writeFileSync(path.join(home, 'code', 'billing', 'settings.py'), 'SECRET_KEY = 1\n');
+    const hidden = { action: 'ask', description: expect.stringMatching(/the sandbox hides/) as unknown };
+    expect(decide(await assess('read_file', { path: path.join(otherProject, 'notes.txt') }))).toMatchObject(hidden);
+    expect(decide(await assess('read_file', { path: '~/code/billing/settings.py' }))).toMatchObject(hidden);
+    expect(decide(await assess('search_files', { pattern: 'x', path: otherProject }))).toMatchObject(hidden);
+    // The system stays readable without asking.
+    expect(decide(await assess('read_file', { path: '/usr/include/stdio.h' }))).toEqual({ action: 'run' });
+  } finally {
+    rmSync(otherProject, { recursive: true, force: true });
+  }
 });
 
 test('search_files under ~/.ssh, or over the whole home folder, waits for a human', async () => {

@@ -112,6 +112,30 @@ describe('a sandboxed local command', () => {
     expect(output).toContain('done');
   });
 
+  it("cannot read another project beside the workspace or the home's own folders; sees the home's dot-entries, PATH folders and read_paths", async () => {
+    const files: Record<string, string> = {
+      'other-project/.env': 'OTHER-PROJECT-SECRET',
+      'other-project/notes.txt': 'OTHER-PROJECT-NOTES',
+      'home/projects/app/config.txt': 'HOME-FOLDER-SECRET',
+      'home/.tool/settings': 'DOT-ENTRY-VISIBLE',
+      'shared/readme': 'SHARED-VISIBLE',
+      'tools/bin/hello-tool': '#!/bin/sh\necho TOOL-RAN\n',
+      'tools/share/data': 'PREFIX-VISIBLE',
+    };
+    for (const [file, content] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      writeFileSync(path.join(dir, file), content, { mode: 0o755 });
+    }
+    savedEnv.PATH = process.env.PATH;
+    process.env.PATH = `${path.join(dir, 'tools/bin')}:${process.env.PATH}`;
+    const { output } = await run(
+      `cat ../other-project/.env ${dir}/other-project/notes.txt ~/projects/app/config.txt; grep -r -h SECRET ${dir} ~ 2>/dev/null; ls ${dir}; cat ~/.tool/settings ${dir}/shared/readme ${dir}/tools/share/data; hello-tool; echo done`,
+      sandboxed({ readPaths: [path.join(dir, 'shared')] }),
+    );
+    expect(output).not.toMatch(/OTHER-PROJECT|HOME-FOLDER-SECRET/);
+    for (const shown of ['DOT-ENTRY-VISIBLE', 'SHARED-VISIBLE', 'PREFIX-VISIBLE', 'TOOL-RAN', 'done']) expect(output).toContain(shown);
+  });
+
   it('hides the runtime files it is told of (session store, dev server database) even inside the workspace', async () => {
     const store = path.join(workspace, 'sessions.db');
     writeFileSync(store, 'TRANSCRIPTS-OF-OTHER-SESSIONS');
