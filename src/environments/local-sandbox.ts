@@ -293,7 +293,11 @@ export class LocalSandbox {
     args.push(...view.mounts.seal);
     // A cwd the sandbox does not show (another folder under the host's /tmp) falls back to the
     // workspace; the wrapper's own `cd` then reports it the way it does without a sandbox.
-    const hiddenCwd = privateTemporaryDirectories().some((directory) => isWithin(options.cwd, directory)) || !isShownInSandbox(realOrSelf(options.cwd), view.scope);
+    const realCwd = realOrSelf(options.cwd);
+    const hiddenCwd =
+      privateTemporaryDirectories().some((directory) => isWithin(options.cwd, directory)) ||
+      !isShownInSandbox(realCwd, view.scope) ||
+      view.mounts.absent.some((entry) => isWithin(realCwd, entry));
     const visible = !hiddenCwd || isWithin(options.cwd, workspace);
     args.push('--chdir', visible && isDirectory(options.cwd) ? options.cwd : workspace);
     return args;

@@ -112,6 +112,13 @@ describe('a sandboxed local command', () => {
     expect(output).toContain('done');
   });
 
+  it('in a hidden secrets folder of the home as its cwd, says the folder is not there, as bash does (bwrap still starts)', async () => {
+    const { output, exitCode } = await sandboxed().exec({ command: 'echo ran', cwd: path.join(home, '.ssh'), timeoutMs: 20_000 });
+    expect(output).toMatch(/No such file or directory/);
+    expect(output).not.toMatch(/bwrap|ran/);
+    expect(exitCode).not.toBe(0);
+  });
+
   it("cannot read another project beside the workspace or the home's own folders; sees the home's dot-entries, PATH folders and read_paths", async () => {
     const files: Record<string, string> = {
       'other-project/.env': 'OTHER-PROJECT-SECRET',
