@@ -8,7 +8,8 @@ import path from 'node:path';
 import { listWithin, readWithin } from './no-follow';
 import { isWithin } from './path-within';
 import { resolveRealPath } from './real-path';
-import type { FileStat, WalkOptions, Workspace } from './workspace';
+import { fileTooLarge, MAX_READ_BYTES, type FileStat, type WalkOptions, type Workspace } from './workspace';
+import { readUpTo } from './bounded-read';
 
 export class LocalWorkspace implements Workspace {
   /**
@@ -31,12 +32,17 @@ export class LocalWorkspace implements Workspace {
   }
 
   /** Regular files only: a FIFO or a device would hold one of libuv's four threads (or read forever). */
-  async readFile(target: string): Promise<Buffer> {
+  async readFile(target: string, maxBytes = MAX_READ_BYTES): Promise<Buffer> {
     const file = await open(this.resolve(target), constants.O_RDONLY | constants.O_NONBLOCK);
     try {
-      if (!(await file.stat()).isFile()) throw Object.assign(new Error(`${target} is not a regular file`), { code: 'EINVAL' });
+      const info = await file.stat();
+      if (!info.isFile()) throw Object.assign(new Error(`${target} is not a regular file`), { code: 'EINVAL' });
+      if (info.size > maxBytes) throw fileTooLarge(target, maxBytes);
       await this.verifyOpened(file, (real) => real, target);
-      return await file.readFile();
+      // The file may grow while it is read: the limit holds for what is read, not only for the size seen.
+      const content = await readUpTo(file, maxBytes);
+      if (!content) throw fileTooLarge(target, maxBytes);
+      return content;
     } finally {
       await file.close();
     }

@@ -4,6 +4,7 @@
 import { constants, type Dirent } from 'node:fs';
 import { open, readdir, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { readUpTo } from './bounded-read';
 
 /** Never follows a final link; never blocks on a FIFO put where a file was. */
 const NO_FOLLOW = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
@@ -42,7 +43,8 @@ export async function readWithin(file: string, within: string, maxBytes: number)
     if (!info.isFile() || info.size > maxBytes) return null;
     const realPath = await openedPath(handle, file);
     if (realPath === null || !liesWithin(realPath, within)) return null;
-    return { content: await handle.readFile(), realPath };
+    const content = await readUpTo(handle, maxBytes);
+    return content ? { content, realPath } : null;
   } catch {
     return null;
   } finally {

@@ -14,12 +14,25 @@ export interface WalkOptions {
   skipDirectories: ReadonlySet<string>;
 }
 
+/**
+ * The most a file tool reads of one file into the worker's memory: a larger file is refused
+ * (EFBIG) on every backend, so a sparse file or `/dev/zero` the agent points a tool at cannot
+ * exhaust the worker that serves every session.
+ */
+export const MAX_READ_BYTES = 64 * 1024 * 1024;
+
+/** The error a read past `maxBytes` ends with, the same on every backend. */
+export function fileTooLarge(target: string, maxBytes: number): NodeJS.ErrnoException {
+  return Object.assign(new Error(`EFBIG: ${target} is larger than ${maxBytes} bytes, the most a file tool reads`), { code: 'EFBIG', path: target });
+}
+
 export interface Workspace {
   /** Absolute working directory that relative paths resolve against. */
   readonly cwd: string;
   /** Absolute form of `path` (expanding `~` and resolving against `cwd`). */
   resolve(path: string): string;
-  readFile(path: string): Promise<Buffer>;
+  /** A regular file's bytes, at most `maxBytes` (default MAX_READ_BYTES): a larger one fails with EFBIG. */
+  readFile(path: string, maxBytes?: number): Promise<Buffer>;
   /** Writes the whole file, creating parent directories. */
   writeFile(path: string, content: string): Promise<void>;
   stat(path: string): Promise<FileStat | null>;

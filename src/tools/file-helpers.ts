@@ -1,7 +1,7 @@
 // Helpers shared by the file tools (read_file, write_file, patch, search_files). This module
 // declares no tool itself, so discovery never loads it as one.
 import path from 'node:path';
-import type { Workspace } from '../environments/workspace';
+import { MAX_READ_BYTES, type Workspace } from '../environments/workspace';
 
 /** Directories never worth searching or listing: VCS metadata, dependencies, build output, caches. */
 export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set([
@@ -51,6 +51,8 @@ export function describeFileError(error: unknown): string {
     ENOSPC: 'no space left on device',
     EROFS: 'read-only file system',
     EEXIST: 'a file is in the way of a parent directory',
+    EINVAL: 'not a regular file (a device, FIFO or socket)',
+    EFBIG: `larger than ${MAX_READ_BYTES / (1024 * 1024)} MiB, the most a file tool reads; look at parts of it with the terminal (head, tail, grep)`,
   };
   if (typeof code === 'string' && reasons[code]) return `${reasons[code]} (${code})`;
   return error instanceof Error ? error.message : String(error);

@@ -4,12 +4,13 @@
 import path from 'node:path';
 import type Docker from 'dockerode';
 import { parseRealPathOutput, REAL_PATH_SCRIPT } from '../real-path';
-import type { FileStat, WalkOptions, Workspace } from '../workspace';
+import { fileTooLarge, MAX_READ_BYTES, type FileStat, type WalkOptions, type Workspace } from '../workspace';
 import { captureExec } from './run-exec';
 
 const posix = path.posix;
 
-const READ_SCRIPT = 'if [ -d "$1" ]; then exit 21; fi; [ -e "$1" ] || exit 2; exec cat -- "$1"';
+/** Regular files only (a FIFO would block, a device never end), and at most `$2` bytes of one. */
+const READ_SCRIPT = 'if [ -d "$1" ]; then exit 21; fi; [ -e "$1" ] || exit 2; [ -f "$1" ] || exit 22; exec head -c "$2" -- "$1"';
 /** Writes beside the target, keeps an existing file's mode, then renames over it. */
 const WRITE_SCRIPT = [
   'set -e',
@@ -56,11 +57,14 @@ export class DockerWorkspace implements Workspace {
     return posix.resolve(this.cwd, target);
   }
 
-  async readFile(target: string): Promise<Buffer> {
+  async readFile(target: string, maxBytes = MAX_READ_BYTES): Promise<Buffer> {
     const absolute = this.resolve(target);
-    const result = await this.run(READ_SCRIPT, absolute);
+    // One byte more than allowed tells a file that is too large; the worker keeps no more than that.
+    const result = await this.exec(['bash', '-c', READ_SCRIPT, 'hermes-file', absolute, String(maxBytes + 1)], undefined, maxBytes + 1);
     if (result.exitCode === 21) throw fileError('EISDIR', absolute, 'illegal operation on a directory');
     if (result.exitCode === 2) throw fileError('ENOENT', absolute, 'no such file or directory');
+    if (result.exitCode === 22) throw fileError('EINVAL', absolute, 'not a regular file');
+    if (result.stdout.length > maxBytes) throw fileTooLarge(absolute, maxBytes);
     if (result.exitCode !== 0) throw errorFromStderr(result.stderr, absolute);
     return result.stdout;
   }
@@ -101,9 +105,10 @@ export class DockerWorkspace implements Workspace {
       ? ['(', '-type', 'd', '(', ...skipped.flatMap((name, index) => (index ? ['-o', '-name', name] : ['-name', name])), ')', '-prune', ')', '-o']
       : [];
     const result = await this.exec(['find', '-H', start, '-mindepth', '1', ...prune, '-type', 'f', '-print0']);
-    const files = result.stdout
-      .toString('utf8')
-      .split('\0')
+    // A listing cut at the output limit ends mid-name: that last name is no file's.
+    const names = result.stdout.toString('utf8').split('\0');
+    names.pop();
+    const files = names
       .filter(Boolean)
       .map((file) => ({ file, segments: posix.relative(start, file).split('/') }))
       .sort((a, b) => compareSegments(a.segments, b.segments))
@@ -115,8 +120,8 @@ export class DockerWorkspace implements Workspace {
     return this.exec(['bash', '-c', script, 'hermes-file', target], input);
   }
 
-  private exec(cmd: string[], input?: Buffer) {
-    return captureExec(this.container, cmd, input);
+  private exec(cmd: string[], input?: Buffer, maxStdoutBytes = MAX_READ_BYTES) {
+    return captureExec(this.container, cmd, input, maxStdoutBytes);
   }
 }
 

@@ -124,14 +124,49 @@ export interface CapturedExec {
   stderr: string;
 }
 
-/** Runs a short command and keeps its stdout as bytes (binary-safe) and stderr as text. */
-export async function captureExec(container: Docker.Container, cmd: string[], input?: Buffer): Promise<CapturedExec> {
-  const stdout: Buffer[] = [];
-  const stderr: Buffer[] = [];
+/** What a short command's stderr may add to the worker's memory (error messages). */
+const MAX_CAPTURED_STDERR_BYTES = 64 * 1024;
+/** A short command's stdout when its caller sets no limit (probes, pid and log reads). */
+const DEFAULT_MAX_CAPTURED_STDOUT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Runs a short command and keeps its stdout as bytes (binary-safe) and stderr as text, each
+ * bounded: what the container prints is the agent's to choose, the worker's memory is not.
+ * Past `maxStdoutBytes` the rest is dropped and the stream closed (the command gets SIGPIPE).
+ */
+export async function captureExec(container: Docker.Container, cmd: string[], input?: Buffer, maxStdoutBytes = DEFAULT_MAX_CAPTURED_STDOUT_BYTES): Promise<CapturedExec> {
+  const stdout = new CappedBytes(maxStdoutBytes);
+  const stderr = new CappedBytes(MAX_CAPTURED_STDERR_BYTES);
+  const full = new AbortController();
   const exitCode = await runExec(container, {
     cmd,
     ...(input !== undefined ? { input } : {}),
-    onData: (kind, data) => (kind === 'stdout' ? stdout : stderr).push(Buffer.from(data)),
+    onData: (kind, data) => {
+      if (!(kind === 'stdout' ? stdout : stderr).add(data) && kind === 'stdout') full.abort();
+    },
+    giveUp: full.signal,
   });
-  return { exitCode, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr).toString('utf8') };
+  return { exitCode, stdout: stdout.bytes(), stderr: stderr.bytes().toString('utf8') };
+}
+
+/** The first `limit` bytes of a stream. */
+class CappedBytes {
+  private readonly chunks: Buffer[] = [];
+  private length = 0;
+
+  constructor(private readonly limit: number) {}
+
+  /** Keeps what fits; false once something had to be dropped. */
+  add(data: Buffer): boolean {
+    const room = this.limit - this.length;
+    if (room <= 0) return false;
+    const kept = data.length > room ? data.subarray(0, room) : data;
+    this.chunks.push(Buffer.from(kept));
+    this.length += kept.length;
+    return kept.length === data.length;
+  }
+
+  bytes(): Buffer {
+    return Buffer.concat(this.chunks, this.length);
+  }
 }

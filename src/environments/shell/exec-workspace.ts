@@ -5,7 +5,7 @@ import path from 'node:path';
 import { shellQuote } from '../shell-quote';
 import type { ExecRequest, ExecResult } from '../terminal-environment';
 import { parseRealPathOutput, REAL_PATH_SCRIPT } from '../real-path';
-import type { FileStat, WalkOptions, Workspace } from '../workspace';
+import { fileTooLarge, MAX_READ_BYTES, type FileStat, type WalkOptions, type Workspace } from '../workspace';
 
 type Exec = (request: ExecRequest) => Promise<ExecResult>;
 
@@ -27,13 +27,16 @@ export class ExecWorkspace implements Workspace {
     return path.posix.resolve(this.cwd, target);
   }
 
-  async readFile(target: string): Promise<Buffer> {
+  /** Regular files only, and one byte past `maxBytes` at most is sent: a device would never end. */
+  async readFile(target: string, maxBytes = MAX_READ_BYTES): Promise<Buffer> {
     const file = shellQuote(this.resolve(target));
     const result = await this.run(
-      `if [ ! -e ${file} ]; then echo ENOENT; exit 3; elif [ -d ${file} ]; then echo EISDIR; exit 3; elif [ ! -r ${file} ]; then echo EACCES; exit 3; fi\nbase64 < ${file}`,
+      `if [ ! -e ${file} ]; then echo ENOENT; exit 3; elif [ -d ${file} ]; then echo EISDIR; exit 3; elif [ ! -f ${file} ]; then echo EINVAL; exit 3; elif [ ! -r ${file} ]; then echo EACCES; exit 3; fi\nhead -c ${maxBytes + 1} < ${file} | base64`,
     );
     if (result.exitCode !== 0) throw fileError(result.output, `Cannot read ${target}`);
-    return Buffer.from(result.output.replace(/\s+/g, ''), 'base64');
+    const content = Buffer.from(result.output.replace(/\s+/g, ''), 'base64');
+    if (content.length > maxBytes) throw fileTooLarge(this.resolve(target), maxBytes);
+    return content;
   }
 
   /** Writes through a temporary file and a rename (keeping the old mode), so readers never see half a file. */
@@ -114,6 +117,7 @@ const ERROR_CODES: [RegExp, string][] = [
   [/^ENOENT|No such file or directory/m, 'ENOENT'],
   [/^EISDIR|Is a directory/m, 'EISDIR'],
   [/^EACCES|Permission denied/m, 'EACCES'],
+  [/^EINVAL/m, 'EINVAL'],
   [/Not a directory/, 'ENOTDIR'],
   [/Read-only file system/, 'EROFS'],
   [/No space left on device/, 'ENOSPC'],

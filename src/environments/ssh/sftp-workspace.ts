@@ -4,7 +4,10 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path/posix';
 import type { FileEntryWithStats, SFTPWrapper, Stats } from 'ssh2';
 import { resolveRealPath } from '../real-path';
-import type { FileStat, WalkOptions, Workspace } from '../workspace';
+import { fileTooLarge, MAX_READ_BYTES, type FileStat, type WalkOptions, type Workspace } from '../workspace';
+
+/** SFTP servers answer reads of at most about 32-256 KiB (OpenSSH: 256 KiB). */
+const READ_CHUNK_BYTES = 64 * 1024;
 
 /** SFTP status codes as the errno names the file tools explain. */
 const SFTP_STATUS_CODES: Record<number, string> = { 2: 'ENOENT', 3: 'EACCES', 8: 'EOPNOTSUPP' };
@@ -21,8 +24,34 @@ export class SftpWorkspace implements Workspace {
     return path.resolve(this.cwd, target);
   }
 
-  readFile(target: string): Promise<Buffer> {
-    return this.withSftp((sftp) => call<Buffer>((done) => sftp.readFile(this.resolve(target), done)));
+  /**
+   * Regular files only, read in pieces up to `maxBytes`: ssh2's readFile reads a device such as
+   * /dev/zero (or a file growing as it is read) for ever into the worker's memory.
+   */
+  readFile(target: string, maxBytes = MAX_READ_BYTES): Promise<Buffer> {
+    const absolute = this.resolve(target);
+    return this.withSftp(async (sftp) => {
+      // Before the open too: the server's open of a FIFO would wait for a writer, and hold the
+      // connection's one SFTP session while it waits.
+      regularFileOf(absolute, await call<Stats>((done) => sftp.stat(absolute, done)), maxBytes);
+      const handle = await call<Buffer>((done) => sftp.open(absolute, 'r', done));
+      try {
+        regularFileOf(absolute, await call<Stats>((done) => sftp.fstat(handle, done)), maxBytes);
+        const chunks: Buffer[] = [];
+        let total = 0;
+        for (;;) {
+          const wanted = Math.min(READ_CHUNK_BYTES, maxBytes + 1 - total);
+          const chunk = Buffer.allocUnsafe(wanted);
+          const bytesRead = await call<number>((done) => sftp.read(handle, chunk, 0, wanted, total, (error, read) => done(error, read)));
+          if (!bytesRead) return Buffer.concat(chunks, total);
+          chunks.push(chunk.subarray(0, bytesRead));
+          total += bytesRead;
+          if (total > maxBytes) throw fileTooLarge(absolute, maxBytes);
+        }
+      } finally {
+        await call((done) => sftp.close(handle, done)).catch(() => undefined);
+      }
+    });
   }
 
   /** Writes through a temporary file and a rename, so readers never see half a file. */
@@ -117,6 +146,13 @@ export class SftpWorkspace implements Workspace {
       if (!(await this.statOf(sftp, directory))?.isDirectory()) throw error;
     });
   }
+}
+
+/** Throws unless `info` is a regular file of at most `maxBytes` (EISDIR, EINVAL, EFBIG). */
+function regularFileOf(absolute: string, info: Stats, maxBytes: number): void {
+  if (info.isDirectory()) throw Object.assign(new Error(`EISDIR: ${absolute} is a directory`), { code: 'EISDIR' });
+  if (!info.isFile()) throw Object.assign(new Error(`EINVAL: ${absolute} is not a regular file`), { code: 'EINVAL' });
+  if (info.size > maxBytes) throw fileTooLarge(absolute, maxBytes);
 }
 
 /** A node-style SFTP call as a promise, with SFTP status codes turned into errno names. */

@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { LocalWorkspace } from '../../../src/environments/local-workspace';
+import { expectReadsBoundedBySize } from '../../helpers/bounded-read-contract';
 import { tempDir } from '../../helpers/temp-dirs';
 
 let workspace: string;
@@ -65,4 +66,8 @@ test('a FIFO or a device is refused at once instead of holding a thread', async 
   await expect(new LocalWorkspace(workspace).readFile('pipe')).rejects.toThrow(/not a regular file/);
   await expect(new LocalWorkspace(workspace).readFile('/dev/zero')).rejects.toThrow(/not a regular file/);
   expect(Date.now() - started).toBeLessThan(2000);
+});
+
+test('a read stops at the limit: a larger file, also a sparse one, is refused rather than held in memory', async () => {
+  await expectReadsBoundedBySize(new LocalWorkspace(workspace), async (command) => execFileSync('bash', ['-c', command]), path.join(workspace, 'bounded'));
 });

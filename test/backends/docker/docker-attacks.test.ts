@@ -1,0 +1,75 @@
+// The model as the adversary on the docker backend: what its container holds is its own, the
+// worker that reads it for the file tools is not. A file tool pointed at something endless (a
+// device, a FIFO, a huge sparse file) is refused instead of filling the worker's memory, which
+// every session on that worker shares.
+import type { DockerDriver } from '../../../src/environments/docker/docker-driver';
+import type { EnvironmentHandle, TerminalEnvironment } from '../../../src/environments/terminal-environment';
+import { expectReadsBoundedBySize, expectReadsOfSpecialFilesRefused } from '../../helpers/bounded-read-contract';
+import { describeWithService } from '../../helpers/services';
+import { connectHarness, toolResults, withScriptedSession, type Harness } from '../../helpers/session-harness';
+import { DOCKER_SERVICE_ENV, newHandle, testDriver } from './docker-fixtures';
+
+describeWithService('docker', DOCKER_SERVICE_ENV, 'docker backend: attacks on the worker through the container', (serviceEnv) => {
+  let driver: DockerDriver;
+  let handle: EnvironmentHandle;
+  let environment: TerminalEnvironment;
+  const run = async (command: string) => {
+    const result = await environment.exec({ command, timeoutMs: 30_000 });
+    if (result.exitCode !== 0) throw new Error(`'${command}' exited ${result.exitCode}: ${result.output}`);
+  };
+
+  beforeAll(async () => {
+    driver = testDriver(serviceEnv);
+    handle = await driver.start(newHandle());
+    environment = await driver.attach(handle);
+  });
+  afterAll(async () => {
+    await driver.destroy(handle);
+  });
+
+  test('file reads stop at the limit: a larger file, also a sparse one, is refused', async () => {
+    await expectReadsBoundedBySize(environment.workspace, run, '/workspace/bounded');
+  });
+
+  test('a device or a FIFO is refused at once, not read for ever or waited on', async () => {
+    await expectReadsOfSpecialFilesRefused(environment.workspace, run, '/workspace/special');
+  });
+
+  describe('whole sessions', () => {
+    let harness: Harness;
+    beforeAll(async () => {
+      harness = await connectHarness();
+    });
+    afterAll(async () => {
+      await harness.close();
+    });
+
+    test('read_file, patch and search_files of /dev/zero, a FIFO and a sparse file leave the worker standing', async () => {
+      const terminal = { backend: 'docker' as const, docker: { socket_path: serviceEnv.HERMES_TEST_DOCKER_SOCKET, image: serviceEnv.HERMES_TEST_DOCKER_IMAGE } };
+      const script = {
+        turns: [
+          { tool_calls: [{ name: 'terminal', arguments: { command: 'truncate -s 4G huge.txt && mkfifo pipe && ln -s /dev/zero zeros.txt && echo ready' } }] },
+          { tool_calls: [{ name: 'read_file', arguments: { path: '/dev/zero' } }] },
+          { tool_calls: [{ name: 'read_file', arguments: { path: 'zeros.txt' } }] },
+          { tool_calls: [{ name: 'read_file', arguments: { path: 'pipe' } }] },
+          { tool_calls: [{ name: 'read_file', arguments: { path: 'huge.txt' } }] },
+          { tool_calls: [{ name: 'patch', arguments: { path: 'huge.txt', old_string: 'a', new_string: 'b' } }] },
+          { tool_calls: [{ name: 'search_files', arguments: { pattern: 'secret', path: '.' } }] },
+          { content: 'done' },
+        ],
+      };
+      const before = process.memoryUsage().rss;
+      await withScriptedSession(harness, { script, config: { terminal } }, async ({ handle: session, store }) => {
+        expect(await session.result()).toMatchObject({ status: 'completed', answer: 'done' });
+        const results = await toolResults(store, session);
+        expect(results[0]).toMatchObject({ output: 'ready', exit_code: 0 });
+        for (const refused of results.slice(1, 4)) expect(String(refused.error)).toMatch(/not a regular file/);
+        expect(String(results[4]?.error)).toMatch(/larger than 64 MiB/);
+        expect(String(results[5]?.error)).toMatch(/larger than 64 MiB/);
+        expect(results[6]).not.toHaveProperty('error');
+      });
+      // The worker never held one of them: far less than the 4 GB file or a second of /dev/zero.
+      expect(process.memoryUsage().rss - before).toBeLessThan(512 * 1024 * 1024);
+    }, 180_000);
+  });
+});

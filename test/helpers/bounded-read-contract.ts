@@ -1,0 +1,25 @@
+// The contract every backend's Workspace.readFile keeps against a model that points a file tool
+// at something endless: a file larger than the limit, a device, a FIFO. Each is refused, and
+// the worker never holds more than the limit (plus one byte) of it.
+import type { Workspace } from '../../src/environments/workspace';
+
+type Run = (command: string) => Promise<unknown>;
+
+/** Files past `maxBytes` (also sparse ones) fail with EFBIG; one at the limit is read whole. */
+export async function expectReadsBoundedBySize(workspace: Workspace, run: Run, workdir: string): Promise<void> {
+  await run(`mkdir -p ${workdir} && head -c 5000 /dev/urandom > ${workdir}/five-k && truncate -s 300M ${workdir}/sparse`);
+  await expect(workspace.readFile(`${workdir}/five-k`, 4096)).rejects.toMatchObject({ code: 'EFBIG' });
+  expect(await workspace.readFile(`${workdir}/five-k`, 5000)).toHaveLength(5000);
+  // The default limit: a 300 MB file of nothing is refused, not brought into the worker's memory.
+  await expect(workspace.readFile(`${workdir}/sparse`)).rejects.toMatchObject({ code: 'EFBIG' });
+}
+
+/** A device or a FIFO is no file to read: refused at once (never read for ever, never waited on). */
+export async function expectReadsOfSpecialFilesRefused(workspace: Workspace, run: Run, workdir: string): Promise<void> {
+  await run(`mkdir -p ${workdir} && rm -f ${workdir}/pipe && mkfifo ${workdir}/pipe && ln -sfn /dev/zero ${workdir}/zeros`);
+  const started = Date.now();
+  for (const target of [`${workdir}/pipe`, '/dev/zero', `${workdir}/zeros`]) {
+    await expect(workspace.readFile(target)).rejects.toMatchObject({ code: 'EINVAL' });
+  }
+  expect(Date.now() - started).toBeLessThan(10_000);
+}
