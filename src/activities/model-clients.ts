@@ -6,7 +6,7 @@ export interface ModelEndpointDefaults {
   apiKey?: string;
   baseUrl?: string;
   timeoutSeconds: number;
-  /** Keys of other endpoints sessions may name (e.g. delegation.base_url for sub-agents), by base URL. */
+  /** Keys of the other endpoints sessions may name (e.g. delegation.base_url for sub-agents), by base URL; no other gets a key. */
   keysByBaseUrl?: Record<string, string>;
 }
 
@@ -24,8 +24,18 @@ export class ModelClients {
 
   get(sessionBaseUrl: string | undefined): OpenAI {
     const baseUrl = this.baseUrlFor(sessionBaseUrl);
-    const key = (baseUrl !== undefined ? this.defaults.keysByBaseUrl?.[baseUrl] : undefined) ?? this.defaults.apiKey;
-    return this.forEndpoint(baseUrl, key);
+    return this.forEndpoint(baseUrl, this.keyFor(baseUrl));
+  }
+
+  /**
+   * A key goes only to the endpoint the worker's config gives it to. A session's input names its
+   * endpoint, and anyone who can start a workflow writes that input (a model on an SSH host or a
+   * networked container that reaches the Temporal server, too): an endpoint of its choosing gets
+   * no key, rather than the worker's.
+   */
+  private keyFor(baseUrl: string | undefined): string | undefined {
+    if (baseUrl === undefined || sameEndpoint(baseUrl, this.defaults.baseUrl)) return this.defaults.apiKey;
+    return Object.entries(this.defaults.keysByBaseUrl ?? {}).find(([url]) => sameEndpoint(url, baseUrl))?.[1];
   }
 
   markAnswered(sessionBaseUrl: string | undefined): void {
@@ -46,4 +56,17 @@ export class ModelClients {
     }
     return client;
   }
+}
+
+/** Two spellings of one endpoint (a trailing slash or letter case in the host aside). */
+function sameEndpoint(a: string, b: string | undefined): boolean {
+  if (b === undefined) return false;
+  const normal = (url: string) => {
+    try {
+      return new URL(url).href.replace(/\/+$/, '');
+    } catch {
+      return url.replace(/\/+$/, '');
+    }
+  };
+  return normal(a) === normal(b);
 }

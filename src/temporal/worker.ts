@@ -106,7 +106,10 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
       apiKey: config.model.api_key,
       baseUrl: config.model.base_url,
       timeoutSeconds: config.model.timeout_seconds,
-      ...(config.delegation.base_url && config.delegation.api_key ? { keysByBaseUrl: { [config.delegation.base_url]: config.delegation.api_key } } : {}),
+      // Sub-agents' endpoint: its own key, else the model's (as before); no other endpoint gets one.
+      ...(config.delegation.base_url && (config.delegation.api_key ?? config.model.api_key)
+        ? { keysByBaseUrl: { [config.delegation.base_url]: (config.delegation.api_key ?? config.model.api_key) as string } }
+        : {}),
     }),
     settings: toolSettingsFrom(config),
     logger,

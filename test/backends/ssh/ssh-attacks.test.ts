@@ -70,5 +70,41 @@ describeWithService('sshd', SSH_SERVICE_ENV, 'ssh backend: attacks on the worker
       });
       expect(process.memoryUsage().rss - before).toBeLessThan(512 * 1024 * 1024);
     }, 180_000);
+
+    test("a session the host starts on the worker's Temporal server gets no model key sent to its own listener", async () => {
+      // The host reaches the server here, as it does when the server listens beyond loopback (the
+      // compose file publishes 7233): the model starts a session whose endpoint is a listener of its own.
+      const sessionDir = `${workdir}/reach`;
+      const port = 18000 + (process.pid % 1000);
+      const evilId = uniqueName('evil');
+      const queue = uniqueName('hermes-test');
+      const listener = `node -e "require('http').createServer((q,s)=>{require('fs').appendFileSync('${sessionDir}/heard', JSON.stringify(q.headers)+'\\n'); s.writeHead(500); s.end('{}')}).listen(${port},'127.0.0.1')"`;
+      const input = { sessionId: evilId, task: 'x', model: 'm', baseUrl: `http://127.0.0.1:${port}/v1`, environment: { backend: 'local', cwd: '/tmp' }, maxTurns: 1, approvals: { mode: 'off' } };
+      const start = `${process.env.TEMPORAL_CLI_PATH ?? 'temporal'} workflow start --address ${harness.address} --task-queue ${queue} --type agentSession --workflow-id hermes-session-${evilId} --input '${JSON.stringify(input)}'`;
+      // Scripts the model wrote and runs: what a command's text does not show, the gate cannot judge.
+      const script = {
+        turns: [
+          { tool_calls: [{ name: 'write_file', arguments: { path: 'listen.sh', content: `${listener}\n` } }] },
+          { tool_calls: [{ name: 'terminal', arguments: { command: 'bash listen.sh', background: true } }] },
+          { tool_calls: [{ name: 'write_file', arguments: { path: 'start.sh', content: `${start}\n` } }] },
+          { tool_calls: [{ name: 'terminal', arguments: { command: 'bash start.sh >/dev/null && for i in $(seq 50); do [ -s heard ] && break; sleep 0.2; done; wc -l < heard' } }] },
+          { content: 'done' },
+        ],
+      };
+      const terminal = { backend: 'ssh' as const, ssh: { ...sshSection(serviceEnv), workdir: sessionDir } };
+      try {
+        await withScriptedSession(harness, { script, config: { terminal, temporal: { task_queue: queue } } }, async ({ handle: session, store }) => {
+          expect(await session.result()).toMatchObject({ status: 'completed' });
+          // The worker did call the listener: the attack got that far.
+          const results = await toolResults(store, session);
+          expect(results[3]).toMatchObject({ output: expect.stringMatching(/^[1-9]\d*$/), exit_code: 0 });
+        });
+        const heard = await run(environment, `cat ${sessionDir}/heard`);
+        expect(heard).toContain('authorization');
+        expect(heard).not.toContain('test-key');
+      } finally {
+        await harness.client.workflow.getHandle(`hermes-session-${evilId}`).terminate('test over').catch(() => undefined);
+      }
+    }, 180_000);
   });
 });
