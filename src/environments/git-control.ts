@@ -20,7 +20,7 @@ export { noteUnguardedStart, unguardedWorkspace } from './git-unguarded';
  * What git runs or takes its config and hooks from in a repository folder. Not `info`: git writes
  * there itself (`git gc`), and its attributes can do no more than the work tree's `.gitattributes`.
  */
-const CONTROL_ENTRIES = ['hooks', 'config', 'config.worktree', 'worktrees', 'commondir'];
+export const CONTROL_ENTRIES = ['hooks', 'config', 'config.worktree', 'worktrees', 'commondir'];
 /** A new gitlink beyond these many is not looked at (an index holds few). */
 const MAX_GITLINKS = 256;
 

@@ -49,8 +49,11 @@ export function containerSpec(options: {
   settings: DockerSettings;
   env: string[];
   now?: number;
+  /** Read-only binds over what git obeys in the host folders mounted (see git-guard-binds.ts). */
+  guardBinds?: readonly string[];
 }): Docker.ContainerCreateOptions {
   const { settings } = options;
+  const binds = [...settings.volumes.map(bindFor), ...(options.guardBinds ?? [])];
   return {
     name: containerNameFor(options.sessionId),
     Image: settings.image,
@@ -73,7 +76,7 @@ export function containerSpec(options: {
       // Unset means the daemon's default network (usually its bridge).
       ...(settings.network ? {} : { NetworkMode: 'none' }),
       Tmpfs: { '/tmp': TMPFS_OPTIONS },
-      ...(settings.volumes.length ? { Binds: settings.volumes.map(bindFor) } : {}),
+      ...(binds.length ? { Binds: binds } : {}),
     },
   };
 }

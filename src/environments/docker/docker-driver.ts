@@ -10,6 +10,7 @@ import { ensureContainer, inspectOrUndefined, reapOrphanContainers, removeContai
 import { containerEnv, containerNameFor, containerSpec, isHostBind, type DockerSettings } from './container-spec';
 import { asUnavailable, errorMessage, isNotFound } from './docker-errors';
 import { DockerEnvironment } from './docker-environment';
+import { gitGuardBinds } from './git-guard-binds';
 import { captureExec } from './run-exec';
 
 export { reapOrphanContainers } from './container-lifecycle';
@@ -149,7 +150,12 @@ export class DockerDriver implements EnvironmentDriver {
 
   private async ensure(sessionId: string, what: string): Promise<EnsuredContainer> {
     const spec = () =>
-      containerSpec({ sessionId, settings: this.settings, env: containerEnv(this.settings, this.options.envPassthrough ?? [], this.options.workerEnv ?? process.env) });
+      containerSpec({
+        sessionId,
+        settings: this.settings,
+        env: containerEnv(this.settings, this.options.envPassthrough ?? [], this.options.workerEnv ?? process.env),
+        guardBinds: gitGuardBinds(this.settings.volumes),
+      });
     try {
       return await ensureContainer(this.docker(), sessionId, spec);
     } catch (error) {

@@ -2,9 +2,13 @@
 // worker that reads it for the file tools is not. A file tool pointed at something endless (a
 // device, a FIFO, a huge sparse file) is refused instead of filling the worker's memory, which
 // every session on that worker shares.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import path from 'node:path';
 import type { DockerDriver } from '../../../src/environments/docker/docker-driver';
 import type { EnvironmentHandle, TerminalEnvironment } from '../../../src/environments/terminal-environment';
 import { expectReadsBoundedBySize, expectReadsOfSpecialFilesRefused } from '../../helpers/bounded-read-contract';
+import { tempDir } from '../../helpers/temp-dirs';
 import { describeWithService } from '../../helpers/services';
 import { connectHarness, toolResults, withScriptedSession, type Harness } from '../../helpers/session-harness';
 import { DOCKER_SERVICE_ENV, newHandle, testDriver } from './docker-fixtures';
@@ -33,6 +37,37 @@ describeWithService('docker', DOCKER_SERVICE_ENV, 'docker backend: attacks on th
 
   test('a device or a FIFO is refused at once, not read for ever or waited on', async () => {
     await expectReadsOfSpecialFilesRefused(environment.workspace, run, '/workspace/special');
+  });
+
+  test("a script run in a container with the host's repository mounted plants no hook or config git would run on the host", async () => {
+    const project = realpathSync(tempDir('hermes-docker-mounted-'));
+    execFileSync('git', ['init', '-q', project]);
+    execFileSync('bash', ['-c', `mkdir -p ${project}/.husky && git -C ${project} config core.hooksPath .husky`]);
+    const configBefore = readFileSync(path.join(project, '.git', 'config'), 'utf8');
+    const mounted = testDriver(serviceEnv, { volumes: [`${project}:/workspace`] });
+    const mountedHandle = await mounted.start(newHandle());
+    try {
+      const inside = await mounted.attach(mountedHandle);
+      // What the gate sees is `sh setup.sh`; the script itself was a write inside the workspace.
+      await inside.workspace.writeFile(
+        'setup.sh',
+        [
+          'printf "#!/bin/sh\\ntouch /tmp/hook-ran\\n" > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit',
+          'printf "#!/bin/sh\\ntouch /tmp/hook-ran\\n" > .husky/pre-commit',
+          'printf "[core]\\n\\tfsmonitor = ./monitor.sh\\n" >> .git/config',
+          'mv .git .git-old && mkdir -p .git/hooks && cp -r .git-old/* .git/ && printf "#!/bin/sh\\n" > .git/hooks/post-checkout',
+          'echo ordinary > work.txt',
+          '',
+        ].join('\n'),
+      );
+      const result = await inside.exec({ command: 'sh setup.sh; cat work.txt', timeoutMs: 30_000 });
+      expect(result.output).toContain('ordinary');
+      expect(readFileSync(path.join(project, 'work.txt'), 'utf8')).toBe('ordinary\n');
+    } finally {
+      await mounted.destroy(mountedHandle);
+    }
+    for (const planted of ['.git/hooks/pre-commit', '.husky/pre-commit', '.git/hooks/post-checkout', '.git-old']) expect(existsSync(path.join(project, planted))).toBe(false);
+    expect(readFileSync(path.join(project, '.git', 'config'), 'utf8')).toBe(configBefore);
   });
 
   describe('whole sessions', () => {
