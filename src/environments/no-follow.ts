@@ -2,7 +2,7 @@
 // process swaps for a symbolic link between the listing and the open is not followed, and what
 // was opened is named by the kernel (/proc/self/fd), not by the path that was asked for.
 import { constants, type Dirent } from 'node:fs';
-import { open, readdir, readlink, realpath, type FileHandle } from 'node:fs/promises';
+import { open, opendir, readdir, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { readUpTo } from './bounded-read';
 
@@ -14,8 +14,11 @@ export function liesWithin(candidate: string, folder: string): boolean {
   return candidate === folder || candidate.startsWith(folder === '/' ? '/' : `${folder}/`);
 }
 
-/** The entries of `directory`, opened without following a link, if it really lies within `within`. */
-export async function listWithin(directory: string, within: string): Promise<Dirent[] | null> {
+/**
+ * The entries of `directory` (at most `limit`, in the order the file system gives them), opened
+ * without following a link, if it really lies within `within`.
+ */
+export async function listWithin(directory: string, within: string, limit = Number.POSITIVE_INFINITY): Promise<Dirent[] | null> {
   const handle = await open(directory, NO_FOLLOW | constants.O_DIRECTORY).catch(() => null);
   if (!handle) return null;
   try {
@@ -23,7 +26,15 @@ export async function listWithin(directory: string, within: string): Promise<Dir
     const real = named ?? (await realpath(directory).catch(() => null));
     if (real === null || !liesWithin(real, within)) return null;
     // Through its /proc name the very folder that was opened is read (elsewhere: by its real path).
-    return await readdir(named ? procPath(handle) : real, { withFileTypes: true });
+    if (limit === Number.POSITIVE_INFINITY) return await readdir(named ? procPath(handle) : real, { withFileTypes: true });
+    // A folder of millions of names is read only as far as the caller wants.
+    const entries: Dirent[] = [];
+    if (limit <= 0) return entries;
+    for await (const entry of await opendir(named ? procPath(handle) : real)) {
+      entries.push(entry);
+      if (entries.length >= limit) break;
+    }
+    return entries;
   } catch {
     return null;
   } finally {

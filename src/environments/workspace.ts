@@ -7,9 +7,17 @@ export interface FileStat {
   modifiedMs: number;
 }
 
+/**
+ * The most directory entries one walk reads (a backend that lists folders itself): a folder of
+ * millions of names the agent made costs the worker no more than this, in time and memory.
+ */
+export const MAX_WALK_ENTRIES = 100_000;
+
 export interface WalkOptions {
   /** Stop after this many files. */
   maxFiles: number;
+  /** Stop after reading this many directory entries in all (default MAX_WALK_ENTRIES); a folder past it is cut short. */
+  maxEntries?: number;
   /** Directory names never descended into (.git, node_modules, ...). */
   skipDirectories: ReadonlySet<string>;
 }

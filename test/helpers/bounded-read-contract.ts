@@ -23,3 +23,15 @@ export async function expectReadsOfSpecialFilesRefused(workspace: Workspace, run
   }
   expect(Date.now() - started).toBeLessThan(10_000);
 }
+
+/** A walk reads at most `maxEntries` directory entries: a folder of thousands of names is cut short. */
+export async function expectWalkBoundedByEntries(workspace: Workspace, run: Run, workdir: string): Promise<void> {
+  await run(`mkdir -p ${workdir}/a ${workdir}/b && cd ${workdir}/a && seq -f 'name-%.0f.txt' 1 3000 | xargs touch && touch ${workdir}/b/z.txt`);
+  const unbounded: string[] = [];
+  for await (const file of workspace.walk(workdir, { maxFiles: 10_000, skipDirectories: new Set() })) unbounded.push(file);
+  expect(unbounded).toHaveLength(3001);
+  const bounded: string[] = [];
+  for await (const file of workspace.walk(workdir, { maxFiles: 10_000, maxEntries: 500, skipDirectories: new Set() })) bounded.push(file);
+  expect(bounded.length).toBeGreaterThan(0);
+  expect(bounded.length).toBeLessThanOrEqual(500);
+}

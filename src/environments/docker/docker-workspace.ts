@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type Docker from 'dockerode';
 import { parseRealPathOutput, REAL_PATH_SCRIPT } from '../real-path';
-import { fileTooLarge, MAX_READ_BYTES, type FileStat, type WalkOptions, type Workspace } from '../workspace';
+import { fileTooLarge, MAX_READ_BYTES, MAX_WALK_ENTRIES, type FileStat, type WalkOptions, type Workspace } from '../workspace';
 import { captureExec } from './run-exec';
 
 const posix = path.posix;
@@ -108,8 +108,10 @@ export class DockerWorkspace implements Workspace {
     // A listing cut at the output limit ends mid-name: that last name is no file's.
     const names = result.stdout.toString('utf8').split('\0');
     names.pop();
+    // The listing is already bounded in bytes; the entry budget holds as on the other backends.
     const files = names
       .filter(Boolean)
+      .slice(0, options.maxEntries ?? MAX_WALK_ENTRIES)
       .map((file) => ({ file, segments: posix.relative(start, file).split('/') }))
       .sort((a, b) => compareSegments(a.segments, b.segments))
       .slice(0, Math.max(0, options.maxFiles));

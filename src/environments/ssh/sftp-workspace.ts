@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path/posix';
 import type { FileEntryWithStats, SFTPWrapper, Stats } from 'ssh2';
 import { resolveRealPath } from '../real-path';
-import { fileTooLarge, MAX_READ_BYTES, type FileStat, type WalkOptions, type Workspace } from '../workspace';
+import { fileTooLarge, MAX_READ_BYTES, MAX_WALK_ENTRIES, type FileStat, type WalkOptions, type Workspace } from '../workspace';
 
 /** SFTP servers answer reads of at most about 32-256 KiB (OpenSSH: 256 KiB). */
 const READ_CHUNK_BYTES = 64 * 1024;
@@ -99,15 +99,18 @@ export class SftpWorkspace implements Workspace {
   }
 
   async *walk(root: string, options: WalkOptions): AsyncIterable<string> {
-    const list = (directory: string) => this.withSftp((sftp) => call<FileEntryWithStats[]>((done) => sftp.readdir(directory, done)));
+    const list = (directory: string, limit: number) => this.withSftp((sftp) => listDirectory(sftp, directory, limit));
     let remaining = options.maxFiles;
+    let entriesLeft = options.maxEntries ?? MAX_WALK_ENTRIES;
     const visit = async function* (directory: string): AsyncGenerator<string> {
+      if (entriesLeft <= 0) return;
       let entries;
       try {
-        entries = await list(directory);
+        entries = await list(directory, entriesLeft);
       } catch {
         return;
       }
+      entriesLeft -= entries.length;
       entries.sort((a, b) => a.filename.localeCompare(b.filename));
       for (const entry of entries) {
         if (remaining <= 0) return;
@@ -146,6 +149,34 @@ export class SftpWorkspace implements Workspace {
       if (!(await this.statOf(sftp, directory))?.isDirectory()) throw error;
     });
   }
+}
+
+/** SSH_FX_EOF: a directory handle has no more entries. */
+const SFTP_EOF = 1;
+
+/**
+ * A directory's entries (`.` and `..` left out), at most `limit`, in the server's batches:
+ * ssh2's readdir of a path reads every one, and a folder of millions would fill the worker.
+ */
+async function listDirectory(sftp: SFTPWrapper, directory: string, limit: number): Promise<FileEntryWithStats[]> {
+  const handle = await call<Buffer>((done) => sftp.opendir(directory, done));
+  const entries: FileEntryWithStats[] = [];
+  try {
+    while (entries.length < limit) {
+      const batch = await new Promise<FileEntryWithStats[] | undefined>((resolve, reject) => {
+        sftp.readdir(handle, (error, list) => {
+          if ((error as { code?: unknown } | undefined)?.code === SFTP_EOF) resolve(undefined);
+          else if (error) reject(error);
+          else resolve(list);
+        });
+      });
+      if (!batch) break;
+      entries.push(...batch.filter((entry) => entry.filename !== '.' && entry.filename !== '..').slice(0, limit - entries.length));
+    }
+  } finally {
+    await call((done) => sftp.close(handle, done)).catch(() => undefined);
+  }
+  return entries;
 }
 
 /** Throws unless `info` is a regular file of at most `maxBytes` (EISDIR, EINVAL, EFBIG). */

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { DockerDriver } from '../../../src/environments/docker/docker-driver';
 import type { EnvironmentHandle, TerminalEnvironment } from '../../../src/environments/terminal-environment';
-import { expectReadsBoundedBySize, expectReadsOfSpecialFilesRefused } from '../../helpers/bounded-read-contract';
+import { expectReadsBoundedBySize, expectReadsOfSpecialFilesRefused, expectWalkBoundedByEntries } from '../../helpers/bounded-read-contract';
 import { tempDir } from '../../helpers/temp-dirs';
 import { describeWithService } from '../../helpers/services';
 import { connectHarness, toolResults, withScriptedSession, type Harness } from '../../helpers/session-harness';
@@ -68,6 +68,10 @@ describeWithService('docker', DOCKER_SERVICE_ENV, 'docker backend: attacks on th
     }
     for (const planted of ['.git/hooks/pre-commit', '.husky/pre-commit', '.git/hooks/post-checkout', '.git-old']) expect(existsSync(path.join(project, planted))).toBe(false);
     expect(readFileSync(path.join(project, '.git', 'config'), 'utf8')).toBe(configBefore);
+  });
+
+  test('a walk reads a bounded number of directory entries, however many names a folder holds', async () => {
+    await expectWalkBoundedByEntries(environment.workspace, run, '/workspace/walk');
   });
 
   describe('whole sessions', () => {

@@ -4,7 +4,7 @@
 // worker's memory or holding the connection's one SFTP session.
 import type { SshDriver } from '../../../src/environments/ssh/ssh-driver';
 import type { EnvironmentHandle, TerminalEnvironment } from '../../../src/environments/terminal-environment';
-import { expectReadsBoundedBySize, expectReadsOfSpecialFilesRefused } from '../../helpers/bounded-read-contract';
+import { expectReadsBoundedBySize, expectReadsOfSpecialFilesRefused, expectWalkBoundedByEntries } from '../../helpers/bounded-read-contract';
 import { describeWithService } from '../../helpers/services';
 import { connectHarness, toolResults, uniqueName, withScriptedSession, type Harness } from '../../helpers/session-harness';
 import { newHandle, run, SSH_SERVICE_ENV, sshSection, testDriver } from './ssh-fixtures';
@@ -35,6 +35,10 @@ describeWithService('sshd', SSH_SERVICE_ENV, 'ssh backend: attacks on the worker
     await expectReadsOfSpecialFilesRefused(environment.workspace, (command) => run(environment, command), `${workdir}/special`);
     // The connection's SFTP session still answers.
     expect(await environment.workspace.stat(workdir)).toMatchObject({ type: 'directory' });
+  });
+
+  test('a walk reads a bounded number of directory entries, however many names a folder holds', async () => {
+    await expectWalkBoundedByEntries(environment.workspace, (command) => run(environment, command), `${workdir}/walk`);
   });
 
   describe('whole sessions', () => {

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { LocalWorkspace } from '../../../src/environments/local-workspace';
-import { expectReadsBoundedBySize } from '../../helpers/bounded-read-contract';
+import { expectReadsBoundedBySize, expectWalkBoundedByEntries } from '../../helpers/bounded-read-contract';
 import { tempDir } from '../../helpers/temp-dirs';
 
 let workspace: string;
@@ -70,4 +70,8 @@ test('a FIFO or a device is refused at once instead of holding a thread', async 
 
 test('a read stops at the limit: a larger file, also a sparse one, is refused rather than held in memory', async () => {
   await expectReadsBoundedBySize(new LocalWorkspace(workspace), async (command) => execFileSync('bash', ['-c', command]), path.join(workspace, 'bounded'));
+});
+
+test('a walk reads a bounded number of directory entries, however many names a folder holds', async () => {
+  await expectWalkBoundedByEntries(new LocalWorkspace(workspace), async (command) => execFileSync('bash', ['-c', command]), path.join(workspace, 'walk'));
 });
