@@ -113,11 +113,16 @@ export class SshConnectionPool {
   }
 }
 
+/** The most a control command's stdout or stderr keeps (a run log is at most 20 000 characters). */
+const MAX_CONTROL_OUTPUT_CHARS = 4 * 1024 * 1024;
+
 /** Output and exit code of a short command; the channel is closed if it overruns `timeoutMs`. */
 async function collect(channel: ClientChannel, timeoutMs: number, target: string): Promise<ControlResult> {
   let stdout = '';
   let stderr = '';
-  const watched = watchChannel(channel, { onStdout: (text) => (stdout += text), onStderr: (text) => (stderr += text) });
+  // Bounded: what the host prints is the remote user's to choose (a log file it swapped in), the worker's memory is not.
+  const keep = (kept: string, text: string) => (kept.length < MAX_CONTROL_OUTPUT_CHARS ? kept + text.slice(0, MAX_CONTROL_OUTPUT_CHARS - kept.length) : kept);
+  const watched = watchChannel(channel, { onStdout: (text) => (stdout = keep(stdout, text)), onStderr: (text) => (stderr = keep(stderr, text)) });
   let timer: NodeJS.Timeout | undefined;
   const overrun = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {

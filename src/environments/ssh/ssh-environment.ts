@@ -12,6 +12,8 @@ import { parseLog } from '../shell/command-log-script';
 import { SftpWorkspace } from './sftp-workspace';
 import type { SshLink } from './ssh-connection-pool';
 
+/** What the worker keeps of a command's side channel (its control records and stray errors). */
+const SIDE_CHANNEL_CHARS = 32_000;
 const DEFAULT_MAX_OUTPUT_CHARS = 50_000;
 /** After the kill script, how long the channel may take to close before it is abandoned. */
 const SETTLE_AFTER_KILL_MS = 3000;
@@ -66,7 +68,10 @@ export class SshEnvironment implements TerminalEnvironment {
     const { channel, connection } = await this.options.link.startCommand(script, { pty });
 
     const output = new BoundedOutput(request.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);
-    let sideChannel = '';
+    // The command can reach the side channel too (the wrapper's saved fd, through /proc): what it
+    // writes there is kept to a head and a tail, which hold the wrapper's first and last records.
+    const sideChannel = new BoundedOutput(SIDE_CHANNEL_CHARS);
+    let pidSeen = false;
     // The wrapper reports its process group on the side channel first thing (non-PTY runs).
     let reportPid: (pid: number) => void = () => undefined;
     const pidReported = new Promise<number>((resolve) => (reportPid = resolve));
@@ -76,9 +81,13 @@ export class SshEnvironment implements TerminalEnvironment {
         request.onOutput?.(text);
       },
       onStderr: (text) => {
-        sideChannel += text;
-        const { pid } = parseControl(sideChannel);
-        if (pid) reportPid(pid);
+        sideChannel.append(text);
+        if (pidSeen) return;
+        const { pid } = parseControl(sideChannel.toString());
+        if (pid) {
+          pidSeen = true;
+          reportPid(pid);
+        }
       },
     });
 
@@ -98,7 +107,7 @@ export class SshEnvironment implements TerminalEnvironment {
     try {
       const outcome = await watched.done;
       await stopping;
-      const control = parseControl(sideChannel);
+      const control = parseControl(sideChannel.toString());
       if (control.stray) output.append(control.stray);
       let text = output.toString();
       let finalCwd = cwd;

@@ -41,6 +41,30 @@ describeWithService('sshd', SSH_SERVICE_ENV, 'ssh backend: attacks on the worker
     await expectWalkBoundedByEntries(environment.workspace, (command) => run(environment, command), `${workdir}/walk`);
   });
 
+  test("a command flooding the wrapper's side channel costs the worker neither its memory nor its event loop", async () => {
+    // The wrapper's saved stderr is open to the command through /proc: 20 MB of it, which the
+    // worker once parsed again with every chunk (about 17 s of its event loop, and 360 MB).
+    const flood = 'for f in /proc/$$/fd/*; do case ${f##*/} in 0|1|2) ;; *) head -c 20000000 /dev/zero | tr "\\0" A > "$f" 2>/dev/null ;; esac; done; cd /tmp && echo finished';
+    let lag = 0;
+    let last = Date.now();
+    const ticker = setInterval(() => {
+      lag = Math.max(lag, Date.now() - last - 50);
+      last = Date.now();
+    }, 50);
+    const before = process.memoryUsage().rss;
+    const started = Date.now();
+    try {
+      const result = await environment.exec({ command: flood, timeoutMs: 60_000, cwd: '/' });
+      expect(result.output).toContain('finished');
+      expect(result.cwd).toBe('/tmp');
+    } finally {
+      clearInterval(ticker);
+    }
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(lag).toBeLessThan(1_000);
+    expect(process.memoryUsage().rss - before).toBeLessThan(150 * 1024 * 1024);
+  });
+
   describe('whole sessions', () => {
     let harness: Harness;
     beforeAll(async () => {
