@@ -1,6 +1,13 @@
 // Takes the cwd report off the end of a command's streamed output: text passes through as it
 // arrives, except what could be the start of the marker, which waits for the next chunk.
 
+/**
+ * What is kept after the marker: its cwd line (a path; PATH_MAX is 4096). A command that read
+ * the marker off its shell's command line can print it and stream on, and the rest is dropped
+ * instead of growing one string until the worker dies of it.
+ */
+const MAX_AFTER_MARKER_CHARS = 8192;
+
 export class CwdMarkerFilter {
   private pending = '';
   private after: string | undefined;
@@ -25,14 +32,14 @@ export class CwdMarkerFilter {
   /** Feeds a chunk; returns the part that is certainly output. */
   push(chunk: string): string {
     if (this.after !== undefined) {
-      this.after += chunk;
+      if (!this.found && this.after.length < MAX_AFTER_MARKER_CHARS) this.after = (this.after + chunk).slice(0, MAX_AFTER_MARKER_CHARS);
       return '';
     }
     this.pending += chunk;
     const found = this.pending.indexOf(this.needle);
     if (found >= 0) {
       const text = this.pending.slice(0, found);
-      this.after = this.pending.slice(found + this.needle.length);
+      this.after = this.pending.slice(found + this.needle.length, found + this.needle.length + MAX_AFTER_MARKER_CHARS);
       this.pending = '';
       return text;
     }

@@ -74,6 +74,22 @@ describeWithService('docker', DOCKER_SERVICE_ENV, 'docker backend: attacks on th
     await expectWalkBoundedByEntries(environment.workspace, run, '/workspace/walk');
   });
 
+  test("a command that forges the end-of-command marker and streams on does not bring the worker down", async () => {
+    // The marker is on the outer shell's command line, which the command can read; written past
+    // the log to that shell's stdout, 1.5 GB once grew one string until the worker threw.
+    const forge = [
+      'marker=$(tr "\\0" "\\n" < /proc/$PPID/cmdline | grep -ao "__hermes_cwd_[0-9a-f]*__" | head -1)',
+      'printf "\\036%s/forged\\n" "$marker" > /proc/$PPID/fd/1',
+      'head -c 1500000000 /dev/zero > /proc/$PPID/fd/1',
+    ].join('; ');
+    const before = process.memoryUsage().rss;
+    const result = await environment.exec({ command: forge, timeoutMs: 60_000 });
+    expect(result.output.length).toBeLessThan(100_000);
+    expect(process.memoryUsage().rss - before).toBeLessThan(300 * 1024 * 1024);
+    // The container still answers, and the next command starts where it should.
+    expect((await environment.exec({ command: 'echo alive', timeoutMs: 30_000, cwd: '/workspace' })).output).toBe('alive\n');
+  }, 90_000);
+
   describe('whole sessions', () => {
     let harness: Harness;
     beforeAll(async () => {
