@@ -16,6 +16,7 @@ interface Service {
   volumes?: string[];
   entrypoint?: string[];
   command?: string[];
+  ports?: string[];
 }
 const compose = parseYaml(read('docker-compose.yml')) as { services: Record<string, Service> };
 const service = (name: string): Service => compose.services[name] ?? ({});
@@ -73,6 +74,12 @@ describe('docker-compose.yml runs the Temporal configuration the scale-out suite
       .map((line) => `${/--name (\S+)/.exec(line)?.[1]}:${/--type (\S+)/.exec(line)?.[1]}`);
     expect(registered.sort()).toEqual(HERMES_SEARCH_ATTRIBUTES.map(({ name, type }) => `${name}:${type}`).sort());
     expect(read('scripts/services/temporal-server/prepare-namespace.ts')).toContain('ensureSearchAttributes(connection, namespace)');
+  });
+
+  test('publishes the server and the UI on loopback only: whoever reaches them can start sessions and send signals', () => {
+    const published = Object.values(compose.services).flatMap((entry) => entry.ports ?? []);
+    expect(published.length).toBeGreaterThan(0);
+    for (const port of published) expect(port).toMatch(/^127\.0\.0\.1:\d+:\d+$/);
   });
 
   test('the same worker environment as the suite’s worker processes, the PostgreSQL store included', () => {
