@@ -16,6 +16,7 @@ import { isProtectedWritePath, isSecretRead, searchReachesSecrets } from '../app
 import type { CommandVerdict, MatchedRule } from '../approval-signals/verdict';
 import { boundedApprovalKey } from '../approval-signals/approval-key';
 import { visibleText } from '../approval-signals/visible-text';
+import { oneLine, quotedText } from '../approval-signals/shown-call';
 import { confirmLinkFreePaths } from '../approval-signals/link-free-paths';
 import { writePreview } from './write-preview';
 import type { LoadedConfig } from '../config/load';
@@ -73,6 +74,9 @@ const MAX_DIGEST_BYTES = 64 * 1024 * 1024;
 /** Backends whose commands run in a disposable sandbox rather than on a host. */
 const ISOLATED_BACKENDS = new Set(['docker', 'singularity', 'modal', 'daytona', 'vercel_sandbox']);
 
+/** An assessment with the runtime's own lines for its display (where the command runs), kept apart until it is shown. */
+type Assessed = CommandAssessment & { displayNotes?: string[] };
+
 /** What the tool's own activity already read from the store, so judging its call reads nothing again. */
 export interface LoadedCall {
   call: StoredToolCall | undefined;
@@ -81,7 +85,7 @@ export interface LoadedCall {
 
 export function createAssessToolCall(deps: AssessDeps) {
   const { config } = deps;
-  const assess = async function assessToolCall(input: AssessCommandInput, loaded?: LoadedCall): Promise<CommandAssessment> {
+  const assess = async function assessToolCall(input: AssessCommandInput, loaded?: LoadedCall): Promise<Assessed> {
     // A sandbox with host paths mounted can reach the host: it is checked like one.
     const isolated = ISOLATED_BACKENDS.has(input.environment.backend) && input.environment.details?.hostMounts !== true;
     const call = loaded ? loaded.call : (await deps.store.getMessage(input.sessionId, input.assistantSeq))?.toolCalls?.find((candidate) => candidate.id === input.toolCallId);
@@ -106,7 +110,7 @@ export function createAssessToolCall(deps: AssessDeps) {
     try {
       request = requestOf(entry, args);
     } catch (error) {
-      return { ...base, display: `${call.name} ${call.arguments ?? ''}`, problem: `the ${call.name} call could not be assessed (${describe(error)})` };
+      return { ...base, display: quotedText(`${call.name} ${call.arguments ?? ''}`), problem: `the ${call.name} call could not be assessed (${describe(error)})` };
     }
     // Arguments the tool will reject run nothing; an empty request touches nothing.
     if (!request || isEmpty(request)) return base;
@@ -126,22 +130,23 @@ export function createAssessToolCall(deps: AssessDeps) {
     if (input.environment.backend === 'local' && !isolated && (request.reads?.length || request.searches?.length)) {
       world.sandboxScope = readScope({ workspace: world.workspaceRoot, searchPath: process.env.PATH, readPaths: config.terminal.local.read_paths });
     }
-    const assessment: CommandAssessment = { ...base, display: displayOf(call.name, request) };
+    const assessment: Assessed = { ...base, display: displayOf(call.name, request) };
 
     const command = request.commands?.[0];
     if (command) {
       const cwd = command.workdir ? environment.workspace.resolve(command.workdir) : input.environment.cwd;
       Object.assign(assessment, await judgeCommand(command.text, cwd, world, environment, input.environment));
       // The same text means another thing elsewhere (`rm -rf lib`): whoever decides sees where it runs.
-      if (cwd !== input.environment.cwd) assessment.display = `${assessment.display ?? ''}\n(runs in ${tildify(cwd, world.home)})`;
+      if (cwd !== input.environment.cwd) assessment.displayNotes = [`(runs in ${tildify(cwd, world.home)})`];
     }
     if (request.processInput) Object.assign(assessment, await judgeProcessInput(request.processInput, world, environment, input.environment));
     const paths = await judgePaths(request, world, environment.workspace);
     if (paths.findings.length) {
       assessment.paths = paths.findings;
+      delete assessment.displayNotes;
       // The prompt shows where a path really leads when a link redirects it.
       assessment.display = `${call.name} ${paths.findings
-        .map((finding) => (finding.resolved === environment.workspace.resolve(finding.path) ? finding.path : `${finding.path} (→ ${tildify(finding.resolved, world.home)})`))
+        .map((finding) => (finding.resolved === environment.workspace.resolve(finding.path) ? oneLine(finding.path) : `${oneLine(finding.path)} (→ ${oneLine(tildify(finding.resolved, world.home))})`))
         .join(' ')}`;
       // Whoever decides sees what would be written, not only where (kept out of history otherwise).
       if (request.preview !== undefined && paths.findings.some((finding) => finding.risk)) {
@@ -152,14 +157,16 @@ export function createAssessToolCall(deps: AssessDeps) {
     return assessment;
   };
   return async (input: AssessCommandInput, loaded?: LoadedCall): Promise<CommandAssessment> => {
-    const assessment = await assess(input, loaded);
+    const { displayNotes, ...assessment } = await assess(input, loaded);
     // The model wrote the display: a well-known format hides only a plain token in it, never a
     // private-key block or a `TOKEN=` value holding code, which would hide what runs.
     const display = assessment.display === undefined ? undefined : deps.redactor.redactForApproval(assessment.display);
+    // The runtime's lines come after what is clipped, so a long command cannot push them out of view.
+    const notes = clip((displayNotes ?? []).map((note) => `\n${oneLine(deps.redactor.redactForApproval(note))}`).join(''), MAX_DISPLAY / 4);
     return {
       ...assessment,
       // What a human reads cannot move the cursor or reorder letters, wherever it is shown later.
-      ...(display === undefined ? {} : { display: clipShown(visibleText(display), MAX_DISPLAY) }),
+      ...(display === undefined ? {} : { display: clipShown(visibleText(display), MAX_DISPLAY - notes.length) + notes }),
       // Approving a call that could not be judged covers that whole call, not what its clipped display shares with others.
       ...(assessment.problem ? { problemKey: boundedApprovalKey(`PROBLEM:${display ?? assessment.problem}`) } : {}),
     };
@@ -234,7 +241,8 @@ export function createAssessToolCall(deps: AssessDeps) {
       protectedFiles: [],
     });
     const reader = commandReader(processVerdict);
-    const display = `process ${processInput.action} to ${processInput.processId} (${clip(target.info.command, 80)}): ${processInput.data}`;
+    const typed = processInput.data.includes('\n') ? `\n${quotedText(processInput.data)}` : ` ${processInput.data}`;
+    const display = `process ${processInput.action} to ${processInput.processId} (${oneLine(clip(target.info.command, 80))}):${typed}`;
     const partial = processInput.action === 'write' && processInput.data !== '' && !processInput.data.endsWith('\n');
     const description = { processId: processInput.processId, program: reader?.program ?? clip(target.info.command, 80), interprets: reader !== undefined, partial: partial && reader !== undefined };
     if (!reader || processInput.data.trim() === '') return { display, processInput: description };
@@ -349,9 +357,9 @@ function isEmpty(request: AssessmentRequest): boolean {
 
 /** What a human reads: the command itself, or the tool and its path. */
 function displayOf(tool: string, request: AssessmentRequest): string {
-  if (request.commands?.length) return request.commands.map((command) => command.text).join('\n');
+  if (request.commands?.length) return quotedText(request.commands.map((command) => command.text).join('\n'));
   const targets = [...(request.writes ?? []), ...(request.reads ?? []), ...(request.searches ?? [])];
-  return targets.length ? `${tool} ${targets.join(' ')}` : tool;
+  return targets.length ? `${tool} ${targets.map(oneLine).join(' ')}` : tool;
 }
 
 /** `~/x` for a path in the home folder: how people write it. */

@@ -5,17 +5,23 @@ import type { PathFinding } from '../approval-signals/approval-types';
 import type { AssessmentRequest } from '../registry/tool-entry';
 import type { Workspace } from '../environments/workspace';
 import { unifiedDiff } from '../tools/file-helpers';
+import { oneLine, quotedText } from '../approval-signals/shown-call';
 
 /** Larger files are not read to show a change: the new content is shown (and clipped) instead. */
 const MAX_DIFF_BASE_BYTES = 4 * 1024 * 1024;
 
-/** The preview of a gated write: the diff of the text it replaces, of the file it overwrites, or else the tool's own. */
+/** The preview of a gated write: the diff of the text it replaces, of the file it overwrites, or else the tool's own; its lines marked as the model's. */
 export async function writePreview(request: AssessmentRequest, findings: readonly PathFinding[], workspace: Workspace): Promise<string> {
-  const preview = request.preview ?? '';
+  const { heading, text } = await previewParts(request, findings, workspace);
+  return `${heading ? `${heading}\n` : ''}${quotedText(text)}`;
+}
+
+async function previewParts(request: AssessmentRequest, findings: readonly PathFinding[], workspace: Workspace): Promise<{ heading?: string; text: string }> {
+  const preview = { text: request.preview ?? '' };
   const change = request.previewChange;
   if (change) {
     const label = findings.find((candidate) => candidate.access === 'write')?.shown ?? 'the file';
-    return `replaces${change.everywhere ? ' every occurrence of' : ''} this text in ${label}:\n${wholeFileDiff(change.before, change.after)}`;
+    return { heading: `replaces${change.everywhere ? ' every occurrence of' : ''} this text in ${oneLine(label)}:`, text: wholeFileDiff(change.before, change.after) };
   }
   const finding = request.previewReplaces === undefined ? undefined : findings.find((candidate) => candidate.access === 'write' && candidate.path === request.previewReplaces);
   if (!finding) return preview;
@@ -23,7 +29,7 @@ export async function writePreview(request: AssessmentRequest, findings: readonl
     const info = await workspace.stat(finding.resolved);
     if (!info || info.type !== 'file' || info.size > MAX_DIFF_BASE_BYTES) return preview;
     const before = (await workspace.readFile(finding.resolved)).toString('utf8');
-    return `changes to ${finding.shown ?? finding.resolved} as it is now:\n${wholeFileDiff(before, preview)}`;
+    return { heading: `changes to ${oneLine(finding.shown ?? finding.resolved)} as it is now:`, text: wholeFileDiff(before, preview.text) };
   } catch {
     return preview;
   }

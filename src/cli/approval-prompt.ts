@@ -4,6 +4,7 @@ import { createInterface, type Interface } from 'node:readline/promises';
 import type { ApprovalChoice, ApprovalDecision, PendingApproval } from '../approval-signals/approval-types';
 import { decideApprovalUpdate } from '../approval-signals/definitions';
 import { visibleText } from '../approval-signals/visible-text';
+import { oneLine } from '../approval-signals/shown-call';
 import { redactFormats } from '../environments/secret-redaction';
 import type { SessionHandle } from '../temporal/sessions';
 
@@ -32,7 +33,7 @@ export function promptText(pending: PendingApproval, redact: (text: string) => s
       : ['[o]nce  |  [s]ession  |  [d]eny', 'Choice [o/s/D]: '];
   // Shown as it is, not as the terminal would draw it: no control character can overwrite a line.
   const command = visibleText(redact(pending.command)).split('\n').map((line) => `      ${line}`).join('\n');
-  return `\n  ⚠️  DANGEROUS COMMAND: ${visibleText(pending.description)}\n${command}\n\n      ${options[0]}\n      ${options[1]}`;
+  return `\n  ⚠️  DANGEROUS COMMAND: ${oneLine(pending.description)}\n${command}\n\n      ${options[0]}\n      ${options[1]}`;
 }
 
 export class ApprovalPrompter {

@@ -2,6 +2,7 @@
 // JSON events (`--json`) for programs. Either way, secrets in commands and previews are hidden.
 import { createSecretRedactor, type SecretRedactor } from '../environments/secret-redaction';
 import { visibleStrings, visibleText } from '../approval-signals/visible-text';
+import { oneLine } from '../approval-signals/shown-call';
 import type { ToolEvent } from '../workflows/session-types';
 import type { FollowEvent } from './follow-session';
 import { plural } from './plural';
@@ -66,7 +67,7 @@ export function createEventPrinter(options: {
           if (event.uiUrl) write(`  Web UI: ${event.uiUrl}`);
           break;
         case 'approval_pending':
-          write(`  ${style('33;1', '⏸ approval needed', color)} ${event.approvalId}: ${visibleText(event.description)}`);
+          write(`  ${style('33;1', '⏸ approval needed', color)} ${event.approvalId}: ${oneLine(event.description)}`);
           write(`      ${visibleText(event.command).split('\n').join('\n      ')}`);
           write(
             `      answer with: hermes-temporal approve ${event.sessionId} ${event.approvalId} [--session|--always]` +

@@ -4,7 +4,8 @@ import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { log, setHandler, workflowInfo } from '@temporalio/workflow';
 import { DEFAULT_APPROVAL_SETTINGS, type PendingApproval, type SessionApprovalSettings } from '../approval-signals/approval-types';
 import { VerifiedDecisions } from '../approval-signals/decision-signature';
-import { firstLineOf, visibleText } from '../approval-signals/visible-text';
+import { firstLineOf } from '../approval-signals/visible-text';
+import { oneLine } from '../approval-signals/shown-call';
 import {
   approvalAuditQuery,
   approvalDecisionSignal,
@@ -78,8 +79,8 @@ export function installApprovals(
 /** The UI's current-details line while approvals wait: what is asked, how to answer, what was refused. */
 export function awaitingApprovalDetails(pending: readonly PendingApproval[], settings: Pick<SessionApprovalSettings, 'acceptUnsigned'>): string {
   const waiting = pending.map((approval) => {
-    const refused = approval.refusedDecision ? ` — ${visibleText(approval.refusedDecision.slice(0, 300))}` : '';
-    return `${approval.approvalId} (${visibleText(approval.description)}): \`${firstLineOf(approval.command)}\`${refused}`;
+    const refused = approval.refusedDecision ? ` — ${oneLine(approval.refusedDecision.slice(0, 300))}` : '';
+    return `${approval.approvalId} (${oneLine(approval.description)}): \`${firstLineOf(approval.command)}\`${refused}`;
   });
   const howTo = settings.acceptUnsigned
     ? 'Answer with the `approvalDecision` signal or `hermes-temporal approve`.'

@@ -10,6 +10,7 @@ import { loadApproverKey, signDecision } from '../../approval-signals/approver-k
 import { approvalDecisionSignal, decideApprovalUpdate, pendingApprovalsQuery } from '../../approval-signals/definitions';
 import type { MemoPendingApproval } from '../../approval-signals/pending-approvals-memo';
 import { firstLineOf, visibleText } from '../../approval-signals/visible-text';
+import { oneLine } from '../../approval-signals/shown-call';
 import { loadConfig } from '../../config/load';
 import { createSecretRedactor } from '../../environments/secret-redaction';
 import { connectTemporalClient, type TemporalClientConnection } from '../../temporal/connection';
@@ -249,9 +250,9 @@ async function listAwaiting(client: Client, extraCondition?: string): Promise<st
 /** How `pending` shows one approval: secrets hidden, and nothing the terminal would interpret. */
 export function pendingLines(row: ShownApproval & { sessionId: string }, redact: (text: string) => string): string {
   const lines = [
-    `${row.sessionId} ${row.approvalId}  ${visibleText(row.description)}  (expires ${row.expiresAt})`,
+    `${row.sessionId} ${row.approvalId}  ${oneLine(row.description)}  (expires ${row.expiresAt})`,
     `    ${visibleText(redact(row.command)).split('\n').join('\n    ')}`,
   ];
-  if (row.refusedDecision) lines.push(`    (${visibleText(row.refusedDecision)})`);
+  if (row.refusedDecision) lines.push(`    (${oneLine(row.refusedDecision)})`);
   return lines.join('\n');
 }
