@@ -90,10 +90,10 @@ test('write_file to the user config waits for a human; denied, the model hears w
     const bashrcWrite = pending.find((approval) => approval.command.startsWith('write_file ~/.bashrc'));
     expect(configWrite).toMatchObject({
       tool: 'write_file',
-      command: `write_file ${userConfig}\nchanges to ${userConfig} as it is now:\n@@ -1,2 +1,2 @@\n approvals:\n-  mode: manual\n+  mode: "off"`,
+      command: `write_file ${userConfig}\nchanges to ${userConfig} as it is now:\n│ @@ -1,2 +1,2 @@\n│  approvals:\n│ -  mode: manual\n│ +  mode: "off"`,
       description: `write to a protected file: ${userConfig}`,
     });
-    expect(bashrcWrite).toMatchObject({ tool: 'write_file', command: 'write_file ~/.bashrc\nexport EDITOR=vi\n', description: 'write to a protected file: ~/.bashrc' });
+    expect(bashrcWrite).toMatchObject({ tool: 'write_file', command: 'write_file ~/.bashrc\n│ export EDITOR=vi\n│ ', description: 'write to a protected file: ~/.bashrc' });
     expect(readFileSync(userConfig, 'utf8')).toBe('approvals:\n  mode: manual\n');
     await decide(handle, configWrite!.approvalId, 'deny', 'the agent may not change my approval settings');
     await decide(handle, bashrcWrite!.approvalId, 'once');
@@ -117,7 +117,7 @@ test('patch of ~/.ssh/authorized_keys waits, directly and through a workspace sy
   await withSession(dirs, script, async ({ handle, store }) => {
     const pending = await pendingApprovals(handle, 2);
     // The human sees where, and what: how the replaced text changes.
-    const shown = 'replaces this text in ~/.ssh/authorized_keys:\n@@ -1,1 +1,2 @@\n owner\n+ssh-ed25519 BBBB attacker';
+    const shown = 'replaces this text in ~/.ssh/authorized_keys:\n│ @@ -1,1 +1,2 @@\n│  owner\n│ +ssh-ed25519 BBBB attacker';
     // The two calls run side by side, each judged in its own activity: they ask in the order their judgements finish.
     const direct = pending.find((approval) => approval.command.startsWith('patch ~/'));
     const linked = pending.find((approval) => approval.command.startsWith('patch notes.txt'));
