@@ -5,22 +5,8 @@
 import os from 'node:os';
 import type { Analysis, ExecutedCommand } from './detector/analysis-types';
 import { analyseCommandText } from './detector/classify-text';
-import { outputWrites } from './detector/output-options';
+import { runsReadOnly } from './detector/read-only-programs';
 import { isShellParserLoaded } from './detector/shell-parser';
-
-// Programs that cannot change anything, whatever their arguments (no `env`, `date`, `hostname`,
-// `uniq`: each can run or write something given the right arguments).
-const READ_ONLY_PROGRAMS = new Set([
-  'cat', 'head', 'tail', 'wc', 'ls', 'tree', 'stat', 'du', 'df', 'grep', 'egrep', 'fgrep', 'rg', 'echo', 'printf',
-  'pwd', 'whoami', 'id', 'uname', 'uptime', 'printenv', 'which', 'type', 'true', 'false', 'test', '[', 'sleep',
-  'basename', 'dirname', 'realpath', 'readlink', 'cut', 'tr', 'nl', 'diff', 'cmp', 'md5sum', 'sha1sum', 'sha256sum',
-  'jq', 'ps', 'free', 'nproc', 'seq',
-]);
-
-/** `git` subcommands that do not change the repository or the working tree. */
-const READ_ONLY_GIT = new Set(['status', 'log', 'diff', 'show', 'rev-parse', 'ls-files', 'blame', 'describe', 'shortlog']);
-
-const FIND_ACTIONS_THAT_ACT = /^-(exec|execdir|ok|okdir|delete|fprint.*|fls)$/;
 
 /** False until the detector's parser is loaded (`loadCommandClassifier`): unknown is never read-only. */
 export function isReadOnlyCommand(command: string): boolean {
@@ -41,11 +27,5 @@ function isReadOnlyAnalysis(analysis: Analysis): boolean {
 }
 
 function isReadOnlyInvocation(command: ExecutedCommand): boolean {
-  if (command.background || command.host || command.guessed || command.extraArgsUnknown || command.wrappers.length) return false;
-  // An output option writes whatever the program is (`git log --output=FILE`, `tree -o FILE`).
-  if (outputWrites(command).length) return false;
-  const args = command.argv.slice(1);
-  if (command.program === 'git') return args[0]?.literal === true && READ_ONLY_GIT.has(args[0].value);
-  if (command.program === 'find') return !args.some((word) => !word.literal || FIND_ACTIONS_THAT_ACT.test(word.value));
-  return command.program !== null && READ_ONLY_PROGRAMS.has(command.program);
+  return !command.background && !command.host && command.wrappers.length === 0 && runsReadOnly(command);
 }

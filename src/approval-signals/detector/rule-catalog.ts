@@ -131,6 +131,7 @@ export const RULE_CATALOG = {
   N32: dangerous('move workspace files out of it (sandboxed, into a private temporary folder: gone when the command ends)'),
   N33: dangerous('delete, overwrite or move what a git repository keeps its history in (objects, refs, logs, HEAD)'),
   N40: dangerous('command hidden by shell expansion (variable, array, IFS, substitution)'),
+  N41: dangerous('run a command that is not read-only as root or another user (sudo, doas, su, pkexec, run0)'),
   SELF01: dangerous('overwrite hermes-temporal config/allowlist'),
 
   L01: { tier: 'low_risk', description: 'recursive delete of a build/cache directory inside the workspace' },

@@ -1,5 +1,5 @@
 // Every rule module, run over one analysis.
-import type { RuleHit } from '../rule-catalog';
+import { RULE_CATALOG, type RuleHit } from '../rule-catalog';
 import { agentRuntimeRules } from './agent-runtime';
 import { deleteRules } from './delete';
 import { dynamicRules } from './dynamic';
@@ -50,5 +50,8 @@ const RULES: readonly Rule[] = [
 ];
 
 export function runRules(input: RuleInput): RuleHit[] {
-  return RULES.flatMap((rule) => rule(input));
+  const hits = RULES.flatMap((rule) => rule(input));
+  // Running as root (N41) is a fallback: `sudo rm -rf src` asks, and is approved, as the delete it is.
+  const flaggedOtherwise = new Set(hits.filter((hit) => hit.id !== 'N41' && ['dangerous', 'hardline'].includes(RULE_CATALOG[hit.id].tier)).map((hit) => hit.command));
+  return hits.filter((hit) => hit.id !== 'N41' || !flaggedOtherwise.has(hit.command));
 }

@@ -5,7 +5,7 @@ import { displayPath, resolvePath, type ResolvedPath } from '../paths';
 import type { RuleContext } from './rule-types';
 
 /** Wrappers that change who or where a command runs as: part of the approval key. */
-const KEYED_WRAPPERS = new Set(['sudo', 'doas', 'su -c', 'runuser -c', 'ssh', 'chroot']);
+const KEYED_WRAPPERS = new Set(['sudo', 'sudo-rs', 'doas', 'run0', 'pkexec', 'please', 'su -c', 'runuser -c', 'ssh', 'chroot']);
 
 /** `<keyed wrappers> <program> <sorted options> <operands>`, single-spaced. */
 export function canonicalCommand(command: ExecutedCommand, parts: readonly string[]): string {

@@ -306,6 +306,32 @@ export const MUST_FLAG_CORPUS: CorpusGroup[] = [
     ],
   },
   {
+    // With passwordless sudo (an ssh host, a CI box) these change the system unasked.
+    name: 'system changes run as root or another user',
+    commands: [
+      'sudo apt update',
+      'sudo apt install -y build-essential',
+      'sudo apt-get install -y curl',
+      'sudo apt-get -y upgrade',
+      'sudo dnf install -y gcc',
+      'sudo yum remove -y httpd',
+      'sudo pacman -Syu --noconfirm',
+      'sudo snap install code --classic',
+      'sudo npm install -g typescript',
+      'sudo pip install requests',
+      'sudo make install',
+      'sudo cp build/app /usr/local/bin/',
+      'sudo ln -sf /opt/app/bin/app /usr/bin/app',
+      'doas pkg_add vim',
+      'pkexec apt-get install -y htop',
+      'run0 dnf upgrade -y',
+      "su -c 'apt-get install -y nginx'",
+      "su root -c 'make install'",
+      'sudo -u www-data php artisan migrate',
+      'sudo -E npm install -g pnpm',
+    ],
+  },
+  {
     name: 'cron edits',
     commands: [
       'crontab -r',
