@@ -24,6 +24,7 @@ import { createSessionActivities } from './session-activities';
 import { createWorkflowStatusActivities } from './workflow-status-activities';
 import { createCallMcpTool } from './mcp-call-tool';
 import { createListMcpTools } from './mcp-list-tools';
+import type { SessionWorkspaces } from '../environments/session-workspaces';
 import type { McpConnectionPool } from '../mcp/connection-pool';
 import { McpListingStore } from '../mcp/listing-store';
 import { createMcpPool } from '../mcp/create-pool';
@@ -49,12 +50,14 @@ export interface ActivityDeps {
   client?: Client;
   /** The worker's live MCP connections (one pool per worker, shared by every session); built from the config when absent. */
   mcpPool?: McpConnectionPool;
+  /** The workspaces of the sessions this worker serves (hooks and unsandboxed MCP servers may not lie in one). */
+  workspaces?: SessionWorkspaces;
 }
 
 export function createActivities(unguarded: ActivityDeps) {
   // Every activity writes through the guard: store faults are waited out or fail loudly.
   const deps = { ...unguarded, store: guardStore(unguarded.store, { logger: unguarded.logger, fullRetryLimitMs: unguarded.config.store.full_retry_seconds * 1000 }) };
-  const mcp = { ...deps, pool: deps.mcpPool ?? createMcpPool(deps.config, deps.logger), listings: new McpListingStore(deps.store) };
+  const mcp = { ...deps, pool: deps.mcpPool ?? createMcpPool(deps.config, deps.logger, deps.workspaces), listings: new McpListingStore(deps.store) };
   const approvals = createApprovalActivities({ ...deps, mcpListings: mcp.listings });
   return {
     ...createSessionActivities({ ...deps, allowlistFile: userConfigFile(deps.config) }),

@@ -77,6 +77,8 @@ export function createCallMcpTool(deps: McpActivityDeps & { store: SessionStore;
     if (!config?.enabled) return store(toolError(mcpErrors.notConnected(serverName)));
 
     const server = resolveServer(serverName, config);
+    // The server may start now: not from this session's workspace either, when it runs unsandboxed.
+    await deps.workspaces?.including(input.sessionId);
     const breaker = deps.pool.breaker(server);
     const refusal = breaker.refusal();
     if (refusal) return store(toolError(mcpErrors.circuitOpen(serverName, refusal.failures, refusal.retryInSeconds)));

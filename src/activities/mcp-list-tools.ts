@@ -5,6 +5,7 @@
 import type { LoadedConfig } from '../config/load';
 import type { Logger } from '../logging';
 import type { McpConnectionPool } from '../mcp/connection-pool';
+import type { SessionWorkspaces } from '../environments/session-workspaces';
 import { normalizeInputSchema } from '../mcp/input-schema';
 import type { McpListing, McpListingSummary, McpToolRecord } from '../mcp/listing-types';
 import type { McpListingStore } from '../mcp/listing-store';
@@ -27,6 +28,8 @@ export interface McpActivityDeps {
   redactor: SecretRedactor;
   pool: McpConnectionPool;
   listings: McpListingStore;
+  /** The workspaces of the sessions this worker serves: an unsandboxed server may not start from one. */
+  workspaces?: SessionWorkspaces;
 }
 
 const MAX_PAGES = 50;
@@ -39,6 +42,7 @@ export function mcpServerCount(config: LoadedConfig, toolsets?: string[], disabl
 export function createListMcpTools(deps: McpActivityDeps) {
   return async function listMcpTools(input: ListMcpToolsInput): Promise<McpListingSummary> {
     const servers = selectServers(deps.config.mcp_servers, input);
+    await deps.workspaces?.including(input.sessionId);
     const listedAtMs = Date.now();
     const heartbeat = startHeartbeat();
     try {

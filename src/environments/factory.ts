@@ -5,7 +5,8 @@ import { LocalPtyProcesses } from './background/local-pty-processes';
 import { readdir } from 'node:fs/promises';
 import { LocalEnvironment, localBackgroundStateDir, sessionKeyOf, sweepStaleCommandFiles, type LocalEnvironmentOptions } from './local-environment';
 import { LocalSandbox, type SandboxState } from './local-sandbox';
-import { withRecordedWorkspace } from '../workflows/recorded-workspace';
+import { recordedWorkspace, withRecordedWorkspace } from '../workflows/recorded-workspace';
+import type { SessionWorkspaces } from './session-workspaces';
 import type { Backend, EnvironmentDriver, EnvironmentHandle, TerminalEnvironment } from './terminal-environment';
 
 /** The local backend: nothing to create, nothing to destroy; commands run in its sandbox. */
@@ -71,7 +72,11 @@ export async function destroyAbandonedLocalSession(sessionId: string): Promise<v
 export class EnvironmentFactory {
   private readonly drivers = new Map<Backend, EnvironmentDriver>();
 
-  constructor(drivers: EnvironmentDriver[] = [new LocalDriver()]) {
+  constructor(
+    drivers: EnvironmentDriver[] = [new LocalDriver()],
+    /** Learns the workspace of every local session this worker serves (hooks and MCP servers may not run from one). */
+    private readonly workspaces?: SessionWorkspaces,
+  ) {
     for (const driver of drivers) this.drivers.set(driver.backend, driver);
   }
 
@@ -93,13 +98,21 @@ export class EnvironmentFactory {
     return driver ? driver.unavailableReason() : `backend '${backend}' is not configured on this worker`;
   }
 
-  start(handle: EnvironmentHandle, signal?: AbortSignal): Promise<EnvironmentHandle> {
-    return this.driver(handle.backend).start(handle, signal);
+  async start(handle: EnvironmentHandle, signal?: AbortSignal): Promise<EnvironmentHandle> {
+    const started = await this.driver(handle.backend).start(handle, signal);
+    this.learnWorkspace(started);
+    return started;
   }
 
   /** A live environment for `handle` (drivers reuse their connections across calls). */
   attach(handle: EnvironmentHandle): Promise<TerminalEnvironment> {
+    this.learnWorkspace(handle);
     return this.driver(handle.backend).attach(handle);
+  }
+
+  /** A local session's folder, or a container's with host folders mounted: sandboxed code writes it on this machine. */
+  private learnWorkspace(handle: EnvironmentHandle): void {
+    if (handle.backend === 'local' || handle.details?.hostMounts === true) this.workspaces?.add(recordedWorkspace(handle) ?? handle.cwd);
   }
 
   destroy(handle: EnvironmentHandle): Promise<void> {

@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { refuseWorkspaceFiles, trustedProgram, trustedSearchPath, type TrustedLookup } from '../environments/trusted-programs';
+import type { SessionWorkspaces } from '../environments/session-workspaces';
 import type { HookRegistry, RegisteredHook } from './hook-registry';
 
 export interface ShellHookConfig {
@@ -16,7 +17,12 @@ export interface ShellHookConfig {
 const MAX_STDOUT_CHARS = 64 * 1024;
 const DEFAULT_BLOCK_MESSAGE = 'Blocked by shell hook.';
 
-export function registerShellHooks(hooks: HookRegistry, entries: readonly ShellHookConfig[], cwd: string): RegisteredHook[] {
+/**
+ * `cwd` is the worker's folder; `workspaces` those of the sessions it serves (the event's own
+ * among them): a hook whose program or script lies in any of them is refused.
+ */
+export function registerShellHooks(hooks: HookRegistry, entries: readonly ShellHookConfig[], cwd: string, workspaces?: SessionWorkspaces): RegisteredHook[] {
+  const outside = async (payload: Record<string, unknown>) => [cwd, ...((await workspaces?.including(sessionIdOf(payload))) ?? [])];
   return entries.map((entry) =>
     hooks.register({
       event: entry.event,
@@ -24,9 +30,15 @@ export function registerShellHooks(hooks: HookRegistry, entries: readonly ShellH
       timeoutMs: entry.timeout_seconds * 1000,
       ...(entry.matcher !== undefined ? { matches: toolMatcher(entry.matcher) } : {}),
       callback: async (payload) =>
-        decisionOf(entry.event, await runShellHook(entry.command, shellHookInput(entry.event, payload, cwd), entry.timeout_seconds * 1000, { outside: [cwd] })),
+        decisionOf(entry.event, await runShellHook(entry.command, shellHookInput(entry.event, payload, cwd), entry.timeout_seconds * 1000, { outside: await outside(payload) })),
     }),
   );
+}
+
+/** The session an event belongs to (`task_id` names it in terminal-output events). */
+function sessionIdOf(payload: Record<string, unknown>): string | undefined {
+  const id = payload.session_id ?? payload.task_id;
+  return typeof id === 'string' ? id : undefined;
 }
 
 /** A regular expression on the whole tool name; one that does not compile matches the name literally. */

@@ -19,8 +19,8 @@ import { stdioEnvironment, type ResolvedServer } from './resolved-server';
 export interface TransportOptions {
   /** The local backend's sandbox; stdio servers run in it unless their config says `sandbox: false`. */
   sandbox?: LocalSandbox;
-  /** The folder sessions write: an unsandboxed server's program or script may not lie there. */
-  workspace?: string;
+  /** The folders sessions write, asked when a server starts: an unsandboxed server's program or script may not lie in one. */
+  workspaces?: () => readonly string[];
   logger: Logger;
 }
 
@@ -81,7 +81,7 @@ export function openTransport(server: ResolvedServer, options: TransportOptions)
     // `env` names a PATH), never from its cwd's node_modules/.bin.
     const lookup = { outside: [cwd] };
     // It runs with the worker's rights: code the agent can rewrite is not started that way.
-    refuseWorkspaceFiles([command, ...config.args], { outside: [options.workspace] }, cwd, `MCP server '${server.name}'`);
+    refuseWorkspaceFiles([command, ...config.args], { outside: options.workspaces?.() ?? [] }, cwd, `MCP server '${server.name}'`);
     file = trustedProgram(command, lookup);
     if (config.env.PATH === undefined) env = { ...env, PATH: trustedSearchPath(lookup) };
   }

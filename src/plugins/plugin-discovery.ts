@@ -28,6 +28,8 @@ export interface DiscoveryPlaces {
   packageDirs: string[];
   /** The folder sessions write: no user or package plugin is loaded from there (project ones are trusted by `plugins.project`). */
   workspace?: string;
+  /** The workspaces of other sessions the worker serves (running ones, at start): the same holds for them. */
+  sessionWorkspaces?: readonly string[];
   /** The hermes home: hidden from commands and guarded from file tools, even inside a workspace. */
   home?: string;
 }

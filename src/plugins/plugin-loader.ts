@@ -77,9 +77,9 @@ export async function loadPlugins(
     const entry = path.resolve(candidate.root, manifest.main);
     // A plugin runs with the worker's rights: its code may not lie where sessions write (a user
     // plugin linked to a folder of the project), unless project plugins were trusted.
-    const inWorkspace = candidate.source !== 'project' && places.workspace ? [candidate.root, entry].find((file) => writableBySessions(file, places)) : undefined;
+    const inWorkspace = candidate.source !== 'project' ? [candidate.root, entry].map((file) => ({ file, workspace: workspaceWriting(file, places) })).find((found) => found.workspace) : undefined;
     if (inWorkspace) {
-      return { ...base, status: 'invalid', reason: `${inWorkspace} lies in the session's workspace ${places.workspace}, which sandboxed commands and file tools can write; install the plugin outside it` };
+      return { ...base, status: 'invalid', reason: `${inWorkspace.file} lies in the session's workspace ${inWorkspace.workspace}, which sandboxed commands and file tools can write; install the plugin outside it` };
     }
     const plugin = createPluginContext(candidate.key, { registry: deps.registry, hooks: deps.hooks, logger, hookTimeoutMs: settings.hookTimeoutMs });
     try {
@@ -96,10 +96,11 @@ export async function loadPlugins(
   }
 }
 
-/** Whether `file` (or where its links lead) lies in the workspace, outside the hermes home. */
-function writableBySessions(file: string, places: DiscoveryPlaces): boolean {
-  if (!containingWorkspace(file, [places.workspace])) return false;
-  return !(places.home && isWithin(realOrSelf(file), realOrSelf(places.home)));
+/** The workspace of a session that holds `file` (or where its links lead), unless it lies in the hermes home. */
+function workspaceWriting(file: string, places: DiscoveryPlaces): string | undefined {
+  const workspace = containingWorkspace(file, [places.workspace, ...(places.sessionWorkspaces ?? [])]);
+  if (!workspace || (places.home && isWithin(realOrSelf(file), realOrSelf(places.home)))) return undefined;
+  return workspace;
 }
 
 function requirePlugin(entry: string): unknown {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { LoadedConfig } from '../config/load';
 import { HookRegistry } from '../hooks/hook-registry';
 import { registerShellHooks } from '../hooks/shell-hooks';
+import type { SessionWorkspaces } from '../environments/session-workspaces';
 import { silentLogger, type Logger } from '../logging';
 import type { ToolRegistry } from '../registry/registry';
 import type { DiscoveryPlaces } from './plugin-discovery';
@@ -19,7 +20,7 @@ export interface WorkerExtensions {
   safeMode: boolean;
 }
 
-export function pluginPlaces(config: LoadedConfig): DiscoveryPlaces {
+export function pluginPlaces(config: LoadedConfig, workspaces?: SessionWorkspaces): DiscoveryPlaces {
   const project = config.plugins.project;
   return {
     userDir: path.join(config.home, 'plugins'),
@@ -27,6 +28,7 @@ export function pluginPlaces(config: LoadedConfig): DiscoveryPlaces {
     // Later places win on a name: the user's installed packages over the project's.
     packageDirs: [...(project ? [path.join(config.session.cwd, 'node_modules')] : []), path.join(config.home, 'node_modules')],
     workspace: config.session.cwd,
+    ...(workspaces ? { sessionWorkspaces: workspaces.list() } : {}),
     home: config.home,
   };
 }
@@ -36,6 +38,8 @@ export async function loadWorkerExtensions(
   registry: ToolRegistry,
   logger: Logger = silentLogger,
   env: NodeJS.ProcessEnv = process.env,
+  /** The workspaces of the sessions the worker serves (running ones when it starts, then each it serves). */
+  workspaces?: SessionWorkspaces,
 ): Promise<WorkerExtensions> {
   const hooks = new HookRegistry(logger);
   const safe = env[SAFE_MODE_VARIABLE];
@@ -44,11 +48,11 @@ export async function loadWorkerExtensions(
     return { hooks, plugins: [], safeMode: true };
   }
   const plugins = await loadPlugins(
-    pluginPlaces(config),
+    pluginPlaces(config, workspaces),
     { enabled: config.plugins.enabled, disabled: config.plugins.disabled, hookTimeoutMs: config.plugins.hook_timeout_seconds * 1000 },
     { registry, hooks, logger, env },
   );
   // Shell hooks come after plugin hooks, as in the original.
-  registerShellHooks(hooks, config.hooks, config.session.cwd);
+  registerShellHooks(hooks, config.hooks, config.session.cwd, workspaces);
   return { hooks, plugins, safeMode: false };
 }

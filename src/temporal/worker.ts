@@ -10,6 +10,7 @@ import type { LoadedConfig } from '../config/load';
 import { createDrivers } from '../environments/drivers';
 import { EnvironmentFactory } from '../environments/factory';
 import { createSecretRedactor } from '../environments/secret-redaction';
+import { SessionWorkspaces } from '../environments/session-workspaces';
 import type { EnvironmentDriver } from '../environments/terminal-environment';
 import type { Logger } from '../logging';
 import { loadWorkerExtensions } from '../plugins/worker-extensions';
@@ -78,9 +79,13 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
   const registry = options.registry ?? defaultRegistry;
   if (registry === defaultRegistry) loadBuiltinTools(logger);
   // Plugins load now, before any task is polled: workflow and activity names never change with them.
-  const extensions = await loadWorkerExtensions(config, registry, logger);
+  // Hooks, user plugins and unsandboxed MCP servers may lie in no session's workspace: the
+  // worker's own folder, those of the sessions running now, and each it serves from now on.
+  const running = (await options.store.listSessions({ limit: RUNNING_SESSIONS_LOOKED_AT })).filter((session) => session.status === 'running');
+  const workspaces = new SessionWorkspaces([config.session.cwd, ...running.map((session) => session.cwd)], async (sessionId) => (await options.store.getSession(sessionId))?.cwd);
+  const extensions = await loadWorkerExtensions(config, registry, logger, process.env, workspaces);
   await loadCommandClassifier();
-  const environments = new EnvironmentFactory(options.drivers ?? createDrivers(config));
+  const environments = new EnvironmentFactory(options.drivers ?? createDrivers(config), workspaces);
   // Say at start-up when local commands run unsandboxed or cannot run at all.
   const sandbox = environments.localSandboxState();
   if (sandbox?.warning) logger.warn(sandbox.warning);
@@ -94,9 +99,10 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
   // The worker's own connection serves as a client too (a NativeConnection is a ConnectionLike).
   const client = new Client({ connection: options.connection, namespace: config.temporal.namespace });
   // One pool of MCP connections per worker, shared by its sessions; closed with the worker.
-  const mcpPool = createMcpPool(config, logger);
+  const mcpPool = createMcpPool(config, logger, workspaces);
   const activities = createActivities({
     mcpPool,
+    workspaces,
     config,
     client,
     registry,
@@ -142,6 +148,9 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
   workerEnvironments.set(worker, { environments, mcpPool });
   return worker;
 }
+
+/** Running sessions whose workspaces a starting worker learns: the most recent ones (a store keeps every session ever run). */
+const RUNNING_SESSIONS_LOOKED_AT = 1000;
 
 const workerEnvironments = new WeakMap<Worker, { environments: EnvironmentFactory; mcpPool: McpConnectionPool }>();
 

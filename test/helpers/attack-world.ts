@@ -175,14 +175,15 @@ export async function runAttack(
   overrides: PartialConfig = {},
   /** Runs beside the session (e.g. a human answering the approvals that are not the attack). */
   during?: (handle: SessionHandle, finished: () => boolean) => Promise<void>,
+  /** The worker started in another folder than the session's workspace (`run --cwd`). */
+  options: { workerCwd?: string } = {},
 ): Promise<AttackRun> {
   const sessionId = newSessionId();
   const model = await startScriptedModelServer({ script: script(sessionId) });
-  const config = testConfig(
-    { ...overrides, model: { base_url: model.url }, approvals: { timeout_seconds: 6, ...overrides.approvals } },
-    { home: world.hermesHome, cwd: world.workspace },
-  );
-  const { store, worker } = await createTestWorker(harness, config);
+  const settings = { ...overrides, model: { base_url: model.url }, approvals: { timeout_seconds: 6, ...overrides.approvals } };
+  const config = testConfig(settings, { home: world.hermesHome, cwd: world.workspace });
+  const workerConfig = options.workerCwd ? { ...config, session: { ...config.session, cwd: options.workerCwd } } : config;
+  const { store, worker } = await createTestWorker(harness, workerConfig);
   try {
     return await worker.runUntil(async () => {
       const handle = await startSession(harness.client, { task: 'attack', config, sessionId });

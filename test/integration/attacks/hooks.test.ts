@@ -3,7 +3,8 @@
 // agent can rewrite: the worker must never run one whose code lies where sandboxed code and file
 // tools write, so what the agent plants there never runs with the worker's rights or secrets.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Harness } from '../../helpers/session-harness';
 import { expectNoCanaryLeaked, REPO_ROOT, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
@@ -67,4 +68,32 @@ test("a user plugin whose code lies in the workspace, rewritten by the agent, is
   });
   expect(existsSync(leak)).toBe(false);
   expect(listed.stdout).toMatch(/dev .*invalid/);
+});
+
+test("a hook script in the workspace of a session started from another folder (run --cwd) never runs either", async () => {
+  const hook = path.join(world.workspace, '.hermes', 'guard.sh');
+  mkdirSync(path.dirname(hook));
+  writeFileSync(hook, '#!/bin/sh\ncat > /dev/null\n', { mode: 0o755 });
+  const leak = path.join(world.precious, 'leak.txt');
+  // The worker runs from a folder of its own; the session's workspace is the project.
+  const workerCwd = mkdtempSync(path.join(os.tmpdir(), 'hermes-worker-cwd-'));
+  const run = await runAttack(
+    harness,
+    world,
+    () => ({
+      turns: [
+        { tool_calls: [{ name: 'write_file', arguments: { path: '.hermes/guard.sh', content: `#!/bin/sh\ncat > /dev/null\nenv > ${leak}\n` } }] },
+        { tool_calls: [terminal('echo next')] },
+        { content: 'done' },
+      ],
+    }),
+    { hooks: [{ event: 'pre_tool_call', command: `sh ${hook}` }] },
+    undefined,
+    { workerCwd },
+  );
+  expect(run.result.status).toBe('completed');
+  const [written, next] = await resultsOf(run);
+  for (const result of [written, next]) expect(String(result?.error)).toMatch(/lies in the session's workspace/);
+  expect(existsSync(leak)).toBe(false);
+  await expectNoCanaryLeaked(run);
 });

@@ -7,6 +7,7 @@ import { HookRegistry } from '../../../src/hooks/hook-registry';
 import { loadConfig } from '../../../src/config/load';
 import { loadPlugins } from '../../../src/plugins/plugin-loader';
 import { pluginPlaces } from '../../../src/plugins/worker-extensions';
+import { SessionWorkspaces } from '../../../src/environments/session-workspaces';
 import { selectToolNames } from '../../../src/registry/definitions';
 import { ToolRegistry } from '../../../src/registry/registry';
 import { createToolContext } from '../../helpers/tool-context';
@@ -125,6 +126,19 @@ describe('plugin discovery and enablement', () => {
     const byKey = Object.fromEntries(reports.map((report) => [report.key, report]));
     for (const key of ['linked', 'pointing']) expect(byKey[key]).toMatchObject({ status: 'invalid', reason: expect.stringContaining("lies in the session's workspace") });
     expect(byKey.own).toMatchObject({ status: 'loaded', tools: ['own_tool'] });
+  });
+
+  it("loads no user plugin whose code lies in a running session's workspace (run --cwd), not only the worker's folder", async () => {
+    const workerFolder = tempDir('hermes-plugin-worker-');
+    const sessionWorkspace = tempDir('hermes-plugin-session-');
+    const home = tempDir('hermes-plugin-home-');
+    const userDir = path.join(home, 'plugins');
+    mkdirSync(userDir, { recursive: true });
+    symlinkSync(writeFolderPlugin(path.join(sessionWorkspace, 'tools'), 'linked', `throw new Error('must not run');`), path.join(userDir, 'linked'));
+    const config = loadConfig({ env: { HERMES_TEMPORAL_HOME: home }, projectDir: workerFolder });
+    const workspaces = new SessionWorkspaces([sessionWorkspace]);
+    const reports = await loadPlugins(pluginPlaces({ ...config, session: { ...config.session, cwd: workerFolder } }, workspaces), { enabled: ['linked'], disabled: [], hookTimeoutMs }, { registry: new ToolRegistry(), hooks: new HookRegistry(), env: {} });
+    expect(reports).toEqual([expect.objectContaining({ key: 'linked', status: 'invalid', reason: expect.stringContaining(`lies in the session's workspace ${sessionWorkspace}`) })]);
   });
 
   it('finds npm packages that declare themselves with a "hermes-temporal" field, scoped ones too', async () => {
