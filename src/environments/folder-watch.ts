@@ -23,10 +23,12 @@ export function watchFolder(
     unguarded?: () => boolean;
     /** The package configs as they were before anything the session ran. */
     packageConfigs: () => PackageConfigBaseline | undefined;
+    /** Look through every subfolder for new package configs too (bounded; not on a command's hot path). */
+    everywhere?: boolean;
   },
 ): () => FolderRemovals {
   const guard = guardRepositories(folder, workTreesOf(folder, nested));
-  return () => ({ repositories: checkRepositories(guard, options.unguarded?.() ?? false), packageConfigs: disarmPackageConfigs(options.packageConfigs()) });
+  return () => ({ repositories: checkRepositories(guard, options.unguarded?.() ?? false), packageConfigs: disarmPackageConfigs(options.packageConfigs(), { everywhere: options.everywhere ?? false }) });
 }
 
 /** The note for a command's output, or '' when nothing was removed. */

@@ -70,8 +70,8 @@ export class LocalEnvironment implements TerminalEnvironment {
     this.current = { ...handle };
     this.sandbox = options.sandbox ?? (defaultSandbox ??= new LocalSandbox());
     // A file tool writes from the worker, outside the sandbox: a package config it writes is disarmed at once.
-    this.workspace = new LocalWorkspace(handle.cwd, () => {
-      if (this.sandbox.state().active) disarmPackageConfigs(readPackageConfigBaseline(localBackgroundStateDir(this.sessionKey)));
+    this.workspace = new LocalWorkspace(handle.cwd, (written) => {
+      if (this.sandbox.state().active) disarmPackageConfigs(readPackageConfigBaseline(localBackgroundStateDir(this.sessionKey)), { written: [written] });
     });
     const recorded = handle.details?.workspace;
     this.workspaceRoot = typeof recorded === 'string' ? recorded : handle.cwd;
@@ -114,7 +114,8 @@ export class LocalEnvironment implements TerminalEnvironment {
     if (workspace && created) disarmRepository(realOrSelf(workspace), realOrSelf(created), new Set());
     // Nested repositories the session made had nothing read-only at all.
     if (nested) disarmNewNestedRepositories(realOrSelf(this.workspaceRoot), nested);
-    disarmPackageConfigs(packageConfigs);
+    // Those in subfolders the session's commands made are looked for once, now.
+    disarmPackageConfigs(packageConfigs, { everywhere: true });
   }
 
   /** The handle as it is now: a `cd` in a command moves the session's cwd. */

@@ -18,7 +18,7 @@ export class LocalWorkspace implements Workspace {
    */
   constructor(
     readonly cwd: string,
-    private readonly afterWrite?: () => void,
+    private readonly afterWrite?: (written: string) => void,
     private readonly checked?: readonly string[],
   ) {}
 
@@ -71,7 +71,7 @@ export class LocalWorkspace implements Workspace {
     await file.close();
     // The folder swapped since the check: the rename finds no temporary file there and fails.
     await rename(temporary, absolute);
-    this.afterWrite?.();
+    this.afterWrite?.(absolute);
   }
 
   /** Refuses a file this pinned view opened that is not where the gate's judgement applies. */

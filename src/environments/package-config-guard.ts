@@ -1,17 +1,30 @@
-// A workspace's .npmrc, .yarnrc and .yarnrc.yml are read by the next npm, npx or yarn the user
-// runs there, outside any sandbox: `npx hermes-temporal run` included. Some of their keys make
-// those tools run a program or load code (node-options, script-shell, yarnPath, ...) or fetch
-// packages from elsewhere (registry). The user's own files are hidden from commands (they may
+// A workspace's .npmrc, .yarnrc and .yarnrc.yml, in its top folder or any subfolder (a package
+// of a monorepo), are read by the next npm, npx, pnpm or yarn the user runs there, outside any
+// sandbox: `npx hermes-temporal run` included. Some of their keys make those tools run a program
+// or load code (node-options, script-shell, yarnPath, plugins, pnpmfile, ...) or fetch packages
+// from elsewhere (registry); a pnpm hook file (.pnpmfile.cjs) or bun's bunfig.toml (preload) is
+// code run by the tool itself. The user's own top-level configs are hidden from commands (they may
 // hold tokens) and so stay unchanged; any other state of them (created, replaced, edited by a
-// command, a background process or a tool since the session started) loses those keys.
-import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+// command, a background process or a tool since the session started) loses those keys, and a
+// code file in that state is set aside, renamed, so the tool no longer finds it.
+import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+/** The configs hidden from commands in the workspace's top folder. */
 export const PACKAGE_CONFIG_FILES = ['.npmrc', '.yarnrc', '.yarnrc.yml'] as const;
+/** Files the package tools run as code: disarmed by setting them aside whole. */
+const PACKAGE_CODE_FILES = ['.pnpmfile.cjs', '.pnpmfile.mjs', 'bunfig.toml', '.bunfig.toml'] as const;
+const GUARDED_NAMES: ReadonlySet<string> = new Set([...PACKAGE_CONFIG_FILES, ...PACKAGE_CODE_FILES]);
+/** What a disarmed code file is renamed to (beside it). */
+const SET_ASIDE_SUFFIX = '.hermes-disarmed';
+/** Folders no package tool reads its config from: installed packages, git's own. */
+const NOT_SEARCHED = new Set(['.git', 'node_modules']);
+/** How many folder entries a look through the workspace's subfolders reads at most. */
+const WALK_BUDGET = 20_000;
 
 /** npm's (and yarn 1's) keys that name a program, code to load, another config or where packages come from. */
 const NPM_RUNNING_KEYS =
-  /^(node-options|script-shell|shell|onload-script|git|editor|browser|viewer|prefix|globalconfig|userconfig|init-module|init\.module|node-gyp|python|yarn-path|yarnpath|registry|.*:registry|replace-registry-host|cafile|ca)$/i;
+  /^(node-options|script-shell|shell|onload-script|git|editor|browser|viewer|prefix|globalconfig|userconfig|init-module|init\.module|node-gyp|python|yarn-path|yarnpath|registry|.*:registry|replace-registry-host|cafile|ca|pnpmfile|global-pnpmfile|store-dir|global-dir|global-bin-dir)$/i;
 /** yarn 2+'s keys of that kind. */
 const YARN_RUNNING_KEYS = /^(yarnPath|plugins|injectEnvironmentFiles|npmRegistryServer|npmPublishRegistry|npmScopes|unsafeHttpWhitelist|httpsCaFilePath)$/;
 /** Larger than any real config: such a file is removed rather than read. */
@@ -21,8 +34,10 @@ export const BASELINE_FILE = 'package-config-baseline.json';
 
 export interface PackageConfigBaseline {
   workspace: string;
-  /** Per file name: its identity when the session started (inode and change time), or null when absent. */
+  /** Per path relative to the workspace: its identity when the session started (inode and change time), or null when absent. */
   files: Record<string, string | null>;
+  /** When it was taken (ms since the epoch): a guarded file in a subfolder not listed and not changed since is the user's. */
+  since?: number;
 }
 
 /** Records the workspace's package configs as the session finds them, once per session. */
@@ -33,9 +48,11 @@ export function recordPackageConfigBaseline(stateDir: string, workspace: string)
   writeFileSync(file, JSON.stringify(packageConfigBaseline(workspace)));
 }
 
-/** The folder's package configs as they are now. */
+/** The folder's package configs as they are now: its top folder's, and those its subfolders hold. */
 export function packageConfigBaseline(workspace: string): PackageConfigBaseline {
-  return { workspace, files: Object.fromEntries(PACKAGE_CONFIG_FILES.map((name) => [name, identityOf(path.join(workspace, name))])) };
+  const top = [...GUARDED_NAMES].map((name) => [name, identityOf(path.join(workspace, name))] as const);
+  const nested = guardedFilesBelow(workspace).map((relative) => [relative, identityOf(path.join(workspace, relative))] as const);
+  return { workspace, files: Object.fromEntries([...top, ...nested]), since: Date.now() };
 }
 
 export function readPackageConfigBaseline(stateDir: string): PackageConfigBaseline | undefined {
@@ -48,27 +65,51 @@ export function readPackageConfigBaseline(stateDir: string): PackageConfigBaseli
 
 /**
  * Takes out of each package config that is no longer the one the session found the keys that run
- * programs or load code. Returns what went, for the command's output.
+ * programs or load code, and sets aside such a code file. The top folder's and those the session
+ * found are checked each time (a few system calls); `everywhere` also looks through every
+ * subfolder for new ones (bounded; at a session's end, after an MCP server's call). Returns what
+ * went, for the command's output.
  */
-export function disarmPackageConfigs(baseline: PackageConfigBaseline | undefined): string[] {
+export function disarmPackageConfigs(baseline: PackageConfigBaseline | undefined, options: { everywhere?: boolean; written?: readonly string[] } = {}): string[] {
   if (!baseline) return [];
   const removed: string[] = [];
-  for (const name of PACKAGE_CONFIG_FILES) {
-    const file = path.join(baseline.workspace, name);
-    const identity = identityOf(file);
-    if (identity === null || identity === baseline.files[name]) continue;
-    removed.push(...disarmFile(file, name));
+  const known = Object.keys(baseline.files).filter((relative) => GUARDED_NAMES.has(path.basename(relative)));
+  // A file a tool just wrote (from the worker) is checked wherever it lies.
+  const written = (options.written ?? [])
+    .map((file) => path.relative(baseline.workspace, file))
+    .filter((relative) => relative && !relative.startsWith('..') && !path.isAbsolute(relative) && GUARDED_NAMES.has(path.basename(relative)) && !(relative in baseline.files));
+  for (const relative of [...known, ...new Set(written)]) {
+    const identity = identityOf(path.join(baseline.workspace, relative));
+    if (identity === null || identity === (baseline.files[relative] ?? null)) continue;
+    removed.push(...disarmFile(baseline.workspace, relative));
+  }
+  if (options.everywhere && baseline.since !== undefined) {
+    const since = baseline.since;
+    const listed = new Set(known);
+    for (const relative of guardedFilesBelow(baseline.workspace)) {
+      // One the first look did not list is new, unless it has not changed since (the user's, beyond that look's reach).
+      if (listed.has(relative) || !changedSince(path.join(baseline.workspace, relative), since)) continue;
+      removed.push(...disarmFile(baseline.workspace, relative));
+    }
   }
   return removed;
 }
 
-function disarmFile(file: string, name: string): string[] {
+function disarmFile(workspace: string, relative: string): string[] {
+  const file = path.join(workspace, relative);
+  const name = path.basename(relative);
   const info = lstatSync(file, { throwIfNoEntry: false });
   if (!info || info.isDirectory()) return [];
+  if ((PACKAGE_CODE_FILES as readonly string[]).includes(name)) {
+    // Kept for the user to read, where no tool looks for it.
+    rmSync(`${file}${SET_ASIDE_SUFFIX}`, { force: true, recursive: true });
+    renameSync(file, `${file}${SET_ASIDE_SUFFIX}`);
+    return [`${relative} (set aside as ${name}${SET_ASIDE_SUFFIX})`];
+  }
   // Never rewritten through a link, and never read when huge: such a file goes whole.
   if (!info.isFile() || info.size > MAX_CONFIG_BYTES) {
     rmSync(file, { force: true });
-    return [name];
+    return [relative];
   }
   const text = readFileSync(file, 'utf8');
   const { kept, keys } = name === '.yarnrc.yml' ? withoutYamlKeys(text) : withoutIniKeys(text);
@@ -77,7 +118,47 @@ function disarmFile(file: string, name: string): string[] {
   const temporary = `${file}.hermes-${process.pid}.tmp`;
   writeFileSync(temporary, kept, { mode: info.mode & 0o777 });
   renameSync(temporary, file);
-  return keys.map((key) => `${name} ${key}`);
+  return keys.map((key) => `${relative} ${key}`);
+}
+
+/** The guarded files in the workspace's subfolders (relative paths), in a bounded look that skips installed packages. */
+function guardedFilesBelow(workspace: string): string[] {
+  const found: string[] = [];
+  let queue = [''];
+  let read = 0;
+  while (queue.length && read < WALK_BUDGET) {
+    const next: string[] = [];
+    for (const relative of queue) {
+      let entries;
+      try {
+        entries = readdirSync(path.join(workspace, relative), { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      read += entries.length + 1;
+      for (const entry of entries) {
+        const child = relative ? `${relative}/${entry.name}` : entry.name;
+        if (relative && GUARDED_NAMES.has(entry.name)) found.push(child);
+        else if (entry.isDirectory() && !NOT_SEARCHED.has(entry.name)) next.push(child);
+      }
+      if (read >= WALK_BUDGET) break;
+    }
+    queue = next;
+  }
+  return found;
+}
+
+/** `baseline` with the top folder's hidden configs that existed then as they are now: only their owner can change them. */
+export function followingHiddenConfigs(baseline: PackageConfigBaseline): PackageConfigBaseline {
+  const files = { ...baseline.files };
+  for (const name of PACKAGE_CONFIG_FILES) if (files[name] !== null) files[name] = identityOf(path.join(baseline.workspace, name));
+  return { ...baseline, files };
+}
+
+/** Whether the file was created, replaced or written at or after `since` (its change time, which no command can set). */
+function changedSince(file: string, since: number): boolean {
+  const info = lstatSync(file, { throwIfNoEntry: false });
+  return info !== undefined && info.ctimeMs >= since - 1;
 }
 
 /** `.npmrc` (`key = value`) and yarn 1's `.yarnrc` (`key value`, `--flag value`). */

@@ -10,7 +10,7 @@ import { refuseWorkspaceFiles, trustedProgram, trustedSearchPath } from '../envi
 import { watchFolder, type FolderRemovals } from '../environments/folder-watch';
 import { isDirectory } from '../environments/git-control';
 import { findNestedRepositories } from '../environments/git-repositories';
-import { packageConfigBaseline } from '../environments/package-config-guard';
+import { followingHiddenConfigs, packageConfigBaseline } from '../environments/package-config-guard';
 import { realOrSelf } from '../environments/path-within';
 import { programFolders } from '../environments/sandbox-read-scope';
 import type { Logger } from '../logging';
@@ -65,14 +65,11 @@ export function openTransport(server: ResolvedServer, options: TransportOptions)
       readPaths: programFolders([command, ...config.args]),
     });
     if (options.sandbox.state().active && isDirectory(folder)) {
-      // The sandbox keeps the package configs that exist now unwritable to the server: a change
-      // to one of them is the user's, and only one that appears is judged.
-      const present = packageConfigBaseline(folder).files;
-      const packageConfigs = () => {
-        const now = packageConfigBaseline(folder);
-        return { ...now, files: Object.fromEntries(Object.entries(now.files).map(([name, identity]) => [name, present[name] === null ? null : identity])) };
-      };
-      settle = watchFolder(folder, nested, { packageConfigs });
+      // The sandbox keeps the top folder's package configs that exist now unwritable to the server:
+      // a change to one of them is the user's. Any other that appears or changes, in any
+      // subfolder, is judged after each call (an MCP call is no command's hot path).
+      const opened = packageConfigBaseline(folder);
+      settle = watchFolder(folder, nested, { packageConfigs: () => followingHiddenConfigs(opened), everywhere: true });
     }
     file = wrapped.file;
     args = wrapped.args;

@@ -88,6 +88,8 @@ const TOOL_COUNT_EVERY_FEW_SECONDS_PATCH = 'tool-count-every-few-seconds';
  * the session replay without the activity that stops them.
  */
 const STOP_LOCAL_BACKGROUND_PATCH = 'stop-local-background-processes';
+/** Histories recorded before every local session's end looked through its workspace (new repositories and package configs in subfolders) replay without it. */
+const LOCAL_END_CHECKS_PATCH = 'local-end-workspace-checks';
 /** How long an idle parent waits, after a report, for its other children's before the model reads them. */
 const REPORT_SETTLE = '1 second';
 /** How much of a sub-agent's answer its workflow result (kept in the parent's history too) holds. */
@@ -174,7 +176,9 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
   const destroyEnvironment = () =>
     CancellationScope.nonCancellable(async () => {
       const local = state.environment.backend === 'local';
-      if (local ? !(state.backgroundStarted && patched(STOP_LOCAL_BACKGROUND_PATCH)) : !state.environment.id) return;
+      // Locally, the end also disarms what the session's commands left in subfolders (nested
+      // repositories, package configs), too costly to look for after every command.
+      if (local ? !(state.backgroundStarted ? patched(STOP_LOCAL_BACKGROUND_PATCH) : patched(LOCAL_END_CHECKS_PATCH)) : !state.environment.id) return;
       await activities.destroyEnvironment({ handle: state.environment }).catch(() => undefined);
     });
 

@@ -1,7 +1,7 @@
 // What the next npm, npx or yarn would read in the workspace, outside any sandbox: keys that run
 // programs or load code are taken out of any package config the session created or changed; the
 // user's own, unchanged, stay as they are.
-import { readFileSync, symlinkSync, writeFileSync, existsSync, lstatSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync, existsSync, lstatSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { disarmPackageConfigs, readPackageConfigBaseline, recordPackageConfigBaseline, withoutIniKeys, withoutYamlKeys } from '../../../src/environments/package-config-guard';
 import { tempDir } from '../../helpers/temp-dirs';
@@ -84,5 +84,52 @@ describe('disarmPackageConfigs', () => {
     expect(disarmPackageConfigs(readPackageConfigBaseline(state))).toEqual(['.npmrc']);
     expect(existsSync(path.join(workspace, '.npmrc'))).toBe(false);
     expect(readFileSync(target, 'utf8')).toBe('node-options=--require=x\n');
+  });
+
+  it("guards subfolders' configs and the tools' code files (.pnpmfile.cjs, bunfig.toml): the user's stay, new or changed ones are disarmed", () => {
+    const workspace = tempDir();
+    const state = tempDir();
+    mkdirSync(path.join(workspace, 'packages', 'app'), { recursive: true });
+    mkdirSync(path.join(workspace, 'packages', 'web'), { recursive: true });
+    mkdirSync(path.join(workspace, 'node_modules', 'dep'), { recursive: true });
+    // The user's own, there before the session: they stay.
+    writeFileSync(path.join(workspace, 'packages', 'app', '.npmrc'), 'registry=https://npm.example.com/\n');
+    writeFileSync(path.join(workspace, '.pnpmfile.cjs'), 'module.exports = { hooks: {} };\n');
+    recordPackageConfigBaseline(state, workspace);
+    const baseline = readPackageConfigBaseline(state);
+    expect(disarmPackageConfigs(baseline, { everywhere: true })).toEqual([]);
+
+    writeFileSync(path.join(workspace, 'packages', 'app', '.npmrc'), 'registry=https://npm.example.com/\nnode-options=--require=./x.js\n');
+    writeFileSync(path.join(workspace, 'packages', 'web', '.yarnrc.yml'), 'plugins:\n  - path: ./x.js\nenableTelemetry: false\n');
+    writeFileSync(path.join(workspace, 'packages', 'web', '.pnpmfile.cjs'), "require('./x.js');\n");
+    writeFileSync(path.join(workspace, 'bunfig.toml'), 'preload = ["./x.js"]\n');
+    // No tool reads a package's own config inside node_modules.
+    writeFileSync(path.join(workspace, 'node_modules', 'dep', '.npmrc'), 'node-options=--require=./x.js\n');
+    // Each command: the top folder and the files the session found; the rest at its end.
+    expect(disarmPackageConfigs(baseline).sort()).toEqual(['bunfig.toml (set aside as bunfig.toml.hermes-disarmed)', 'packages/app/.npmrc node-options', 'packages/app/.npmrc registry']);
+    expect(disarmPackageConfigs(baseline, { everywhere: true }).sort()).toEqual(['packages/web/.pnpmfile.cjs (set aside as .pnpmfile.cjs.hermes-disarmed)', 'packages/web/.yarnrc.yml plugins']);
+    expect(readFileSync(path.join(workspace, 'packages', 'web', '.yarnrc.yml'), 'utf8')).toBe('enableTelemetry: false\n');
+    expect(existsSync(path.join(workspace, 'packages', 'web', '.pnpmfile.cjs'))).toBe(false);
+    expect(readFileSync(path.join(workspace, 'bunfig.toml.hermes-disarmed'), 'utf8')).toContain('preload');
+    expect(readFileSync(path.join(workspace, '.pnpmfile.cjs'), 'utf8')).toContain('hooks');
+    expect(readFileSync(path.join(workspace, 'node_modules', 'dep', '.npmrc'), 'utf8')).toContain('node-options');
+    // A file a tool wrote is checked at once, wherever it lies.
+    mkdirSync(path.join(workspace, 'packages', 'lib'));
+    const written = path.join(workspace, 'packages', 'lib', '.yarnrc');
+    writeFileSync(written, 'yarn-path ./x.js\n');
+    expect(disarmPackageConfigs(baseline, { written: [written] })).toEqual(['packages/lib/.yarnrc yarn-path']);
+  });
+
+  it("leaves a subfolder's config the first look did not reach and nobody changed since", () => {
+    const workspace = tempDir();
+    const state = tempDir();
+    recordPackageConfigBaseline(state, workspace);
+    mkdirSync(path.join(workspace, 'deep'));
+    const old = path.join(workspace, 'deep', '.npmrc');
+    writeFileSync(old, 'registry=https://npm.example.com/\n');
+    const baseline = readPackageConfigBaseline(state)!;
+    // As if it had been there before the session: its change time older than the look.
+    expect(disarmPackageConfigs({ ...baseline, since: Date.now() + 60_000 }, { everywhere: true })).toEqual([]);
+    expect(disarmPackageConfigs(baseline, { everywhere: true })).toEqual(['deep/.npmrc registry']);
   });
 });
