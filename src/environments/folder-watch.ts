@@ -3,7 +3,8 @@
 // starts read-only where git obeys them; what the process does around them (a new repository, a
 // commondir, a new submodule, a package config) is checked once it has ended, or after each
 // request for a process that lives on (an MCP server), and disarmed.
-import { checkRepositories, guardRepositories, workTreesOf } from './git-control';
+import { checkRepositories, disarmNewNestedRepositories, guardRepositories, workTreesOf } from './git-control';
+import type { NestedRepositories } from './nested-repositories';
 import { disarmPackageConfigs, type PackageConfigBaseline } from './package-config-guard';
 
 export interface FolderRemovals {
@@ -25,10 +26,19 @@ export function watchFolder(
     packageConfigs: () => PackageConfigBaseline | undefined;
     /** Look through every subfolder for new package configs too (bounded; not on a command's hot path). */
     everywhere?: boolean;
+    /**
+     * The nested repositories when the process started: one made since, in any subfolder, is
+     * disarmed after each request (a process that lives on; a command's wait for the session's end).
+     */
+    nestedAtStart?: NestedRepositories;
   },
 ): () => FolderRemovals {
   const guard = guardRepositories(folder, workTreesOf(folder, nested));
-  return () => ({ repositories: checkRepositories(guard, options.unguarded?.() ?? false), packageConfigs: disarmPackageConfigs(options.packageConfigs(), { everywhere: options.everywhere ?? false }) });
+  const { nestedAtStart } = options;
+  return () => ({
+    repositories: [...checkRepositories(guard, options.unguarded?.() ?? false), ...(nestedAtStart ? disarmNewNestedRepositories(folder, nestedAtStart) : [])],
+    packageConfigs: disarmPackageConfigs(options.packageConfigs(), { everywhere: options.everywhere ?? false }),
+  });
 }
 
 /** The note for a command's output, or '' when nothing was removed. */

@@ -54,7 +54,8 @@ export function openTransport(server: ResolvedServer, options: TransportOptions)
     // The server writes its folder at the model's request for as long as it lives: the
     // repositories there now stay read-only to it, and what it leaves is checked after each call.
     const folder = realOrSelf(cwd);
-    const nested = isDirectory(folder) ? findNestedRepositories(folder).workTrees : [];
+    const nestedAtStart = isDirectory(folder) ? { ...findNestedRepositories(folder), since: Date.now() } : undefined;
+    const nested = nestedAtStart?.workTrees ?? [];
     const wrapped = options.sandbox.command(script, {
       workspace: cwd,
       cwd,
@@ -69,7 +70,8 @@ export function openTransport(server: ResolvedServer, options: TransportOptions)
       // a change to one of them is the user's. Any other that appears or changes, in any
       // subfolder, is judged after each call (an MCP call is no command's hot path).
       const opened = packageConfigBaseline(folder);
-      settle = watchFolder(folder, nested, { packageConfigs: () => followingHiddenConfigs(opened), everywhere: true });
+      // So is a repository it makes in a subfolder: git would obey it wherever the user runs it.
+      settle = watchFolder(folder, nested, { packageConfigs: () => followingHiddenConfigs(opened), everywhere: true, ...(nestedAtStart ? { nestedAtStart } : {}) });
     }
     file = wrapped.file;
     args = wrapped.args;

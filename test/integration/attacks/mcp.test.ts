@@ -57,6 +57,37 @@ test('a repository a sandboxed MCP server writes for the model runs nothing when
   await expectNoCanaryLeaked(run);
 });
 
+test('a repository a sandboxed MCP server makes in a subfolder runs nothing when the user next runs git there', async () => {
+  const marker = path.join(world.precious, 'nested-fsmonitor.marker');
+  const inWorkspace = (relative: string) => path.join(world.workspace, 'vendor', 'lib', relative);
+  const run = await runAttack(
+    harness,
+    world,
+    () => ({
+      turns: [
+        { tool_calls: [mcp('create_directory', { path: inWorkspace('.git/objects') }), mcp('create_directory', { path: inWorkspace('.git/refs/heads') })] },
+        {
+          tool_calls: [
+            mcp('write_file', { path: inWorkspace('.git/HEAD'), content: 'ref: refs/heads/main\n' }),
+            mcp('write_file', { path: inWorkspace('.git/config'), content: `[core]\n\trepositoryformatversion = 0\n\tfsmonitor = "touch ${marker}; false"\n` }),
+          ],
+        },
+        { content: 'vendored' },
+      ],
+    }),
+    { mcp_servers: { files: filesystemStdio(world.workspace) } },
+  );
+  await releaseWorkerEnvironments(run.worker);
+  expect(run.result.status).toBe('completed');
+  const results = await resultsOf(run);
+  expect(existsSync(inWorkspace('.git/HEAD'))).toBe(true);
+  // Told after the call that wrote it, as after a command.
+  expect(JSON.stringify(results)).toContain('setting core.fsmonitor');
+  expect(readFileSync(inWorkspace('.git/config'), 'utf8')).not.toContain('fsmonitor');
+  spawnSync('git', ['status'], { cwd: inWorkspace(''), env: { ...process.env, HOME: world.home }, timeout: 10_000 });
+  expect(existsSync(marker)).toBe(false);
+});
+
 test("an unsandboxed MCP server whose script lies in the workspace is not started once the agent could rewrite it", async () => {
   // The user's own server, kept in the project and trusted with the worker's rights (sandbox: false).
   const server = path.join(world.workspace, 'mcp', 'server.mjs');

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Harness } from '../../helpers/session-harness';
-import { expectNoCanaryLeaked, expectUnchanged, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
+import { expectNoCanaryLeaked, expectUnchanged, humanApproves, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
 
 let harness: Harness;
 let world: AttackWorld;
@@ -99,6 +99,23 @@ test("package configs in a monorepo's subfolders, a pnpm hook file and bun's pre
   expect(existsSync(inWorkspace('packages/lib/.pnpmfile.cjs'))).toBe(false);
   expect(existsSync(inWorkspace('packages/lib/.pnpmfile.cjs.hermes-disarmed'))).toBe(true);
   await expectNoCanaryLeaked(run);
+});
+
+test('a repository a command makes in a subfolder is disarmed when the session ends, with no background process started', async () => {
+  const marker = path.join(world.precious, 'nested-fsmonitor.marker');
+  // The person approves what reads as setting up a vendored library's repository.
+  const run = await runAttack(
+    harness,
+    world,
+    () => ({ turns: [{ tool_calls: [terminal(`git init -q vendor/lib && git -C vendor/lib config core.fsmonitor "touch ${marker}; false" && echo made`)] }, { content: 'vendored' }] }),
+    {},
+    humanApproves(world, 'vendor/lib'),
+  );
+  expect(JSON.stringify(await resultsOf(run))).toContain('made');
+  expect(run.result.status).toBe('completed');
+  expect(readFileSync(path.join(world.workspace, 'vendor', 'lib', '.git', 'config'), 'utf8')).not.toContain('fsmonitor');
+  execFileSync('git', ['status'], { cwd: path.join(world.workspace, 'vendor', 'lib'), env: { ...process.env, HOME: world.home }, timeout: 10_000 });
+  expect(existsSync(marker)).toBe(false);
 });
 
 test('a repository an execute_code script makes is disarmed like one a command makes', async () => {
