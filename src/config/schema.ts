@@ -51,6 +51,8 @@ const localSchema = z
     max_file_size_mb: positiveInt.default(4096),
     /** Size of the sandbox's private /tmp, MiB. */
     tmp_size_mb: positiveInt.default(1024),
+    /** What a session's background process logs may hold together in the host's temp folder, MiB (a process gets at most a quarter). */
+    background_log_total_mb: positiveInt.default(2048),
     /** More files or folders commands must not see (`~/` means the home folder). */
     hidden_paths: z.array(z.string().min(1)).default([]),
     /** Folders commands may read although they hold data (other projects, non-dot home folders): absolute or `~/`. */

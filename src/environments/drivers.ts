@@ -42,7 +42,7 @@ export function localSandbox(config: LoadedConfig): LocalSandbox {
 export function createDrivers(config: LoadedConfig, overrides: Partial<Record<Backend, EnvironmentDriver>> = {}): EnvironmentDriver[] {
   const killGraceMs = config.terminal.kill_grace_seconds * 1000;
   const drivers: EnvironmentDriver[] = [
-    new LocalDriver({ envPassthrough: config.terminal.env_passthrough, killGraceMs, sandbox: localSandbox(config) }),
+    new LocalDriver({ envPassthrough: config.terminal.env_passthrough, killGraceMs, sandbox: localSandbox(config), backgroundLogTotalMb: config.terminal.local.background_log_total_mb }),
     new DockerDriver(config.terminal.docker, { envPassthrough: config.terminal.env_passthrough, killGraceMs }),
     new SshDriver(config.terminal.ssh, { envPassthrough: config.terminal.env_passthrough, killGraceMs }),
     new SingularityDriver(config.terminal.singularity, { killGraceMs }),

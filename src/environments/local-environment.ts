@@ -11,6 +11,7 @@ import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { BoundedOutput } from './bounded-output';
 import { CommandLog, takeCommandLog } from './command-log';
+import { DEFAULT_BACKGROUND_LOG_TOTAL_MB } from './background/log-budget';
 import { LocalWorkspace } from './local-workspace';
 import { sanitizeEnvironment } from './sanitize-env';
 import { shellQuote } from './shell-quote';
@@ -40,6 +41,8 @@ export interface LocalEnvironmentOptions {
   ptyProcesses?: LocalPtyProcesses;
   /** What commands run in; defaults to the sandbox with default settings. */
   sandbox?: LocalSandbox;
+  /** What the session's background logs may hold together on the host, MiB (default DEFAULT_BACKGROUND_LOG_TOTAL_MB). */
+  backgroundLogTotalMb?: number;
 }
 
 /** The sandbox of environments made without one: shared, so the start-up probe runs once. */
@@ -82,8 +85,13 @@ export class LocalEnvironment implements TerminalEnvironment {
     const killGraceMs = options.killGraceMs ?? 2000;
     // The control scripts are ours (the command is only quoted data in them) and run outside; the
     // runner starts the command itself in the sandbox, detached from this worker.
-    const files = new ExecBackgroundProcesses((request) => this.run(request, false), stateDir, Math.ceil(killGraceMs / 1000), (command, cwd) =>
-      this.sandbox.shellWords(`builtin cd -- ${shellQuote(cwd)} || exit 126\neval ${shellQuote(command)}`, this.runOptions(cwd)),
+    const logBudgetBytes = (options.backgroundLogTotalMb ?? DEFAULT_BACKGROUND_LOG_TOTAL_MB) * 1024 * 1024;
+    const files = new ExecBackgroundProcesses(
+      (request) => this.run(request, false),
+      stateDir,
+      Math.ceil(killGraceMs / 1000),
+      (command, cwd) => this.sandbox.shellWords(`builtin cd -- ${shellQuote(cwd)} || exit 126\neval ${shellQuote(command)}`, this.runOptions(cwd)),
+      logBudgetBytes,
     );
     this.background = new LocalBackgroundProcesses(
       files,
@@ -95,6 +103,7 @@ export class LocalEnvironment implements TerminalEnvironment {
       () => {
         if (this.sandbox.state().active) noteUnguardedStart(stateDir, this.workspaceRoot);
       },
+      logBudgetBytes,
     );
   }
 

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { shellQuote } from '../shell-quote';
 import { stopSessionProcessesScript } from './session-processes-script';
+import { cappedLogWriter, quotaScript } from './log-budget';
 import type { BackgroundProcesses, BackgroundProcessInfo, BackgroundStartRequest, ExecRequest, ExecResult } from '../terminal-environment';
 
 type Exec = (request: ExecRequest) => Promise<ExecResult>;
@@ -34,12 +35,14 @@ export class ExecBackgroundProcesses implements BackgroundProcesses {
    * @param stateDir absolute directory inside the environment for this session's processes
    * @param killGraceSeconds time between TERM and KILL
    * @param launcher how the runner starts the command; `cd` and `bash -c` without one
+   * @param logBudgetBytes what the session's background logs may hold together (see log-budget.ts); no limit without
    */
   constructor(
     private readonly exec: Exec,
     private readonly stateDir: string,
     private readonly killGraceSeconds = 2,
     private readonly launcher?: CommandLauncher,
+    private readonly logBudgetBytes?: number,
   ) {}
 
   async start(request: BackgroundStartRequest): Promise<BackgroundProcessInfo> {
@@ -57,14 +60,18 @@ export class ExecBackgroundProcesses implements BackgroundProcesses {
       ? `if command -v script >/dev/null 2>&1; then exec script -qfec ${shellQuote(request.command)} /dev/null; else exec bash -c ${shellQuote(request.command)}; fi`
       : request.command;
     const launch = this.launcher ? this.launcher(inner, request.cwd) : 'cd -- "$2" && bash -c "$3"';
+    const budget = this.logBudgetBytes;
     const runner = [
       'sleep 2147483647 > "$1.in" & echo $! > "$1.keeper"',
-      `${launch} < "$1.in" > "$1.log" 2>&1`,
-      'echo $? > "$1.exit.tmp" && mv "$1.exit.tmp" "$1.exit"',
+      // Through the budget's writer, the command's own status is the pipeline's first.
+      ...(budget === undefined
+        ? [`${launch} < "$1.in" > "$1.log" 2>&1`, 'echo $? > "$1.exit.tmp" && mv "$1.exit.tmp" "$1.exit"']
+        : [`${launch} < "$1.in" 2>&1 | ${cappedLogWriter(budget)}`, 'echo "${PIPESTATUS[0]}" > "$1.exit.tmp" && mv "$1.exit.tmp" "$1.exit"']),
       'kill "$(cat "$1.keeper")" 2>/dev/null',
     ].join('\n');
     const script = [
       `mkdir -p ${shellQuote(this.stateDir)} && rm -f ${shellQuote(`${base}.in`)} && mkfifo ${shellQuote(`${base}.in`)} || exit 1`,
+      ...(budget === undefined ? [] : [quotaScript(this.stateDir, budget), `echo "$quota" > ${shellQuote(`${base}.quota`)}`]),
       `printf '%s' ${shellQuote(JSON.stringify(meta))} > ${shellQuote(`${base}.json`)}`,
       `nohup setsid bash -c ${shellQuote(runner)} _ ${shellQuote(base)} ${shellQuote(request.cwd)} ${shellQuote(inner)} > /dev/null 2>&1 &`,
       `echo $! > ${shellQuote(`${base}.pid`)}`,

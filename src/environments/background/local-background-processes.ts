@@ -13,6 +13,7 @@ export class LocalBackgroundProcesses implements BackgroundProcesses {
    * @param killGraceMs time between TERM and KILL when a PTY process is killed
    * @param launcher what a PTY process's script runs in (the sandbox)
    * @param beforeStart called before any process starts
+   * @param logBudgetBytes what the session's background logs may hold together (PTY ones too)
    */
   constructor(
     private readonly files: BackgroundProcesses,
@@ -22,12 +23,13 @@ export class LocalBackgroundProcesses implements BackgroundProcesses {
     private readonly killGraceMs = 2000,
     private readonly launcher?: PtyLauncher,
     private readonly beforeStart?: () => void,
+    private readonly logBudgetBytes?: number,
   ) {}
 
   start(request: BackgroundStartRequest): Promise<BackgroundProcessInfo> {
     this.beforeStart?.();
     if (!request.pty) return this.files.start(request);
-    return this.ptys.start(this.stateDir, request, { ...this.environment(), ...request.env }, this.launcher);
+    return this.ptys.start(this.stateDir, request, { ...this.environment(), ...request.env }, this.launcher, this.logBudgetBytes);
   }
 
   async list(): Promise<BackgroundProcessInfo[]> {

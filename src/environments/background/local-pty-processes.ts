@@ -11,6 +11,7 @@ import { shellExitCode, spawnInPty, type PtyChild } from '../local-pty';
 import type { BackgroundProcessInfo, BackgroundStartRequest } from '../terminal-environment';
 import { newProcessId } from './exec-background-processes';
 import { selectLines, selectLinesFromFile } from './log-lines';
+import { cappedWriter, quotaFor } from './log-budget';
 
 /** The original's rolling output buffer. */
 export const MAX_PTY_OUTPUT_CHARS = 200_000;
@@ -51,20 +52,29 @@ interface LiveProcess {
 export class LocalPtyProcesses {
   private readonly live = new Map<string, LiveProcess>();
 
-  async start(stateDir: string, request: BackgroundStartRequest, env: Record<string, string>, launcher?: PtyLauncher): Promise<BackgroundProcessInfo> {
+  /** @param logBudgetBytes what the session's background logs may hold together (see log-budget.ts); no limit without */
+  async start(stateDir: string, request: BackgroundStartRequest, env: Record<string, string>, launcher?: PtyLauncher, logBudgetBytes?: number): Promise<BackgroundProcessInfo> {
     const directory = ptyDirectory(stateDir);
     await mkdir(directory, { recursive: true });
     const id = newProcessId();
     const files = filesOf(stateDir, id);
     const log = createWriteStream(files.log, { flags: 'a' });
     await once(log, 'open');
+    let toLog: (text: string) => void = (text) => {
+      log.write(text);
+    };
+    if (logBudgetBytes !== undefined) {
+      const quota = await quotaFor(stateDir, logBudgetBytes);
+      await writeFile(path.join(directory, `${id}.quota`), String(quota));
+      toLog = cappedWriter(toLog, quota, logBudgetBytes);
+    }
     const script = `builtin cd -- ${shellQuote(request.cwd)} || exit 126\neval ${shellQuote(request.command)}`;
     const output: RecentOutput = { text: '', trimmed: false };
     let child: PtyChild;
     try {
       const argv = launcher ? launcher(script, request.cwd) : { file: 'bash', args: ['-c', script] };
       child = spawnInPty(argv, env, (text) => {
-        log.write(text);
+        toLog(text);
         append(output, text);
       });
     } catch (error) {
