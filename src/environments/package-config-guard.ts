@@ -19,7 +19,8 @@ const GUARDED_NAMES: ReadonlySet<string> = new Set([...PACKAGE_CONFIG_FILES, ...
 const SET_ASIDE_SUFFIX = '.hermes-disarmed';
 /** Folders no package tool reads its config from: installed packages, git's own. */
 const NOT_SEARCHED = new Set(['.git', 'node_modules']);
-/** How many folder entries a look through the workspace's subfolders reads at most. */
+/** How many folder entries a look through the workspace's subfolders reads at most: at the start (on the first command's way), and after. */
+const START_WALK_BUDGET = 2_000;
 const WALK_BUDGET = 20_000;
 
 /** npm's (and yarn 1's) keys that name a program, code to load, another config or where packages come from. */
@@ -51,7 +52,7 @@ export function recordPackageConfigBaseline(stateDir: string, workspace: string)
 /** The folder's package configs as they are now: its top folder's, and those its subfolders hold. */
 export function packageConfigBaseline(workspace: string): PackageConfigBaseline {
   const top = [...GUARDED_NAMES].map((name) => [name, identityOf(path.join(workspace, name))] as const);
-  const nested = guardedFilesBelow(workspace).map((relative) => [relative, identityOf(path.join(workspace, relative))] as const);
+  const nested = guardedFilesBelow(workspace, START_WALK_BUDGET).map((relative) => [relative, identityOf(path.join(workspace, relative))] as const);
   return { workspace, files: Object.fromEntries([...top, ...nested]), since: Date.now() };
 }
 
@@ -122,11 +123,11 @@ function disarmFile(workspace: string, relative: string): string[] {
 }
 
 /** The guarded files in the workspace's subfolders (relative paths), in a bounded look that skips installed packages. */
-function guardedFilesBelow(workspace: string): string[] {
+function guardedFilesBelow(workspace: string, budget = WALK_BUDGET): string[] {
   const found: string[] = [];
   let queue = [''];
   let read = 0;
-  while (queue.length && read < WALK_BUDGET) {
+  while (queue.length && read < budget) {
     const next: string[] = [];
     for (const relative of queue) {
       let entries;
@@ -141,7 +142,7 @@ function guardedFilesBelow(workspace: string): string[] {
         if (relative && GUARDED_NAMES.has(entry.name)) found.push(child);
         else if (entry.isDirectory() && !NOT_SEARCHED.has(entry.name)) next.push(child);
       }
-      if (read >= WALK_BUDGET) break;
+      if (read >= budget) break;
     }
     queue = next;
   }
