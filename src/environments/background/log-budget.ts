@@ -52,10 +52,11 @@ export async function quotaFor(stateDir: string, totalBytes: number): Promise<nu
 /**
  * Shell text (run by the process's runner, outside the sandbox) that copies its stdin to the log
  * `"$1.log"` up to `"$1.quota"` bytes, then notes the cut and drains the rest, so the writer
- * never blocks or dies of a closed pipe.
+ * never blocks or dies of a closed pipe. `head` writes through stdio: unbuffered (stdbuf), the
+ * log shows output as it comes.
  */
 export function cappedLogWriter(totalBytes: number): string {
-  return `{ head -c "$(cat "$1.quota")"; if [ "$(wc -c < "$1.log")" -ge "$(cat "$1.quota")" ]; then printf '\\n%s\\n' ${shellQuote(logBudgetNote(totalBytes))}; cat > /dev/null; fi; } > "$1.log"`;
+  return `{ $(command -v stdbuf > /dev/null 2>&1 && echo stdbuf -o0) head -c "$(cat "$1.quota")"; if [ "$(wc -c < "$1.log")" -ge "$(cat "$1.quota")" ]; then printf '\\n%s\\n' ${shellQuote(logBudgetNote(totalBytes))}; cat > /dev/null; fi; } > "$1.log"`;
 }
 
 /** Writes a PTY process's output to its log up to its quota, then the note once; what follows is dropped. */
