@@ -30,6 +30,8 @@ const NPM_RUNNING_KEYS =
 const YARN_RUNNING_KEYS = /^(yarnPath|plugins|injectEnvironmentFiles|npmRegistryServer|npmPublishRegistry|npmScopes|unsafeHttpWhitelist|httpsCaFilePath)$/;
 /** Larger than any real config: such a file is removed rather than read. */
 const MAX_CONFIG_BYTES = 1024 * 1024;
+/** How far a file's change time may lag the clock the baseline was taken by. */
+const FILE_CLOCK_MARGIN_MS = 2000;
 /** In the session's (worker-side) state folder: the workspace and its files as the session found them. */
 export const BASELINE_FILE = 'package-config-baseline.json';
 
@@ -159,7 +161,10 @@ export function followingHiddenConfigs(baseline: PackageConfigBaseline): Package
 /** Whether the file was created, replaced or written at or after `since` (its change time, which no command can set). */
 function changedSince(file: string, since: number): boolean {
   const info = lstatSync(file, { throwIfNoEntry: false });
-  return info !== undefined && info.ctimeMs >= since - 1;
+  // The kernel stamps files from a coarse clock that can lag Date.now() by a tick or more: a file
+  // written just after the first look may carry an earlier time. Counting a little before it only
+  // disarms more.
+  return info !== undefined && info.ctimeMs >= since - FILE_CLOCK_MARGIN_MS;
 }
 
 /** `.npmrc` (`key = value`) and yarn 1's `.yarnrc` (`key value`, `--flag value`). */

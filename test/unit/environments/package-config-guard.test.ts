@@ -1,7 +1,7 @@
 // What the next npm, npx or yarn would read in the workspace, outside any sandbox: keys that run
 // programs or load code are taken out of any package config the session created or changed; the
 // user's own, unchanged, stay as they are.
-import { readFileSync, symlinkSync, writeFileSync, existsSync, lstatSync, mkdirSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync, existsSync, lstatSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { disarmPackageConfigs, readPackageConfigBaseline, recordPackageConfigBaseline, withoutIniKeys, withoutYamlKeys } from '../../../src/environments/package-config-guard';
 import { tempDir } from '../../helpers/temp-dirs';
@@ -131,5 +131,18 @@ describe('disarmPackageConfigs', () => {
     // As if it had been there before the session: its change time older than the look.
     expect(disarmPackageConfigs({ ...baseline, since: Date.now() + 60_000 }, { everywhere: true })).toEqual([]);
     expect(disarmPackageConfigs(baseline, { everywhere: true })).toEqual(['deep/.npmrc registry']);
+  });
+
+  it('counts a file written just after the first look as new even when the file system clock stamps it a few ms earlier', () => {
+    const workspace = tempDir();
+    const state = tempDir();
+    recordPackageConfigBaseline(state, workspace);
+    mkdirSync(path.join(workspace, 'deep'));
+    const planted = path.join(workspace, 'deep', '.npmrc');
+    writeFileSync(planted, 'node-options=--require=./x.js\n');
+    const baseline = readPackageConfigBaseline(state)!;
+    // The kernel's coarse clock lags Date.now() by up to a tick (4-10 ms).
+    const lagged = { ...baseline, since: statSync(planted).ctimeMs + 8 };
+    expect(disarmPackageConfigs(lagged, { everywhere: true })).toEqual(['deep/.npmrc node-options']);
   });
 });
