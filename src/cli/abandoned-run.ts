@@ -16,6 +16,10 @@ import { isBelow } from './session-tree';
  */
 export async function abandonSession(store: SessionStore, session: { sessionId: string; backend: string }, reason: string): Promise<void> {
   if (session.backend === 'local') {
+    // First, from a small module: a quitting `run` may exit before the rest is done (on a loaded
+    // machine, loading the backends alone can take its whole clean-up bound).
+    const { removeSessionGroupsWhenEmpty } = await import('../environments/session-process-caps');
+    removeSessionGroupsWhenEmpty(session.sessionId);
     // Loaded only here: `sessions` checks for orphaned runs on every call and should stay quick.
     const { destroyAbandonedLocalSession } = await import('../environments/factory');
     await destroyAbandonedLocalSession(session.sessionId);

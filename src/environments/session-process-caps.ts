@@ -36,6 +36,21 @@ function removeWhenEmpty(directories: string[]): void {
   }
 }
 
+/**
+ * For a process about to exit: the groups of a session and its sub-agents (`<key>`, `<key>-sa<n>`
+ * at any depth) go to a short-lived process of their own that removes each once it empties.
+ */
+export function removeSessionGroupsWhenEmpty(sessionKey: string, root = SESSION_GROUPS_ROOT): void {
+  const family = new RegExp(`^${sessionKey.replace(/[^A-Za-z0-9_-]/g, '_')}(-sa\\d+)*$`);
+  let names: string[];
+  try {
+    names = readdirSync(root).filter((name) => family.test(name));
+  } catch {
+    return;
+  }
+  if (names.length) removeWhenEmpty(names.map((name) => path.join(root, name)));
+}
+
 export class SessionProcessCaps {
   private usable?: boolean;
   private swept = false;

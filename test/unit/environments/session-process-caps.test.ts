@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { LocalEnvironment } from '../../../src/environments/local-environment';
 import { DEFAULT_SANDBOX_SETTINGS, LocalSandbox } from '../../../src/environments/local-sandbox';
-import { SESSION_GROUPS_ROOT, SessionProcessCaps } from '../../../src/environments/session-process-caps';
+import { removeSessionGroupsWhenEmpty, SESSION_GROUPS_ROOT, SessionProcessCaps } from '../../../src/environments/session-process-caps';
 import { testNeeding } from '../../helpers/services';
 import { waitFor } from '../../helpers/wait';
 
@@ -118,4 +118,23 @@ testNeeding(groupsUsable, NEEDS, 'a group still busy when shutdown stops waiting
   expect(caps.held()).toEqual([]);
   await running;
   await waitFor(() => !existsSync(caps.directoryOf(sessionId)), { timeoutMs: 5_000, what: 'the emptied group to go' });
+});
+
+test("a quitting run hands its session's and sub-agents' groups to a process of their own, which removes each once it empties", async () => {
+  // Plain folders stand in for groups: rmdir fails on one that holds something, as on a busy group.
+  const root = mkdtempSync(path.join(os.tmpdir(), 'hermes-groups-'));
+  try {
+    for (const name of ['abc', 'abc-sa0', 'abc-sa0-sa1', 'abcd', 'xabc']) mkdirSync(path.join(root, name));
+    const busy = path.join(root, 'abc-sa0', 'cgroup.procs');
+    mkdirSync(busy);
+    removeSessionGroupsWhenEmpty('abc', root);
+    await waitFor(() => !existsSync(path.join(root, 'abc')) && !existsSync(path.join(root, 'abc-sa0-sa1')), { timeoutMs: 5_000, what: 'the empty groups to go' });
+    expect(existsSync(path.join(root, 'abc-sa0'))).toBe(true);
+    rmdirSync(busy);
+    await waitFor(() => !existsSync(path.join(root, 'abc-sa0')), { timeoutMs: 5_000, what: 'the emptied group to go' });
+    // Other sessions' groups stay.
+    expect(existsSync(path.join(root, 'abcd')) && existsSync(path.join(root, 'xabc'))).toBe(true);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });
