@@ -10,6 +10,7 @@ import type { ShadowRepository } from '../../checkpoints/shadow-git';
 import { knownShadowRepositories, shadowRepositoryFor } from '../../checkpoints/shadow-repository';
 import { loadConfig, type LoadedConfig } from '../../config/load';
 import { createSessionStore, describeSessionStore } from '../../store/create-session-store';
+import { OPEN_SESSION_STATUSES } from '../../store/session-store';
 import { plural } from '../plural';
 
 const LIST_TIMEOUT_MS = 10_000;
@@ -38,10 +39,17 @@ export function registerCheckpointCommands(program: Command): void {
     .argument('<sessionId>')
     .argument('[checkpoint]', "the checkpoint's number (default: the session's latest taken before a tool call)")
     .option('--path <path>', 'restore only this file or folder (relative to the workspace)')
-    .action(async (sessionId: string, wanted: string | undefined, flags: { path?: string }) => {
+    .option('--force', 'roll back although the session may still be changing the workspace')
+    .action(async (sessionId: string, wanted: string | undefined, flags: { path?: string; force?: boolean }) => {
       const config = loadConfig();
       const found = await checkpointsOf(config, sessionId);
       if (!found) return;
+      // A session still at work would write over what comes back, or be misled by it.
+      if (found.status && OPEN_SESSION_STATUSES.has(found.status) && !flags.force) {
+        console.error(`Session ${sessionId} is ${found.status}: cancel it first, or roll back anyway with --force.`);
+        process.exitCode = 1;
+        return;
+      }
       const target = wanted === undefined ? found.checkpoints.filter((checkpoint) => checkpoint.reason === 'tool_call').at(-1) : found.all.find((checkpoint) => String(checkpoint.id) === wanted);
       if (!target) {
         console.error(wanted === undefined ? `No checkpoint of session ${sessionId} to roll back to.` : `No checkpoint ${wanted} of ${found.repository.workTree} (see: hermes-temporal checkpoints ${sessionId})`);
@@ -69,14 +77,19 @@ interface FoundCheckpoints {
   checkpoints: CheckpointRecord[];
   /** Every checkpoint of the workspace (other sessions' and rollbacks' too). */
   all: CheckpointRecord[];
+  /** The session's status as the store has it. */
+  status?: string;
 }
 
 /** The workspace holding the session's checkpoints: its cwd's, else any that has one of them. */
 async function checkpointsOf(config: LoadedConfig, sessionId: string): Promise<FoundCheckpoints | undefined> {
   const store = createSessionStore(config);
   let cwd: string | undefined;
+  let status: string | undefined;
   try {
-    cwd = (await store.getSession(sessionId))?.cwd;
+    const session = await store.getSession(sessionId);
+    cwd = session?.cwd;
+    status = session?.status;
   } finally {
     await store.close();
   }
@@ -90,9 +103,9 @@ async function checkpointsOf(config: LoadedConfig, sessionId: string): Promise<F
   for (const repository of candidates) {
     const all = await listCheckpoints(repository, LIST_TIMEOUT_MS);
     const checkpoints = all.filter((checkpoint) => checkpoint.sessionId === sessionId);
-    if (checkpoints.length) return { repository, checkpoints, all };
+    if (checkpoints.length) return { repository, checkpoints, all, status };
   }
-  return { repository: own ?? { gitDirectory: '', workTree: safeRealPath(cwd) }, checkpoints: [], all: [] };
+  return { repository: own ?? { gitDirectory: '', workTree: safeRealPath(cwd) }, checkpoints: [], all: [], status };
 }
 
 function limitsOf(config: LoadedConfig) {

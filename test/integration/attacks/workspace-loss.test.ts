@@ -2,12 +2,14 @@
 // through without asking: a script of its own run by a command, and one run by execute_code (the
 // gate cannot see what a program does). The worker checkpointed the
 // workspace before each turn that could change it, so the user gets every byte back with the CLI.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Harness } from '../../helpers/session-harness';
 import { REPO_ROOT, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
+import { loadConfig } from '../../../src/config/load';
+import { createSessionStore } from '../../../src/store/create-session-store';
 
 let harness: Harness;
 let world: AttackWorld;
@@ -76,7 +78,19 @@ test('work that scripts of the model delete comes back byte for byte with rollba
   const beforeScript = checkpoints[2]!;
   expect(listing).toContain(`terminal at message ${beforeScript.turn}`);
 
-  const rolledBack = cli(['rollback', run.sessionId, String(beforeScript.id)]);
+  // While the store says the session still runs, rollback refuses: the session would write over it.
+  await setStatus(run.sessionId, 'running');
+  const refused = spawnSync(process.execPath, [path.join(REPO_ROOT, 'dist/src/cli/main.js'), 'rollback', run.sessionId, String(beforeScript.id)], {
+    cwd: world.workspace,
+    env: { ...process.env, HOME: world.home, HERMES_TEMPORAL_HOME: world.hermesHome },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  expect(refused.status).toBe(1);
+  expect(refused.stderr).toContain(`Session ${run.sessionId} is running: cancel it first, or roll back anyway with --force.`);
+  expect(existsSync(path.join(world.workspace, 'src'))).toBe(false);
+
+  const rolledBack = cli(['rollback', run.sessionId, String(beforeScript.id), '--force']);
   expect(rolledBack).toContain('restored src/thesis.md');
   expect(rolledBack).toContain('restored data/weights.bin');
   const restored = filesUnder(world.workspace);
@@ -85,3 +99,12 @@ test('work that scripts of the model delete comes back byte for byte with rollba
   for (const [file, digest] of Object.entries(userWork)) expect(restored[file]).toBe(digest);
   expect(readFileSync(path.join(world.workspace, 'src/helper.py'), 'utf8')).toBe('def helper():\n    return 42\n');
 });
+
+async function setStatus(sessionId: string, status: 'running'): Promise<void> {
+  const store = createSessionStore(loadConfig({ env: { HERMES_TEMPORAL_HOME: world.hermesHome } }));
+  try {
+    await store.updateSession(sessionId, { status });
+  } finally {
+    await store.close();
+  }
+}
