@@ -25,7 +25,7 @@ import type { SecretRedactor } from '../environments/secret-redaction';
 import { LocalWorkspace } from '../environments/local-workspace';
 import { gitObeyedPathsIn, workTreesOf } from '../environments/git-control';
 import { isWithin } from '../environments/path-within';
-import { isShownInSandbox, reachesHiddenData, readScope, type ReadScope } from '../environments/sandbox-read-scope';
+import { isShownInSandbox, reachesHiddenData, recentReadScope, type ReadScope } from '../environments/sandbox-read-scope';
 import { resolveOwnRealPath } from '../environments/real-path';
 import type { EnvironmentHandle, TerminalEnvironment } from '../environments/terminal-environment';
 import { recordedWorkspace } from '../workflows/recorded-workspace';
@@ -128,7 +128,7 @@ export function createAssessToolCall(deps: AssessDeps) {
     const world = await worldOf(environment.workspace, recordedWorkspace(input.environment) ?? session?.cwd ?? input.environment.cwd, isolated, input.sessionId, gitObeyed);
     // A local file tool reads with the worker's rights: what the sandbox hides from commands is judged too.
     if (input.environment.backend === 'local' && !isolated && (request.reads?.length || request.searches?.length)) {
-      world.sandboxScope = readScope({ workspace: world.workspaceRoot, searchPath: process.env.PATH, readPaths: config.terminal.local.read_paths });
+      world.sandboxScope = recentReadScope({ workspace: world.workspaceRoot, searchPath: process.env.PATH, readPaths: config.terminal.local.read_paths });
     }
     const assessment: Assessed = { ...base, display: displayOf(call.name, request) };
 

@@ -8,9 +8,22 @@ import { analyseCommandText } from './detector/classify-text';
 import { runsReadOnly } from './detector/read-only-programs';
 import { isShellParserLoaded } from './detector/shell-parser';
 
+/** Recent answers: a terminal call is asked twice (may it run beside the others, does it need a checkpoint). */
+const recentAnswers = new Map<string, boolean>();
+const ANSWERS_KEPT = 64;
+
 /** False until the detector's parser is loaded (`loadCommandClassifier`): unknown is never read-only. */
 export function isReadOnlyCommand(command: string): boolean {
   if (!isShellParserLoaded() || !command.trim()) return false;
+  const known = recentAnswers.get(command);
+  if (known !== undefined) return known;
+  const answer = judgeReadOnly(command);
+  recentAnswers.set(command, answer);
+  if (recentAnswers.size > ANSWERS_KEPT) recentAnswers.delete(recentAnswers.keys().next().value!);
+  return answer;
+}
+
+function judgeReadOnly(command: string): boolean {
   try {
     // Paths do not matter for this question; any context will do.
     const { analysis, parseError } = analyseCommandText(command, { backend: 'local', cwd: '/', workspaceRoot: '/', home: os.homedir(), protectedFiles: [] });

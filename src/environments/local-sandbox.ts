@@ -1,8 +1,8 @@
 // The local backend's sandbox: every command (foreground, background, PTY, and all it starts)
 // runs under bubblewrap with its own PID, IPC, UTS and (by default) network namespace, a
 // read-only system, the workspace writable (but not its repositories' hooks and config), other
-// data folders hidden (sandbox-read-scope.ts), the user's secrets and the runtime's own files hidden, a private size-capped /tmp, no capabilities,
-// and caps on processes, memory and file size.
+// data folders hidden (sandbox-read-scope.ts), the user's secrets and the runtime's own files
+// hidden, a private size-capped /tmp, no capabilities, and caps on processes, memory and file size.
 // Decision (vs @anthropic-ai/sandbox-runtime): see README.md "Security" — we drive bwrap ourselves.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, renameSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { JOIN_SESSION_GROUP, SessionProcessCaps } from './session-process-caps';
 import { shellQuote } from './shell-quote';
 import { trustedProgram, trustedSearchPath, type TrustedLookup } from './trusted-programs';
 import { isWithin, realOrSelf } from './path-within';
-import { isShownInSandbox, readScope, readScopeMounts, type ReadScope } from './sandbox-read-scope';
+import { isShownInSandbox, readScopeMounts, recentReadScope, type ReadScope } from './sandbox-read-scope';
 
 export type SandboxMode = 'on' | 'off';
 /** none: the sandbox has only its own loopback; host: the machine's network (loopback included). */
@@ -307,7 +307,7 @@ export class LocalSandbox {
     const key = [process.env.HOME ?? '', os.homedir(), workspace, searchPath ?? '', ...readPaths].join('\0');
     const cached = this.viewCache;
     if (cached && cached.key === key && Date.now() - cached.at < HIDDEN_PATHS_TTL_MS) return cached.view;
-    const scope = readScope({ workspace, searchPath, readPaths: [...(this.settings.readPaths ?? []), ...readPaths] });
+    const scope = recentReadScope({ workspace, searchPath, readPaths: [...(this.settings.readPaths ?? []), ...readPaths] });
     // A data root inside a private temporary folder is gone with it (and its mount would fail).
     const replaced = [...privateTemporaryDirectories(), ...PRIVATE_DIRECTORIES.map(realOrSelf)];
     const dataRoots = scope.dataRoots.filter((folder) => !replaced.some((directory) => isWithin(folder, directory)));

@@ -49,6 +49,23 @@ export function readScope(input: ReadScopeInput): ReadScope {
   return { dataRoots, homes, shown };
 }
 
+/** How long a computed scope stands: the sandbox builds every command's mounts from it, the gate judges file-tool reads by it. */
+const SCOPE_TTL_MS = 2000;
+const SCOPES_KEPT = 16;
+const recentScopes = new Map<string, { at: number; scope: ReadScope }>();
+
+/** `readScope`, computed at most once per `SCOPE_TTL_MS` for the same input (commands and file tools of a turn share it). */
+export function recentReadScope(input: ReadScopeInput): ReadScope {
+  const key = JSON.stringify([input.workspace, input.searchPath ?? '', input.readPaths ?? [], input.homes ?? defaultHomes(), input.root ?? '/']);
+  const known = recentScopes.get(key);
+  if (known && Date.now() - known.at < SCOPE_TTL_MS) return known.scope;
+  const scope = readScope(input);
+  recentScopes.delete(key);
+  recentScopes.set(key, { at: Date.now(), scope });
+  if (recentScopes.size > SCOPES_KEPT) recentScopes.delete(recentScopes.keys().next().value!);
+  return scope;
+}
+
 /** Whether a sandboxed command sees `target` (real): not inside a data root, or kept there. */
 export function isShownInSandbox(target: string, scope: ReadScope): boolean {
   if (scope.shown.some((kept) => isWithin(target, kept))) return true;

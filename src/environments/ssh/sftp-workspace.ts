@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path/posix';
 import type { FileEntryWithStats, SFTPWrapper, Stats } from 'ssh2';
+import { readUpTo } from '../bounded-read';
 import { resolveRealPath } from '../real-path';
 import { fileTooLarge, MAX_READ_BYTES, MAX_WALK_ENTRIES, type FileStat, type WalkOptions, type Workspace } from '../workspace';
 
@@ -37,17 +38,11 @@ export class SftpWorkspace implements Workspace {
       const handle = await call<Buffer>((done) => sftp.open(absolute, 'r', done));
       try {
         regularFileOf(absolute, await call<Stats>((done) => sftp.fstat(handle, done)), maxBytes);
-        const chunks: Buffer[] = [];
-        let total = 0;
-        for (;;) {
-          const wanted = Math.min(READ_CHUNK_BYTES, maxBytes + 1 - total);
-          const chunk = Buffer.allocUnsafe(wanted);
-          const bytesRead = await call<number>((done) => sftp.read(handle, chunk, 0, wanted, total, (error, read) => done(error, read)));
-          if (!bytesRead) return Buffer.concat(chunks, total);
-          chunks.push(chunk.subarray(0, bytesRead));
-          total += bytesRead;
-          if (total > maxBytes) throw fileTooLarge(absolute, maxBytes);
-        }
+        const readAt = (buffer: Buffer, length: number, position: number) =>
+          call<number>((done) => sftp.read(handle, buffer, 0, length, position, (error, read) => done(error, read)));
+        const content = await readUpTo(readAt, maxBytes, READ_CHUNK_BYTES);
+        if (!content) throw fileTooLarge(absolute, maxBytes);
+        return content;
       } finally {
         await call((done) => sftp.close(handle, done)).catch(() => undefined);
       }
