@@ -20,7 +20,7 @@ import { discoverBuiltinTools } from '../registry/discovery';
 import { registry as defaultRegistry, type ToolRegistry } from '../registry/registry';
 import type { ToolSettings } from '../registry/tool-entry';
 import { createMemoryStore } from '../memory/create-memory-store';
-import type { SessionStore } from '../store/session-store';
+import { OPEN_SESSION_STATUSES, type SessionStore } from '../store/session-store';
 import { workflowTaskPolls } from './worker-tuning';
 
 export const WORKFLOWS_PATH = path.join(__dirname, '..', 'workflows');
@@ -81,7 +81,7 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
   // Plugins load now, before any task is polled: workflow and activity names never change with them.
   // Hooks, user plugins and unsandboxed MCP servers may lie in no session's workspace: the
   // worker's own folder, those of the sessions running now, and each it serves from now on.
-  const running = (await options.store.listSessions({ limit: RUNNING_SESSIONS_LOOKED_AT })).filter((session) => session.status === 'running');
+  const running = (await options.store.listSessions({ limit: RUNNING_SESSIONS_LOOKED_AT })).filter((session) => OPEN_SESSION_STATUSES.has(session.status));
   const workspaces = new SessionWorkspaces([config.session.cwd, ...running.map((session) => session.cwd)], async (sessionId) => (await options.store.getSession(sessionId))?.cwd);
   const extensions = await loadWorkerExtensions(config, registry, logger, process.env, workspaces);
   await loadCommandClassifier();
