@@ -35,3 +35,27 @@ export async function expectWalkBoundedByEntries(workspace: Workspace, run: Run,
   expect(bounded.length).toBeGreaterThan(0);
   expect(bounded.length).toBeLessThanOrEqual(500);
 }
+
+/**
+ * A whole session's turns pointing the file tools at /dev/zero, a link to it, a FIFO and a 4 GB
+ * sparse file (`extra` turns before the answer), and the checks of their results in that order.
+ */
+export function specialFileSessionTurns(extra: readonly object[] = []): object[] {
+  return [
+    { tool_calls: [{ name: 'terminal', arguments: { command: 'truncate -s 4G huge.txt && mkfifo pipe && ln -s /dev/zero zeros.txt && echo ready' } }] },
+    { tool_calls: [{ name: 'read_file', arguments: { path: '/dev/zero' } }] },
+    { tool_calls: [{ name: 'read_file', arguments: { path: 'zeros.txt' } }] },
+    { tool_calls: [{ name: 'read_file', arguments: { path: 'pipe' } }] },
+    { tool_calls: [{ name: 'read_file', arguments: { path: 'huge.txt' } }] },
+    { tool_calls: [{ name: 'patch', arguments: { path: 'huge.txt', old_string: 'a', new_string: 'b' } }] },
+    ...extra,
+    { content: 'done' },
+  ];
+}
+
+export function expectSpecialFilesRefused(results: readonly Record<string, unknown>[]): void {
+  expect(results[0]).toMatchObject({ output: 'ready', exit_code: 0 });
+  for (const refused of results.slice(1, 4)) expect(String(refused.error)).toMatch(/not a regular file/);
+  expect(String(results[4]?.error)).toMatch(/larger than 64 MiB/);
+  expect(String(results[5]?.error)).toMatch(/larger than 64 MiB/);
+}

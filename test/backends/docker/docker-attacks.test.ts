@@ -7,7 +7,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { DockerDriver } from '../../../src/environments/docker/docker-driver';
 import type { EnvironmentHandle, TerminalEnvironment } from '../../../src/environments/terminal-environment';
-import { expectReadsBoundedBySize, expectReadsOfSpecialFilesRefused, expectWalkBoundedByEntries } from '../../helpers/bounded-read-contract';
+import { expectReadsBoundedBySize, expectReadsOfSpecialFilesRefused, expectSpecialFilesRefused, expectWalkBoundedByEntries, specialFileSessionTurns } from '../../helpers/bounded-read-contract';
 import { tempDir } from '../../helpers/temp-dirs';
 import { describeWithService } from '../../helpers/services';
 import { connectHarness, toolResults, withScriptedSession, type Harness } from '../../helpers/session-harness';
@@ -102,25 +102,13 @@ describeWithService('docker', DOCKER_SERVICE_ENV, 'docker backend: attacks on th
     test('read_file, patch and search_files of /dev/zero, a FIFO and a sparse file leave the worker standing', async () => {
       const terminal = { backend: 'docker' as const, docker: { socket_path: serviceEnv.HERMES_TEST_DOCKER_SOCKET, image: serviceEnv.HERMES_TEST_DOCKER_IMAGE } };
       const script = {
-        turns: [
-          { tool_calls: [{ name: 'terminal', arguments: { command: 'truncate -s 4G huge.txt && mkfifo pipe && ln -s /dev/zero zeros.txt && echo ready' } }] },
-          { tool_calls: [{ name: 'read_file', arguments: { path: '/dev/zero' } }] },
-          { tool_calls: [{ name: 'read_file', arguments: { path: 'zeros.txt' } }] },
-          { tool_calls: [{ name: 'read_file', arguments: { path: 'pipe' } }] },
-          { tool_calls: [{ name: 'read_file', arguments: { path: 'huge.txt' } }] },
-          { tool_calls: [{ name: 'patch', arguments: { path: 'huge.txt', old_string: 'a', new_string: 'b' } }] },
-          { tool_calls: [{ name: 'search_files', arguments: { pattern: 'secret', path: '.' } }] },
-          { content: 'done' },
-        ],
+        turns: specialFileSessionTurns([{ tool_calls: [{ name: 'search_files', arguments: { pattern: 'secret', path: '.' } }] }]),
       };
       const before = process.memoryUsage().rss;
       await withScriptedSession(harness, { script, config: { terminal } }, async ({ handle: session, store }) => {
         expect(await session.result()).toMatchObject({ status: 'completed', answer: 'done' });
         const results = await toolResults(store, session);
-        expect(results[0]).toMatchObject({ output: 'ready', exit_code: 0 });
-        for (const refused of results.slice(1, 4)) expect(String(refused.error)).toMatch(/not a regular file/);
-        expect(String(results[4]?.error)).toMatch(/larger than 64 MiB/);
-        expect(String(results[5]?.error)).toMatch(/larger than 64 MiB/);
+        expectSpecialFilesRefused(results);
         expect(results[6]).not.toHaveProperty('error');
       });
       // The worker never held one of them: far less than the 4 GB file or a second of /dev/zero.

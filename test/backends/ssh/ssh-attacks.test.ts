@@ -4,7 +4,7 @@
 // worker's memory or holding the connection's one SFTP session.
 import type { SshDriver } from '../../../src/environments/ssh/ssh-driver';
 import type { EnvironmentHandle, TerminalEnvironment } from '../../../src/environments/terminal-environment';
-import { expectReadsBoundedBySize, expectReadsOfSpecialFilesRefused, expectWalkBoundedByEntries } from '../../helpers/bounded-read-contract';
+import { expectReadsBoundedBySize, expectReadsOfSpecialFilesRefused, expectSpecialFilesRefused, expectWalkBoundedByEntries, specialFileSessionTurns } from '../../helpers/bounded-read-contract';
 import { describeWithService } from '../../helpers/services';
 import { connectHarness, toolResults, uniqueName, withScriptedSession, type Harness } from '../../helpers/session-harness';
 import { newHandle, run, SSH_SERVICE_ENV, sshSection, testDriver } from './ssh-fixtures';
@@ -77,24 +77,13 @@ describeWithService('sshd', SSH_SERVICE_ENV, 'ssh backend: attacks on the worker
     test('read_file and patch of /dev/zero, a FIFO and a sparse file leave the worker standing', async () => {
       const terminal = { backend: 'ssh' as const, ssh: { ...sshSection(serviceEnv), workdir: `${workdir}/session` } };
       const script = {
-        turns: [
-          { tool_calls: [{ name: 'terminal', arguments: { command: 'truncate -s 4G huge.txt && mkfifo pipe && ln -s /dev/zero zeros.txt && echo ready' } }] },
-          { tool_calls: [{ name: 'read_file', arguments: { path: '/dev/zero' } }] },
-          { tool_calls: [{ name: 'read_file', arguments: { path: 'zeros.txt' } }] },
-          { tool_calls: [{ name: 'read_file', arguments: { path: 'pipe' } }] },
-          { tool_calls: [{ name: 'read_file', arguments: { path: 'huge.txt' } }] },
-          { tool_calls: [{ name: 'patch', arguments: { path: 'huge.txt', old_string: 'a', new_string: 'b' } }] },
-          { content: 'done' },
-        ],
+        turns: specialFileSessionTurns(),
       };
       const before = process.memoryUsage().rss;
       await withScriptedSession(harness, { script, config: { terminal } }, async ({ handle: session, store }) => {
         expect(await session.result()).toMatchObject({ status: 'completed', answer: 'done' });
         const results = await toolResults(store, session);
-        expect(results[0]).toMatchObject({ output: 'ready', exit_code: 0 });
-        for (const refused of results.slice(1, 4)) expect(String(refused.error)).toMatch(/not a regular file/);
-        expect(String(results[4]?.error)).toMatch(/larger than 64 MiB/);
-        expect(String(results[5]?.error)).toMatch(/larger than 64 MiB/);
+        expectSpecialFilesRefused(results);
       });
       expect(process.memoryUsage().rss - before).toBeLessThan(512 * 1024 * 1024);
     }, 180_000);
