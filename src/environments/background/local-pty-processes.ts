@@ -12,6 +12,7 @@ import type { BackgroundProcessInfo, BackgroundStartRequest } from '../terminal-
 import { newProcessId } from './exec-background-processes';
 import { selectLines, selectLinesFromFile } from './log-lines';
 import { cappedWriter, quotaFor } from './log-budget';
+import { groupEmptyWithin } from '../process-group';
 
 /** The original's rolling output buffer. */
 export const MAX_PTY_OUTPUT_CHARS = 200_000;
@@ -134,15 +135,23 @@ export class LocalPtyProcesses {
     return this.poll(stateDir, id, 2000);
   }
 
-  /** TERM to the process group, KILL after `graceMs`. */
+  /**
+   * TERM to the process group, KILL after `graceMs` to whatever of the group is left. The leader's
+   * exit is not enough: a sandbox still starting when the TERM came forks its command afterwards,
+   * and its namespace's init ignores TERM.
+   */
   async kill(stateDir: string, id: string, graceMs: number): Promise<BackgroundProcessInfo | undefined> {
     const entry = this.find(stateDir, id);
     if (!entry) return this.info(stateDir, id);
-    if (entry.exitCode === undefined) {
+    const { pid } = entry.meta;
+    if (entry.exitCode === undefined && pid) {
       entry.killed = true;
-      signalGroup(entry.meta.pid, 'SIGTERM');
-      if (!(await settledWithin(entry.finished, graceMs))) {
-        signalGroup(entry.meta.pid, 'SIGKILL');
+      signalGroup(pid, 'SIGTERM');
+      const deadline = Date.now() + graceMs;
+      const leaderGone = await settledWithin(entry.finished, graceMs);
+      // While the group has live members, its id cannot name another group.
+      if (!leaderGone || !(await groupEmptyWithin(pid, deadline - Date.now()))) {
+        signalGroup(pid, 'SIGKILL');
         await settledWithin(entry.finished, 5000);
       }
     }
@@ -250,8 +259,7 @@ async function settledWithin(promise: Promise<unknown>, ms: number, signal?: Abo
   }
 }
 
-function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (!pid) return;
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pid, signal);
   } catch {

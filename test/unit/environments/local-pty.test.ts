@@ -146,6 +146,21 @@ describe('background PTY processes', () => {
     expect(await call(context, 'process', { action: 'kill', session_id: id })).toMatchObject({ status: 'already_exited' });
   });
 
+  it('kills what is left of the group once its leader has gone, as a sandbox still starting leaves it', async () => {
+    // A namespace's init ignores TERM (and the terminal's hang-up), and a command forked after
+    // the TERM never got it: here, a member that ignores both outlives the leader, which TERM ends.
+    const pool = new LocalPtyProcesses();
+    const child = markedSleep(300);
+    const started = await pool.start(stateDir(), { command: `(trap '' TERM HUP; exec ${child}) & wait`, cwd: dir }, { PATH: process.env.PATH ?? '' });
+    try {
+      await waitFor(() => pidsRunning(child).length === 1, { timeoutMs: 5_000, what: 'the member to start' });
+      expect(await pool.kill(stateDir(), started.id, 300)).toMatchObject({ status: 'exited', exitCode: -15 });
+      await waitFor(() => pidsRunning(child).length === 0, { timeoutMs: 5_000, what: 'the member that ignores TERM to die' });
+    } finally {
+      for (const pid of pidsRunning(child)) process.kill(pid, 'SIGKILL');
+    }
+  });
+
   it('says a running PTY process was lost when another worker asks after a restart', async () => {
     const first = worker();
     const id = (await call(first.context, 'terminal', { command: 'echo before-restart; sleep 30', background: true, pty: true })).session_id as string;
