@@ -21,6 +21,7 @@ import { createExecuteToolActivity } from './execute-tool';
 import { guardStore } from './guarded-store';
 import type { ModelClients } from './model-clients';
 import { createSessionActivities } from './session-activities';
+import { createStartVerificationActivity } from './start-verification';
 import { createWorkflowStatusActivities } from './workflow-status-activities';
 import { createCallMcpTool } from './mcp-call-tool';
 import { createListMcpTools } from './mcp-list-tools';
@@ -61,6 +62,7 @@ export function createActivities(unguarded: ActivityDeps) {
   const approvals = createApprovalActivities({ ...deps, mcpListings: mcp.listings });
   return {
     ...createSessionActivities({ ...deps, allowlistFile: userConfigFile(deps.config) }),
+    ...createStartVerificationActivity(deps),
     listMcpTools: createListMcpTools(mcp),
     callMcpTool: createCallMcpTool(mcp),
     ...approvals,

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ApprovalChoice, ApprovalDecision, ApproverPublicKey, PendingApproval } from './approval-types';
 import { decisionPayload, keyFingerprint } from './decision-signature';
+import { startPayload, type StartSignature } from './start-signature';
 
 export interface ApproverKeyFiles {
   /** `<home>/approver`, mode 0700. */
@@ -108,6 +109,12 @@ export function signDecision(
     ...(reason ? { reason } : {}),
     signature: { publicKey: key.publicKey, signedAt, ...(request.via ? { via: request.via } : {}), value: key.sign(payload) },
   };
+}
+
+/** Signs a session's input for its start (start-signature.ts): workers run it only for a key they trust. */
+export function signSessionStart(key: Pick<ApproverKey, 'publicKey' | 'sign'>, workflowId: string, input: object, now: Date = new Date()): StartSignature {
+  const signer = { publicKey: key.publicKey, signedAt: now.toISOString() };
+  return { ...signer, value: key.sign(startPayload(workflowId, input, signer)) };
 }
 
 function publicKeyHex(privateKey: KeyObject): string {

@@ -79,8 +79,8 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   };
 }
 
-/** Who may answer approvals is set only outside the workspace. */
-const TRUST_SETTINGS = ['accept_unsigned', 'approvers'];
+/** Who may answer approvals and start sessions is set only outside the workspace. */
+const TRUST_SETTINGS = ['accept_unsigned', 'accept_unsigned_starts', 'approvers'];
 /** Whole sections that only trusted sources may set. */
 const TRUSTED_SECTIONS = ['plugins', 'hooks'];
 

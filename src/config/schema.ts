@@ -12,6 +12,13 @@ const positiveInt = z.number().int().positive();
  */
 const taskQueue = z.string().min(1).optional();
 
+/** `name:public_key` (from `HERMES__APPROVALS__APPROVERS`) as the entry it names; anything else as it is. */
+function approverFromText(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const at = value.lastIndexOf(':');
+  return at > 0 ? { name: value.slice(0, at), public_key: value.slice(at + 1) } : { name: value, public_key: '' };
+}
+
 const dockerSchema = z
   .object({
     /** Docker API socket (DOCKER_HOST unix:// paths work too). */
@@ -280,15 +287,25 @@ export const configSchema = z
          * with their own authentication: anyone who reaches an open server could answer.
          */
         accept_unsigned: z.boolean().default(false),
-        /** Public keys of approvers on other machines (`hermes-temporal approver show` prints one). */
+        /**
+         * Run root sessions whose start no trusted key signed (started from the Temporal UI or
+         * another SDK). Only for servers with their own authentication: anyone who reaches an open
+         * server could start a session with approvals off.
+         */
+        accept_unsigned_starts: z.boolean().default(false),
+        /** Public keys of approvers on other machines (`hermes-temporal approver show` prints one); workers also run sessions they start. */
         approvers: z
           .array(
-            z
-              .object({
-                name: z.string().min(1).max(100).regex(/^\S+$/, 'must be one word (no spaces)'),
-                public_key: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be an Ed25519 public key: 64 hex characters'),
-              })
-              .strict(),
+            // `name:public_key` is the same entry as one line, for the environment (a container's worker).
+            z.preprocess(
+              approverFromText,
+              z
+                .object({
+                  name: z.string().min(1).max(100).regex(/^\S+$/, 'must be one word (no spaces)'),
+                  public_key: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be an Ed25519 public key: 64 hex characters'),
+                })
+                .strict(),
+            ),
           )
           .max(20)
           .default([]),

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { ApprovalSurface } from '../approval-signals/approval-types';
-import { sessionApprovers } from '../approval-signals/approver-key';
+import { loadApproverKey, sessionApprovers, signSessionStart } from '../approval-signals/approver-key';
 import type { LoadedConfig } from '../config/load';
 import type { agentSession } from '../workflows/agent-session';
 import type { DelegationSettings } from '../workflows/delegation-types';
@@ -93,10 +93,13 @@ function toolTaskQueueFor(config: LoadedConfig): string | undefined {
 
 export async function startSession(client: Client, options: StartSessionOptions): Promise<SessionHandle> {
   const sessionId = options.sessionId ?? newSessionId();
-  const input = sessionInputFrom(options, sessionId);
+  const workflowId = workflowIdFor(sessionId);
+  const unsigned = sessionInputFrom(options, sessionId);
+  // Workers run a root session only when a key they trust signed it (start-signature.ts).
+  const input: SessionInput = { ...unsigned, startSignature: signSessionStart(loadApproverKey(options.config.home, { create: true }), workflowId, unsigned) };
   return client.workflow.start<typeof agentSession>('agentSession', {
     taskQueue: options.taskQueue ?? options.config.temporal.task_queue,
-    workflowId: workflowIdFor(sessionId),
+    workflowId,
     args: [input],
     memo: { task: options.task.slice(0, 2000) },
     staticSummary: options.task.slice(0, 200),

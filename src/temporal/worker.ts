@@ -92,6 +92,7 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
   else if (sandbox) logger.info(sandbox.summary);
   // Settings that give up a guarantee of the approval layer are said aloud too.
   if (config.approvals.accept_unsigned) logger.warn('approvals.accept_unsigned is on: anyone who reaches the Temporal server can answer approvals');
+  if (config.approvals.accept_unsigned_starts) logger.warn('approvals.accept_unsigned_starts is on: anyone who reaches the Temporal server can start a session with its own settings');
   if (config.approvals.mode === 'off') logger.warn('approvals.mode is off: dangerous commands run without asking');
   if (config.delegation.max_concurrent_children > 10) {
     logger.warn(`delegation.max_concurrent_children is ${config.delegation.max_concurrent_children}: each sub-agent is a session of its own, so model cost grows with every one running at once`);

@@ -90,6 +90,10 @@ const TOOL_COUNT_EVERY_FEW_SECONDS_PATCH = 'tool-count-every-few-seconds';
 const STOP_LOCAL_BACKGROUND_PATCH = 'stop-local-background-processes';
 /** Histories recorded before every local session's end looked through its workspace (new repositories and package configs in subfolders) replay without it. */
 const LOCAL_END_CHECKS_PATCH = 'local-end-workspace-checks';
+/** Histories recorded before root sessions checked who started them replay without the check. */
+const SIGNED_START_PATCH = 'signed-session-start';
+/** The failure type of a root session whose start no key the worker trusts signed. */
+export const START_REFUSED = 'Hermes.Session.StartRefused';
 /** How long an idle parent waits, after a report, for its other children's before the model reads them. */
 const REPORT_SETTLE = '1 second';
 /** How much of a sub-agent's answer its workflow result (kept in the parent's history too) holds. */
@@ -402,6 +406,21 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
       reason: `Stopped after reaching the maximum of ${input.maxTurns} turns without a final answer`,
     });
   };
+
+  // A root run that no trusted key started runs nothing (start-signature.ts). Children and
+  // continued runs are vouched for by Temporal: no client can start either.
+  const info = workflowInfo();
+  if (!info.parent && !info.continuedFromExecutionRunId && patched(SIGNED_START_PATCH)) {
+    const verdict = await activities.verifySessionStart({ workflowId: info.workflowId, input, runStartedAt: info.runStartTime.toISOString() });
+    if (!verdict.ok) {
+      const message =
+        `Refused to run this session: ${verdict.reason}. \`hermes-temporal run\` and \`start\` sign a session with the approver key of ` +
+        'their hermes home; for workers to run the sessions of another machine, add its key to their approvals.approvers (`hermes-temporal approver show` there prints the line)';
+      setStatus('failed');
+      setCurrentDetails(`**refused**: ${message}`);
+      throw ApplicationFailure.create({ message, type: START_REFUSED, nonRetryable: true });
+    }
+  }
 
   // A sub-agent with a time limit runs its loop in a scope the deadline cancels (commands are killed).
   const deadline = input.subagent?.timeoutSeconds ? startDeadline(input.subagent.timeoutSeconds) : undefined;

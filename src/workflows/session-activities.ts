@@ -31,6 +31,8 @@ export function sessionActivities(limits: SessionLimits, toolTaskQueue?: string)
   const assessOptions: ActivityOptions = { startToCloseTimeout: '1 minute', retry: { initialInterval: '1 second', maximumAttempts: 5 } };
   const { assessCommand } = proxyActivities<HermesActivities>({ ...assessOptions, ...onToolQueue });
   const assessCommandLocally = toolTaskQueue ? assessCommand : proxyLocalActivities<HermesActivities>(assessOptions).assessCommand;
+  // Checking a root session's start signature reads only the worker's config and store: local.
+  const { verifySessionStart } = proxyLocalActivities<HermesActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 5 } });
   const { reviewCommand } = proxyActivities<HermesActivities>({ startToCloseTimeout: '2 minutes', retry: { maximumAttempts: 2 } });
   const { notifyApproval } = proxyActivities<HermesActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 3 } });
   // Reaching the backend may take a while (image, sandbox); it is safe to retry.
@@ -55,6 +57,7 @@ export function sessionActivities(limits: SessionLimits, toolTaskQueue?: string)
     modelOptions,
     toolOptions,
     codeOptions,
+    verifySessionStart,
     prepareSession: bookkeeping.prepareSession,
     finishSession: bookkeeping.finishSession,
     addToAllowlist: bookkeeping.addToAllowlist,

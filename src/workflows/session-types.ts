@@ -1,6 +1,7 @@
 // JSON-only types that cross the workflow boundary: session input and result, the small
 // summaries activities return, and what queries answer. Pure module shared by every side.
 import type { ApprovalGateResult, CommandAssessment, PendingApproval, SessionApprovalSettings } from '../approval-signals/approval-types';
+import type { StartSignature } from '../approval-signals/start-signature';
 import type { GatePolicy } from '../approval-signals/cleared-call';
 import type { EnvironmentHandle } from '../environments/terminal-environment';
 import type { McpCallTarget, McpListingSummary } from '../mcp/listing-types';
@@ -35,6 +36,8 @@ export interface SessionInput {
   subagent?: SubagentInfo;
   /** Present when this run continues an earlier one (continue-as-new). */
   resume?: SessionCarryOver;
+  /** The starter's signature over the rest of this input: a root session runs only with a trusted one. */
+  startSignature?: StartSignature;
 }
 
 export interface SessionLimits {

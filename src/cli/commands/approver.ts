@@ -17,8 +17,9 @@ function describe(key: ApproverKey, json: boolean | undefined): void {
   console.log(`${key.created ? 'Created approver' : 'Approver'} ${key.name} (${key.fingerprint})`);
   console.log(`  public key:  ${key.publicKey}`);
   console.log(`  private key: ${key.files.privateKeyFile} (keep it outside every sandbox; whoever reads it can approve)`);
-  console.log('Sessions started on this machine accept it. To let sessions started elsewhere accept it, add to their config:');
+  console.log('Sessions started on this machine accept it, and workers here run the sessions it starts. For workers elsewhere to do both, add to their config:');
   console.log(`  approvals:\n    approvers:\n      - name: ${key.name}\n        public_key: ${key.publicKey}`);
+  console.log(`or set in their environment: HERMES__APPROVALS__APPROVERS=${key.name}:${key.publicKey}`);
 }
 
 export function registerApproverCommands(program: Command): void {

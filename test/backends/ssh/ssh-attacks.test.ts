@@ -2,6 +2,8 @@
 // rights, the worker that reads files there for the file tools is not. A file tool pointed at
 // something endless (a device, a FIFO, a huge sparse file) is refused instead of filling the
 // worker's memory or holding the connection's one SFTP session.
+import type { WorkflowFailedError } from '@temporalio/client';
+import { START_REFUSED } from '../../../src/workflows/agent-session';
 import type { SshDriver } from '../../../src/environments/ssh/ssh-driver';
 import type { EnvironmentHandle, TerminalEnvironment } from '../../../src/environments/terminal-environment';
 import { expectReadsBoundedBySize, expectReadsOfSpecialFilesRefused, expectSpecialFilesRefused, expectWalkBoundedByEntries, specialFileSessionTurns } from '../../helpers/bounded-read-contract';
@@ -88,7 +90,7 @@ describeWithService('sshd', SSH_SERVICE_ENV, 'ssh backend: attacks on the worker
       expect(process.memoryUsage().rss - before).toBeLessThan(512 * 1024 * 1024);
     }, 180_000);
 
-    test("a session the host starts on the worker's Temporal server gets no model key sent to its own listener", async () => {
+    test("a session the host starts on the worker's Temporal server runs nothing, and its listener hears no model key", async () => {
       // The host reaches the server here, as it does when the server listens beyond loopback (the
       // compose file publishes 7233): the model starts a session whose endpoint is a listener of its own.
       const sessionDir = `${workdir}/reach`;
@@ -104,7 +106,7 @@ describeWithService('sshd', SSH_SERVICE_ENV, 'ssh backend: attacks on the worker
           { tool_calls: [{ name: 'write_file', arguments: { path: 'listen.sh', content: `${listener}\n` } }] },
           { tool_calls: [{ name: 'terminal', arguments: { command: 'bash listen.sh', background: true } }] },
           { tool_calls: [{ name: 'write_file', arguments: { path: 'start.sh', content: `${start}\n` } }] },
-          { tool_calls: [{ name: 'terminal', arguments: { command: 'bash start.sh >/dev/null && for i in $(seq 50); do [ -s heard ] && break; sleep 0.2; done; wc -l < heard' } }] },
+          { tool_calls: [{ name: 'terminal', arguments: { command: 'bash start.sh >/dev/null && for i in $(seq 25); do [ -s heard ] && break; sleep 0.2; done; cat heard 2>/dev/null | wc -l' } }] },
           { content: 'done' },
         ],
       };
@@ -112,13 +114,13 @@ describeWithService('sshd', SSH_SERVICE_ENV, 'ssh backend: attacks on the worker
       try {
         await withScriptedSession(harness, { script, config: { terminal, temporal: { task_queue: queue } } }, async ({ handle: session, store }) => {
           expect(await session.result()).toMatchObject({ status: 'completed' });
-          // The worker did call the listener: the attack got that far.
+          // The session started (nothing else stops a host that reaches the server), and it was refused at once.
+          const failure = await harness.client.workflow.getHandle(`hermes-session-${evilId}`).result().catch((error: unknown) => error);
+          expect((failure as WorkflowFailedError).cause).toMatchObject({ type: START_REFUSED });
           const results = await toolResults(store, session);
-          expect(results[3]).toMatchObject({ output: expect.stringMatching(/^[1-9]\d*$/), exit_code: 0 });
+          expect(results[3]).toMatchObject({ output: '0', exit_code: 0 });
         });
-        const heard = await run(environment, `cat ${sessionDir}/heard`);
-        expect(heard).toContain('authorization');
-        expect(heard).not.toContain('test-key');
+        expect(await run(environment, `cat ${sessionDir}/heard 2>/dev/null; true`)).toBe('');
       } finally {
         await harness.client.workflow.getHandle(`hermes-session-${evilId}`).terminate('test over').catch(() => undefined);
       }

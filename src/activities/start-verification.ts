@@ -1,0 +1,31 @@
+// The worker's side of start-signature.ts: a root session runs only when a key this worker's own
+// config trusts signed its start (never the keys the input itself names), and only once.
+import { sessionApprovers } from '../approval-signals/approver-key';
+import { verifyStartSignature, type StartVerification } from '../approval-signals/start-signature';
+import type { LoadedConfig } from '../config/load';
+import type { Logger } from '../logging';
+import type { SessionStore } from '../store/session-store';
+import type { SessionInput } from '../workflows/session-types';
+
+export interface VerifyStartInput {
+  workflowId: string;
+  input: SessionInput;
+  /** When the run started, as the server recorded it (ISO). */
+  runStartedAt: string;
+}
+
+export function createStartVerificationActivity(deps: { config: LoadedConfig; store: SessionStore; logger: Logger }) {
+  return {
+    async verifySessionStart(request: VerifyStartInput): Promise<StartVerification> {
+      const { approvals } = deps.config;
+      if (approvals.accept_unsigned_starts) return { ok: true, startedBy: 'anyone (approvals.accept_unsigned_starts)' };
+      let verdict = verifyStartSignature(request, sessionApprovers(deps.config.home, approvals.approvers));
+      // A signed input read from a history and started again under its own id: good once only.
+      if (verdict.ok && (await deps.store.getSession(request.input.sessionId))) {
+        verdict = { ok: false, reason: `session ${request.input.sessionId} has run already: a signed start is good for one new session (start another id)` };
+      }
+      if (!verdict.ok) deps.logger.warn(`Refused to run session ${request.input.sessionId} (${request.workflowId}): ${verdict.reason}`);
+      return verdict;
+    },
+  };
+}
