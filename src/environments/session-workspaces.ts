@@ -4,6 +4,11 @@
 // session's event runs it: one session's hook runs for every session. A workspace stays known
 // after its session ends, since what that session planted stays there.
 
+import { OPEN_SESSION_STATUSES, type SessionStore } from '../store/session-store';
+
+/** How many of the newest sessions a starting worker looks through for open ones (a store keeps every session ever run). */
+const OPEN_SESSIONS_LOOKED_AT = 1000;
+
 /** Finds a session's workspace (its recorded folder) from its id. */
 export type SessionWorkspaceLookup = (sessionId: string) => Promise<string | undefined>;
 
@@ -35,4 +40,13 @@ export class SessionWorkspaces {
     }
     return this.list();
   }
+}
+
+/**
+ * What a worker starting now serves: its own folder, the workspaces of the sessions open in the
+ * store (running or waiting for approval), and each session it learns of later.
+ */
+export async function workspacesServedFrom(ownFolder: string, store: Pick<SessionStore, 'listSessions' | 'getSession'>): Promise<SessionWorkspaces> {
+  const open = (await store.listSessions({ limit: OPEN_SESSIONS_LOOKED_AT })).filter((session) => OPEN_SESSION_STATUSES.has(session.status));
+  return new SessionWorkspaces([ownFolder, ...open.map((session) => session.cwd)], async (sessionId) => (await store.getSession(sessionId))?.cwd);
 }

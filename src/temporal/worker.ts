@@ -10,7 +10,7 @@ import type { LoadedConfig } from '../config/load';
 import { createDrivers } from '../environments/drivers';
 import { EnvironmentFactory } from '../environments/factory';
 import { createSecretRedactor } from '../environments/secret-redaction';
-import { SessionWorkspaces } from '../environments/session-workspaces';
+import { workspacesServedFrom } from '../environments/session-workspaces';
 import type { EnvironmentDriver } from '../environments/terminal-environment';
 import type { Logger } from '../logging';
 import { loadWorkerExtensions } from '../plugins/worker-extensions';
@@ -20,7 +20,7 @@ import { discoverBuiltinTools } from '../registry/discovery';
 import { registry as defaultRegistry, type ToolRegistry } from '../registry/registry';
 import type { ToolSettings } from '../registry/tool-entry';
 import { createMemoryStore } from '../memory/create-memory-store';
-import { OPEN_SESSION_STATUSES, type SessionStore } from '../store/session-store';
+import type { SessionStore } from '../store/session-store';
 import { workflowTaskPolls } from './worker-tuning';
 
 export const WORKFLOWS_PATH = path.join(__dirname, '..', 'workflows');
@@ -81,8 +81,7 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
   // Plugins load now, before any task is polled: workflow and activity names never change with them.
   // Hooks, user plugins and unsandboxed MCP servers may lie in no session's workspace: the
   // worker's own folder, those of the sessions running now, and each it serves from now on.
-  const running = (await options.store.listSessions({ limit: RUNNING_SESSIONS_LOOKED_AT })).filter((session) => OPEN_SESSION_STATUSES.has(session.status));
-  const workspaces = new SessionWorkspaces([config.session.cwd, ...running.map((session) => session.cwd)], async (sessionId) => (await options.store.getSession(sessionId))?.cwd);
+  const workspaces = await workspacesServedFrom(config.session.cwd, options.store);
   const extensions = await loadWorkerExtensions(config, registry, logger, process.env, workspaces);
   await loadCommandClassifier();
   const environments = new EnvironmentFactory(options.drivers ?? createDrivers(config), workspaces);
@@ -149,9 +148,6 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
   workerEnvironments.set(worker, { environments, mcpPool });
   return worker;
 }
-
-/** Running sessions whose workspaces a starting worker learns: the most recent ones (a store keeps every session ever run). */
-const RUNNING_SESSIONS_LOOKED_AT = 1000;
 
 const workerEnvironments = new WeakMap<Worker, { environments: EnvironmentFactory; mcpPool: McpConnectionPool }>();
 
