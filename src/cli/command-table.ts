@@ -53,7 +53,7 @@ export const COMMAND_MODULES: CommandModule[] = [
     load: async () => (await import('./commands/approvals')).registerApprovalCommands,
   },
   {
-    commands: [{ term: 'approver', description: 'The key that signs approval decisions (approve, deny, serve-approvals, the run prompt)' }],
+    commands: [{ term: 'approver', description: 'The key that signs approval decisions and session starts (approve, deny, serve-approvals, run)' }],
     load: async () => (await import('./commands/approver')).registerApproverCommands,
   },
   {

@@ -414,8 +414,8 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     const verdict = await activities.verifySessionStart({ workflowId: info.workflowId, input, runStartedAt: info.runStartTime.toISOString() });
     if (!verdict.ok) {
       const message =
-        `Refused to run this session: ${verdict.reason}. \`hermes-temporal run\` and \`start\` sign a session with the approver key of ` +
-        'their hermes home; for workers to run the sessions of another machine, add its key to their approvals.approvers (`hermes-temporal approver show` there prints the line)';
+        `Refused to run this session: ${verdict.reason}. \`hermes-temporal run\` signs a session with the approver key of ` +
+        'its hermes home; for workers to run the sessions of another machine, add its key to their approvals.approvers (`hermes-temporal approver show` there prints the line)';
       setStatus('failed');
       setCurrentDetails(`**refused**: ${message}`);
       throw ApplicationFailure.create({ message, type: START_REFUSED, nonRetryable: true });

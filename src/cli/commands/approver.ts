@@ -23,7 +23,7 @@ function describe(key: ApproverKey, json: boolean | undefined): void {
 }
 
 export function registerApproverCommands(program: Command): void {
-  const approver = program.command('approver').description('The key that signs approval decisions (approve, deny, serve-approvals, the run prompt)');
+  const approver = program.command('approver').description('The key that signs approval decisions and session starts (approve, deny, serve-approvals, run)');
 
   approver
     .command('show')
