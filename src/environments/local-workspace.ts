@@ -8,7 +8,7 @@ import path from 'node:path';
 import { listWithin, readWithin } from './no-follow';
 import { isWithin } from './path-within';
 import { resolveRealPath } from './real-path';
-import { fileTooLarge, MAX_READ_BYTES, MAX_WALK_ENTRIES, type FileStat, type WalkOptions, type Workspace } from './workspace';
+import { fileTooLarge, MAX_READ_BYTES, MAX_WALK_ENTRIES, cutShortReporter, type FileStat, type WalkOptions, type Workspace } from './workspace';
 import { readUpTo } from './bounded-read';
 
 export class LocalWorkspace implements Workspace {
@@ -108,14 +108,22 @@ export class LocalWorkspace implements Workspace {
   /** Never follows a link below `root`, even one swapped in for a folder while the walk runs. */
   async *walk(root: string, options: WalkOptions): AsyncIterable<string> {
     let remaining = options.maxFiles;
-    let entriesLeft = options.maxEntries ?? MAX_WALK_ENTRIES;
+    const maxEntries = options.maxEntries ?? MAX_WALK_ENTRIES;
+    let entriesLeft = maxEntries;
     const start = this.resolve(root);
     const within = await realpath(start).catch(() => null);
     if (within === null) return;
+    const reportCut = cutShortReporter(options);
+    const cut = () => reportCut('entries', maxEntries);
     const visit = async function* (directory: string, opened: string): AsyncGenerator<string> {
-      if (entriesLeft <= 0) return;
-      const entries = await listWithin(opened, within, entriesLeft);
+      if (entriesLeft <= 0) return cut();
+      // One more than the budget tells a folder that holds more than the walk may read.
+      const entries = await listWithin(opened, within, entriesLeft + 1);
       if (!entries) return;
+      if (entries.length > entriesLeft) {
+        entries.length = entriesLeft;
+        cut();
+      }
       entriesLeft -= entries.length;
       entries.sort((a, b) => a.name.localeCompare(b.name));
       for (const entry of entries) {

@@ -13,13 +13,38 @@ export interface FileStat {
  */
 export const MAX_WALK_ENTRIES = 100_000;
 
+/**
+ * The most bytes of names one walk brings into the worker: names may be long (a path up to 4 KiB
+ * each), so an entry count alone would still let a crafted tree send hundreds of MiB.
+ */
+export const MAX_WALK_BYTES = 16 * 1024 * 1024;
+
 export interface WalkOptions {
   /** Stop after this many files. */
   maxFiles: number;
   /** Stop after reading this many directory entries in all (default MAX_WALK_ENTRIES); a folder past it is cut short. */
   maxEntries?: number;
+  /** Stop after this many bytes of names in all (default MAX_WALK_BYTES). */
+  maxBytes?: number;
   /** Directory names never descended into (.git, node_modules, ...). */
   skipDirectories: ReadonlySet<string>;
+  /** Told, once, why the walk stopped before the end of the tree (entry or byte bound), so the model can hear its results are partial. */
+  onCutShort?: (reason: string) => void;
+}
+
+/** The reason a walk gives `onCutShort`, worded the same on every backend. */
+export function walkCutShort(bound: 'entries' | 'bytes', limit: number): string {
+  const amount = bound === 'entries' ? `${limit.toLocaleString('en-US')} directory entries` : `${limit.toLocaleString('en-US')} bytes of file names`;
+  return `the listing stopped after ${amount}, the most one walk reads`;
+}
+
+/** `options.onCutShort`, told at most once however many folders a walk finds past its bound. */
+export function cutShortReporter(options: WalkOptions): (bound: 'entries' | 'bytes', limit: number) => void {
+  let told = false;
+  return (bound, limit) => {
+    if (!told) options.onCutShort?.(walkCutShort(bound, limit));
+    told = true;
+  };
 }
 
 /**

@@ -75,6 +75,8 @@ interface SearchScope {
   clearedIntoSecrets: boolean;
   /** Files left out because reading one waits for a human. */
   skippedSecrets: number;
+  /** Why the walk stopped before the end of the tree (its entry or byte bound), if it did. */
+  cutShort?: string;
 }
 
 async function scopeOf(root: string, context: ToolContext): Promise<SearchScope> {
@@ -97,7 +99,12 @@ function isSecret(scope: SearchScope, realPath: string): boolean {
 async function* candidateFiles(scope: SearchScope, fileGlob: string | undefined, context: ToolContext) {
   const nameFilter = fileGlob ? globToRegExp(fileGlob) : undefined;
   let seen = 0;
-  for await (const file of context.workspace.walk(scope.root, { maxFiles: MAX_FILES, skipDirectories: SKIPPED_DIRECTORIES })) {
+  const walk = context.workspace.walk(scope.root, {
+    maxFiles: MAX_FILES,
+    skipDirectories: SKIPPED_DIRECTORIES,
+    onCutShort: (reason) => (scope.cutShort = reason),
+  });
+  for await (const file of walk) {
     seen += 1;
     if (seen % HEARTBEAT_EVERY_FILES === 0) {
       context.signal.throwIfAborted();
@@ -159,7 +166,7 @@ async function searchContent(args: SearchArguments, root: string, context: ToolC
   const emptyHint =
     `No matches for '${args.pattern}' under ${args.path}${where}. Try a broader pattern, another path, ` +
     "or target='files' to search file names.";
-  return page(matches, total, args, emptyHint, joinNotes(note, skippedNote(scope)));
+  return page(matches, total, args, emptyHint, joinNotes(note, cutShortNote(scope), skippedNote(scope)));
 }
 
 async function findFiles(args: SearchArguments, root: string, context: ToolContext): Promise<string> {
@@ -177,7 +184,12 @@ async function findFiles(args: SearchArguments, root: string, context: ToolConte
   const emptyHint =
     `No files matching '${args.pattern}' under ${args.path}. The pattern is a glob on file names: ` +
     `use wildcards, e.g. '*${args.pattern.replace(/\*/g, '')}*'.`;
-  return page(matches, found.length, args, emptyHint, skippedNote(scope));
+  return page(matches, found.length, args, emptyHint, joinNotes(cutShortNote(scope), skippedNote(scope)));
+}
+
+function cutShortNote(scope: SearchScope): string | undefined {
+  if (!scope.cutShort) return undefined;
+  return `Results are partial: ${scope.cutShort}. Search a narrower path to see the rest.`;
 }
 
 function skippedNote(scope: SearchScope): string | undefined {

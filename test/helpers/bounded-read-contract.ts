@@ -1,7 +1,8 @@
 // The contract every backend's Workspace.readFile keeps against a model that points a file tool
 // at something endless: a file larger than the limit, a device, a FIFO. Each is refused, and
 // the worker never holds more than the limit (plus one byte) of it.
-import type { Workspace } from '../../src/environments/workspace';
+import path from 'node:path';
+import type { WalkOptions, Workspace } from '../../src/environments/workspace';
 
 type Run = (command: string) => Promise<unknown>;
 
@@ -24,16 +25,37 @@ export async function expectReadsOfSpecialFilesRefused(workspace: Workspace, run
   expect(Date.now() - started).toBeLessThan(10_000);
 }
 
-/** A walk reads at most `maxEntries` directory entries: a folder of thousands of names is cut short. */
+/** A walk reads at most `maxEntries` directory entries: a folder of thousands of names is cut short, and says so. */
 export async function expectWalkBoundedByEntries(workspace: Workspace, run: Run, workdir: string): Promise<void> {
   await run(`mkdir -p ${workdir}/a ${workdir}/b && cd ${workdir}/a && seq -f 'name-%.0f.txt' 1 3000 | xargs touch && touch ${workdir}/b/z.txt`);
-  const unbounded: string[] = [];
-  for await (const file of workspace.walk(workdir, { maxFiles: 10_000, skipDirectories: new Set() })) unbounded.push(file);
-  expect(unbounded).toHaveLength(3001);
-  const bounded: string[] = [];
-  for await (const file of workspace.walk(workdir, { maxFiles: 10_000, maxEntries: 500, skipDirectories: new Set() })) bounded.push(file);
-  expect(bounded.length).toBeGreaterThan(0);
-  expect(bounded.length).toBeLessThanOrEqual(500);
+  const unbounded = await walked(workspace, workdir, {});
+  expect(unbounded.files).toHaveLength(3001);
+  expect(unbounded.cutShort).toEqual([]);
+  const bounded = await walked(workspace, workdir, { maxEntries: 500 });
+  expect(bounded.files.length).toBeGreaterThan(0);
+  expect(bounded.files.length).toBeLessThanOrEqual(500);
+  expect(bounded.cutShort).toEqual([expect.stringMatching(/stopped after 500 directory entries/)]);
+}
+
+/** A walk brings at most `maxBytes` of names to the worker, however long the names are, and says when it stopped. */
+export async function expectWalkBoundedByBytes(workspace: Workspace, run: Run, workdir: string): Promise<void> {
+  // 2,000 names of 200 characters: 400 KB of names in one folder.
+  await run(`mkdir -p ${workdir} && cd ${workdir} && seq -f '%0200.0f' 1 2000 | xargs touch`);
+  const unbounded = await walked(workspace, workdir, {});
+  expect(unbounded.files).toHaveLength(2000);
+  expect(unbounded.cutShort).toEqual([]);
+  const bounded = await walked(workspace, workdir, { maxBytes: 50_000 });
+  expect(bounded.files.length).toBeGreaterThan(0);
+  expect(bounded.files.reduce((bytes, file) => bytes + Buffer.byteLength(path.posix.basename(file)), 0)).toBeLessThanOrEqual(50_000);
+  expect(bounded.cutShort).toEqual([expect.stringMatching(/stopped after 50,000 bytes of file names/)]);
+}
+
+async function walked(workspace: Workspace, root: string, bounds: Pick<WalkOptions, 'maxEntries' | 'maxBytes'>): Promise<{ files: string[]; cutShort: string[] }> {
+  const files: string[] = [];
+  const cutShort: string[] = [];
+  const walk = workspace.walk(root, { maxFiles: 10_000, skipDirectories: new Set(), onCutShort: (reason) => cutShort.push(reason), ...bounds });
+  for await (const file of walk) files.push(file);
+  return { files, cutShort };
 }
 
 /**

@@ -1,10 +1,11 @@
 // File access inside the session's container, through short execs: `cat` out (bytes, so binary
-// files survive), `cat` in from stdin then an atomic rename, `stat`, and `find` for walks.
+// files survive), `cat` in from stdin then an atomic rename, `stat`, and a bounded `find` for walks.
 // Execs see the container's own mounts (a tmpfs /tmp included), which the archive API does not.
 import path from 'node:path';
 import type Docker from 'dockerode';
 import { parseRealPathOutput, REAL_PATH_SCRIPT } from '../real-path';
-import { fileTooLarge, MAX_READ_BYTES, MAX_WALK_ENTRIES, type FileStat, type WalkOptions, type Workspace } from '../workspace';
+import { filesOfFindWalk, findWalkCommand, findWalkOutputBytes } from '../shell/find-walk';
+import { fileTooLarge, MAX_READ_BYTES, type FileStat, type WalkOptions, type Workspace } from '../workspace';
 import { captureExec } from './run-exec';
 
 const posix = path.posix;
@@ -91,7 +92,7 @@ export class DockerWorkspace implements Workspace {
     return parseRealPathOutput(result.stdout.toString('utf8'), absolute);
   }
 
-  /** One `find` for the whole tree, then the local backend's order: by name within a directory. */
+  /** One bounded `find` for the whole tree (see find-walk.ts). */
   async *walk(root: string, options: WalkOptions): AsyncIterable<string> {
     const start = this.resolve(root);
     const info = await this.stat(start);
@@ -100,22 +101,9 @@ export class DockerWorkspace implements Workspace {
       return;
     }
     if (info?.type !== 'directory') return;
-    const skipped = [...options.skipDirectories];
-    const prune = skipped.length
-      ? ['(', '-type', 'd', '(', ...skipped.flatMap((name, index) => (index ? ['-o', '-name', name] : ['-name', name])), ')', '-prune', ')', '-o']
-      : [];
-    const result = await this.exec(['find', '-H', start, '-mindepth', '1', ...prune, '-type', 'f', '-print0']);
-    // A listing cut at the output limit ends mid-name: that last name is no file's.
-    const names = result.stdout.toString('utf8').split('\0');
-    names.pop();
-    // The listing is already bounded in bytes; the entry budget holds as on the other backends.
-    const files = names
-      .filter(Boolean)
-      .slice(0, options.maxEntries ?? MAX_WALK_ENTRIES)
-      .map((file) => ({ file, segments: posix.relative(start, file).split('/') }))
-      .sort((a, b) => compareSegments(a.segments, b.segments))
-      .slice(0, Math.max(0, options.maxFiles));
-    for (const { file } of files) yield file;
+    // The worker keeps no more than the command may print, even if the container's `head` lies.
+    const result = await this.exec(['sh', '-c', findWalkCommand(start, options)], undefined, findWalkOutputBytes(options));
+    for (const file of filesOfFindWalk(result.stdout.toString('utf8'), options)) yield file;
   }
 
   private run(script: string, target: string, input?: Buffer) {
@@ -125,12 +113,4 @@ export class DockerWorkspace implements Workspace {
   private exec(cmd: string[], input?: Buffer, maxStdoutBytes = MAX_READ_BYTES) {
     return captureExec(this.container, cmd, input, maxStdoutBytes);
   }
-}
-
-function compareSegments(a: string[], b: string[]): number {
-  for (let index = 0; index < Math.min(a.length, b.length); index += 1) {
-    const order = (a[index] ?? '').localeCompare(b[index] ?? '');
-    if (order !== 0) return order;
-  }
-  return a.length - b.length;
 }

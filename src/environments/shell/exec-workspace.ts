@@ -5,6 +5,7 @@ import path from 'node:path';
 import { shellQuote } from '../shell-quote';
 import type { ExecRequest, ExecResult } from '../terminal-environment';
 import { parseRealPathOutput, REAL_PATH_SCRIPT } from '../real-path';
+import { filesOfFindWalk, findWalkCommand, findWalkOutputBytes } from './find-walk';
 import { fileTooLarge, MAX_READ_BYTES, type FileStat, type WalkOptions, type Workspace } from '../workspace';
 
 type Exec = (request: ExecRequest) => Promise<ExecResult>;
@@ -12,7 +13,14 @@ type Exec = (request: ExecRequest) => Promise<ExecResult>;
 const FILE_TIMEOUT_MS = 120_000;
 /** Raw bytes per write exec: base64 makes it ~43 KiB, well under exec argument limits (Modal: 64 KiB). */
 const DEFAULT_CHUNK_BYTES = 32 * 1024;
-const UNBOUNDED = 512 * 1024 * 1024;
+/** What the worker keeps of a command that is no read or walk (stat, realpath, errors): they print little. */
+const MAX_OUTPUT_CHARS = 1024 * 1024;
+
+/** The characters `base64` prints for `bytes` bytes (76 to a line), and room for an error line. */
+function base64Chars(bytes: number): number {
+  const encoded = Math.ceil(bytes / 3) * 4;
+  return encoded + Math.ceil(encoded / 76) + 1024;
+}
 
 export class ExecWorkspace implements Workspace {
   constructor(
@@ -32,6 +40,7 @@ export class ExecWorkspace implements Workspace {
     const file = shellQuote(this.resolve(target));
     const result = await this.run(
       `if [ ! -e ${file} ]; then echo ENOENT; exit 3; elif [ -d ${file} ]; then echo EISDIR; exit 3; elif [ ! -f ${file} ]; then echo EINVAL; exit 3; elif [ ! -r ${file} ]; then echo EACCES; exit 3; fi\nhead -c ${maxBytes + 1} < ${file} | base64`,
+      base64Chars(maxBytes + 1),
     );
     if (result.exitCode !== 0) throw fileError(result.output, `Cannot read ${target}`);
     const content = Buffer.from(result.output.replace(/\s+/g, ''), 'base64');
@@ -81,7 +90,7 @@ export class ExecWorkspace implements Workspace {
     return parseRealPathOutput(result.output, absolute);
   }
 
-  /** Regular files under `root` in the order a depth-first walk with sorted entries meets them. */
+  /** Regular files under `root` in the order a depth-first walk with sorted entries meets them (see find-walk.ts). */
   async *walk(root: string, options: WalkOptions): AsyncIterable<string> {
     const start = this.resolve(root);
     const info = await this.stat(start);
@@ -90,29 +99,15 @@ export class ExecWorkspace implements Workspace {
       return;
     }
     if (info?.type !== 'directory') return;
-    const skipped = [...options.skipDirectories].map((name) => `-name ${shellQuote(name)}`).join(' -o ');
-    const prune = skipped ? `\\( -mindepth 1 -type d \\( ${skipped} \\) -prune \\) -o ` : '';
-    const result = await this.run(`find ${shellQuote(start)} ${prune}-type f -print0 2>/dev/null`);
-    const files = result.output.split('\0').filter((file) => file.startsWith('/'));
-    files.sort(compareBySegments);
-    for (const file of files.slice(0, options.maxFiles)) yield file;
+    const result = await this.run(findWalkCommand(start, options), findWalkOutputBytes(options));
+    for (const file of filesOfFindWalk(result.output, options)) yield file;
   }
 
-  private run(command: string): Promise<ExecResult> {
-    return this.exec({ command, cwd: '/', timeoutMs: FILE_TIMEOUT_MS, maxOutputChars: UNBOUNDED });
+  /** `maxOutputChars` bounds what the worker keeps as the output streams; the commands cut their own output first. */
+  private run(command: string, maxOutputChars = MAX_OUTPUT_CHARS): Promise<ExecResult> {
+    return this.exec({ command, cwd: '/', timeoutMs: FILE_TIMEOUT_MS, maxOutputChars });
   }
 }
-
-function compareBySegments(a: string, b: string): number {
-  const left = a.split('/');
-  const right = b.split('/');
-  for (let index = 0; index < Math.min(left.length, right.length); index += 1) {
-    const order = (left[index] ?? '').localeCompare(right[index] ?? '');
-    if (order !== 0) return order;
-  }
-  return left.length - right.length;
-}
-
 const ERROR_CODES: [RegExp, string][] = [
   [/^ENOENT|No such file or directory/m, 'ENOENT'],
   [/^EISDIR|Is a directory/m, 'EISDIR'],

@@ -5,7 +5,7 @@ import path from 'node:path/posix';
 import type { FileEntryWithStats, SFTPWrapper, Stats } from 'ssh2';
 import { readUpTo } from '../bounded-read';
 import { resolveRealPath } from '../real-path';
-import { fileTooLarge, MAX_READ_BYTES, MAX_WALK_ENTRIES, type FileStat, type WalkOptions, type Workspace } from '../workspace';
+import { cutShortReporter, fileTooLarge, MAX_READ_BYTES, MAX_WALK_BYTES, MAX_WALK_ENTRIES, type FileStat, type WalkOptions, type Workspace } from '../workspace';
 
 /** SFTP servers answer reads of at most about 32-256 KiB (OpenSSH: 256 KiB). */
 const READ_CHUNK_BYTES = 64 * 1024;
@@ -94,18 +94,23 @@ export class SftpWorkspace implements Workspace {
   }
 
   async *walk(root: string, options: WalkOptions): AsyncIterable<string> {
-    const list = (directory: string, limit: number) => this.withSftp((sftp) => listDirectory(sftp, directory, limit));
+    const maxEntries = options.maxEntries ?? MAX_WALK_ENTRIES;
+    const maxBytes = options.maxBytes ?? MAX_WALK_BYTES;
+    const budget = { entries: maxEntries, bytes: maxBytes };
+    const list = (directory: string) => this.withSftp((sftp) => listDirectory(sftp, directory, budget));
+    const reportCut = cutShortReporter(options);
     let remaining = options.maxFiles;
-    let entriesLeft = options.maxEntries ?? MAX_WALK_ENTRIES;
     const visit = async function* (directory: string): AsyncGenerator<string> {
-      if (entriesLeft <= 0) return;
-      let entries;
+      if (budget.entries <= 0) return reportCut('entries', maxEntries);
+      if (budget.bytes <= 0) return reportCut('bytes', maxBytes);
+      let listing;
       try {
-        entries = await list(directory, entriesLeft);
+        listing = await list(directory);
       } catch {
         return;
       }
-      entriesLeft -= entries.length;
+      if (listing.cutShort) reportCut(listing.cutShort, listing.cutShort === 'entries' ? maxEntries : maxBytes);
+      const entries = listing.entries;
       entries.sort((a, b) => a.filename.localeCompare(b.filename));
       for (const entry of entries) {
         if (remaining <= 0) return;
@@ -150,14 +155,15 @@ export class SftpWorkspace implements Workspace {
 const SFTP_EOF = 1;
 
 /**
- * A directory's entries (`.` and `..` left out), at most `limit`, in the server's batches:
- * ssh2's readdir of a path reads every one, and a folder of millions would fill the worker.
+ * A directory's entries (`.` and `..` left out), in the server's batches, as far as `budget` (the
+ * walk's entries and bytes of names still allowed, spent here) goes: ssh2's readdir of a path
+ * reads every one, and a folder of millions of names, or of long ones, would fill the worker.
  */
-async function listDirectory(sftp: SFTPWrapper, directory: string, limit: number): Promise<FileEntryWithStats[]> {
+async function listDirectory(sftp: SFTPWrapper, directory: string, budget: { entries: number; bytes: number }): Promise<{ entries: FileEntryWithStats[]; cutShort?: 'entries' | 'bytes' }> {
   const handle = await call<Buffer>((done) => sftp.opendir(directory, done));
   const entries: FileEntryWithStats[] = [];
   try {
-    while (entries.length < limit) {
+    for (;;) {
       const batch = await new Promise<FileEntryWithStats[] | undefined>((resolve, reject) => {
         sftp.readdir(handle, (error, list) => {
           if ((error as { code?: unknown } | undefined)?.code === SFTP_EOF) resolve(undefined);
@@ -165,13 +171,20 @@ async function listDirectory(sftp: SFTPWrapper, directory: string, limit: number
           else resolve(list);
         });
       });
-      if (!batch) break;
-      entries.push(...batch.filter((entry) => entry.filename !== '.' && entry.filename !== '..').slice(0, limit - entries.length));
+      if (!batch) return { entries };
+      for (const entry of batch) {
+        if (entry.filename === '.' || entry.filename === '..') continue;
+        if (budget.entries <= 0) return { entries, cutShort: 'entries' };
+        // What the server sent for it: the name and its `ls -l` line.
+        budget.bytes -= Buffer.byteLength(entry.filename) + Buffer.byteLength(entry.longname);
+        if (budget.bytes < 0) return { entries, cutShort: 'bytes' };
+        budget.entries -= 1;
+        entries.push(entry);
+      }
     }
   } finally {
     await call((done) => sftp.close(handle, done)).catch(() => undefined);
   }
-  return entries;
 }
 
 /** Throws unless `info` is a regular file of at most `maxBytes` (EISDIR, EINVAL, EFBIG). */

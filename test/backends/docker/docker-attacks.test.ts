@@ -6,8 +6,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { DockerDriver } from '../../../src/environments/docker/docker-driver';
+import { ExecWorkspace } from '../../../src/environments/shell/exec-workspace';
 import type { EnvironmentHandle, TerminalEnvironment } from '../../../src/environments/terminal-environment';
-import { expectReadsBoundedBySize, expectReadsOfSpecialFilesRefused, expectSpecialFilesRefused, expectWalkBoundedByEntries, specialFileSessionTurns } from '../../helpers/bounded-read-contract';
+import { expectReadsBoundedBySize, expectReadsOfSpecialFilesRefused, expectSpecialFilesRefused, expectWalkBoundedByBytes, expectWalkBoundedByEntries, specialFileSessionTurns } from '../../helpers/bounded-read-contract';
 import { tempDir } from '../../helpers/temp-dirs';
 import { describeWithService } from '../../helpers/services';
 import { connectHarness, toolResults, withScriptedSession, type Harness } from '../../helpers/session-harness';
@@ -72,6 +73,16 @@ describeWithService('docker', DOCKER_SERVICE_ENV, 'docker backend: attacks on th
 
   test('a walk reads a bounded number of directory entries, however many names a folder holds', async () => {
     await expectWalkBoundedByEntries(environment.workspace, run, '/workspace/walk');
+  });
+
+  test('a walk brings a bounded number of bytes of names to the worker, however long the names are', async () => {
+    await expectWalkBoundedByBytes(environment.workspace, run, '/workspace/walk-bytes');
+  });
+
+  test("the shell-side file tools' walk (the exec-based backends') is bounded in entries and bytes on this host too", async () => {
+    const shellSide = new ExecWorkspace((request) => environment.exec(request), '/');
+    await expectWalkBoundedByEntries(shellSide, run, '/workspace/walk-shell');
+    await expectWalkBoundedByBytes(shellSide, run, '/workspace/walk-shell-bytes');
   });
 
   test("a command that forges the end-of-command marker and streams on does not bring the worker down", async () => {

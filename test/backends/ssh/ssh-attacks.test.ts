@@ -5,8 +5,9 @@
 import type { WorkflowFailedError } from '@temporalio/client';
 import { START_REFUSED } from '../../../src/workflows/agent-session';
 import type { SshDriver } from '../../../src/environments/ssh/ssh-driver';
+import { ExecWorkspace } from '../../../src/environments/shell/exec-workspace';
 import type { EnvironmentHandle, TerminalEnvironment } from '../../../src/environments/terminal-environment';
-import { expectReadsBoundedBySize, expectReadsOfSpecialFilesRefused, expectSpecialFilesRefused, expectWalkBoundedByEntries, specialFileSessionTurns } from '../../helpers/bounded-read-contract';
+import { expectReadsBoundedBySize, expectReadsOfSpecialFilesRefused, expectSpecialFilesRefused, expectWalkBoundedByBytes, expectWalkBoundedByEntries, specialFileSessionTurns } from '../../helpers/bounded-read-contract';
 import { describeWithService } from '../../helpers/services';
 import { connectHarness, toolResults, uniqueName, withScriptedSession, type Harness } from '../../helpers/session-harness';
 import { newHandle, run, SSH_SERVICE_ENV, sshSection, testDriver } from './ssh-fixtures';
@@ -41,6 +42,16 @@ describeWithService('sshd', SSH_SERVICE_ENV, 'ssh backend: attacks on the worker
 
   test('a walk reads a bounded number of directory entries, however many names a folder holds', async () => {
     await expectWalkBoundedByEntries(environment.workspace, (command) => run(environment, command), `${workdir}/walk`);
+  });
+
+  test('a walk brings a bounded number of bytes of names to the worker, however long the names are', async () => {
+    await expectWalkBoundedByBytes(environment.workspace, (command) => run(environment, command), `${workdir}/walk-bytes`);
+  });
+
+  test("the shell-side file tools' walk (the exec-based backends') is bounded in entries and bytes on this host too", async () => {
+    const shellSide = new ExecWorkspace((request) => environment.exec(request), '/');
+    await expectWalkBoundedByEntries(shellSide, (command) => run(environment, command), `${workdir}/walk-shell`);
+    await expectWalkBoundedByBytes(shellSide, (command) => run(environment, command), `${workdir}/walk-shell-bytes`);
   });
 
   test("a command flooding the wrapper's side channel costs the worker neither its memory nor its event loop", async () => {
