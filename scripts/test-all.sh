@@ -16,13 +16,15 @@ TEMPORAL_CLI_PATH="$(node dist/src/cli/main.js temporal-cli)"
 export TEMPORAL_CLI_PATH
 "$TEMPORAL_CLI_PATH" --version
 
-echo "== services for the backend tests: dockerd, sshd, bubblewrap, PostgreSQL, Chromium (Debian packages), Temporal server (Go module)"
+echo "== services for the backend tests: dockerd (two: overlay2, and btrfs with quotas), sshd, bubblewrap, PostgreSQL, Chromium (Debian packages), Temporal server (Go module)"
 stop_services() {
   # The Temporal server before the PostgreSQL it runs on.
-  for service in temporal-server docker sshd postgres; do scripts/services/$service.sh stop >/dev/null 2>&1 || true; done
+  for service in temporal-server docker docker-quota sshd postgres; do scripts/services/$service.sh stop >/dev/null 2>&1 || true; done
 }
 trap stop_services EXIT
 eval "$(scripts/services/docker.sh start)"
+# A second dockerd on a loop-mounted btrfs with quotas, for the `disk_mb` bound.
+eval "$(scripts/services/docker-quota.sh start)"
 eval "$(scripts/services/sshd.sh start)"
 eval "$(scripts/services/bwrap.sh start)"
 eval "$(scripts/services/postgres.sh start)"
@@ -31,7 +33,7 @@ eval "$(scripts/services/chromium.sh start)"
 # once per version into /var/cache/hermes-temporal (cold ~25 min on this machine), then seconds.
 time eval "$(scripts/services/temporal-server.sh start)"
 # Every backend suite must run here: a missing service fails instead of skipping.
-export HERMES_REQUIRE_SERVICES=docker,sshd,bwrap,postgres,chromium,temporal-server
+export HERMES_REQUIRE_SERVICES=docker,docker-quota,sshd,bwrap,postgres,chromium,temporal-server
 
 echo "== demo (the README's first command, on an embedded dev server with the scripted model)"
 HERMES_TEMPORAL_HOME="$(mktemp -d)" OPENAI_API_KEY= npm run demo --silent

@@ -7,6 +7,11 @@
 #   scripts/services/docker.sh env                # print the exports again (starts nothing)
 #   scripts/services/docker.sh stop               # remove the test containers, stop dockerd
 #
+# HERMES_DOCKER_STORAGE=btrfs (what scripts/services/docker-quota.sh sets) puts the data-root on a
+# loop-mounted btrfs image with quotas on and uses the btrfs driver, the one storage driver that
+# keeps `--storage-opt size` here (overlay2 needs XFS project quotas, which this kernel lacks); it
+# prints HERMES_TEST_DOCKER_QUOTA_SOCKET instead of HERMES_TEST_DOCKER_SOCKET.
+#
 # Everything (data-root, exec-root, pidfile, log, rootfs cache) lives under .tmp/services/docker/
 # (HERMES_DOCKER_STATE_DIR); the image name is HERMES_DOCKER_TEST_IMAGE, the Debian mirror for
 # debootstrap HERMES_DEBIAN_MIRROR. Progress goes to stderr; stdout carries only `export` lines.
@@ -20,8 +25,12 @@ SOCKET="$STATE/docker.sock"
 PIDFILE="$STATE/dockerd.pid"
 LOG="$STATE/dockerd.log"
 IMAGE="${HERMES_DOCKER_TEST_IMAGE:-hermes-test:bookworm}"
-ROOTFS_TAR="$STATE/rootfs-bookworm.tar"
+ROOTFS_TAR="${HERMES_DOCKER_ROOTFS_TAR:-$STATE/rootfs-bookworm.tar}"
 MIRROR="${HERMES_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+STORAGE="${HERMES_DOCKER_STORAGE:-overlay2}"
+DATA_IMAGE="$STATE/data-btrfs.img"
+NAMESPACE=hermes-test
+[ "$STORAGE" = btrfs ] && NAMESPACE=hermes-test-quota
 # The session containers' label (src/environments/docker/container-spec.ts).
 SESSION_LABEL="hermes-temporal.session"
 
@@ -35,7 +44,11 @@ docker_cli() {
 }
 
 print_env() {
-  echo "export HERMES_TEST_DOCKER_SOCKET=$SOCKET"
+  if [ "$STORAGE" = btrfs ]; then
+    echo "export HERMES_TEST_DOCKER_QUOTA_SOCKET=$SOCKET"
+  else
+    echo "export HERMES_TEST_DOCKER_SOCKET=$SOCKET"
+  fi
   echo "export HERMES_TEST_DOCKER_IMAGE=$IMAGE"
 }
 
@@ -47,6 +60,7 @@ install_packages() {
   local missing=()
   command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
   command -v debootstrap >/dev/null 2>&1 || missing+=(debootstrap)
+  if [ "$STORAGE" = btrfs ]; then command -v mkfs.btrfs >/dev/null 2>&1 || missing+=(btrfs-progs); fi
   [ ${#missing[@]} -eq 0 ] && return 0
   log "installing ${missing[*]} with apt-get"
   export DEBIAN_FRONTEND=noninteractive
@@ -71,8 +85,20 @@ start_daemon() {
   done
 }
 
+# A 4 GiB sparse btrfs image with quotas on, mounted as the data-root (once per boot).
+mount_btrfs_data() {
+  mountpoint -q "$STATE/data" && return 0
+  if [ ! -s "$DATA_IMAGE" ]; then
+    truncate -s 4G "$DATA_IMAGE"
+    mkfs.btrfs -q "$DATA_IMAGE" >&2
+  fi
+  mount -o loop "$DATA_IMAGE" "$STATE/data"
+  btrfs quota enable "$STATE/data"
+}
+
 launch_daemon() {
   mkdir -p "$STATE/data" "$STATE/exec"
+  [ "$STORAGE" = btrfs ] && mount_btrfs_data
   rm -f "$SOCKET" "$PIDFILE"
   log "starting dockerd on $SOCKET (log: $LOG)"
   # setsid: the daemon must outlive the shell that started it (and not get its signals).
@@ -80,8 +106,8 @@ launch_daemon() {
     --host "unix://$SOCKET" \
     --data-root "$STATE/data" --exec-root "$STATE/exec" --pidfile "$PIDFILE" \
     --iptables=false --ip6tables=false --bridge=none --ip-forward=false --ip-masq=false \
-    --storage-driver=overlay2 \
-    --containerd-namespace hermes-test --containerd-plugins-namespace hermes-test-plugins \
+    --storage-driver="$STORAGE" \
+    --containerd-namespace "$NAMESPACE" --containerd-plugins-namespace "$NAMESPACE-plugins" \
     >>"$LOG" 2>&1 </dev/null &
 }
 
@@ -130,6 +156,7 @@ stop_daemon() {
   if ! running; then
     log "dockerd is not running"
     rm -f "$SOCKET"
+    unmount_btrfs_data
     return 0
   fi
   remove_test_containers
@@ -147,6 +174,12 @@ stop_daemon() {
     sleep 0.2
   done
   rm -f "$SOCKET" "$PIDFILE"
+  unmount_btrfs_data
+}
+
+# The loop mount goes with the daemon (umount -d also frees the loop device).
+unmount_btrfs_data() {
+  if [ "$STORAGE" = btrfs ] && mountpoint -q "$STATE/data"; then umount -d "$STATE/data" || log "could not unmount $STATE/data"; fi
 }
 
 case "${1:-}" in

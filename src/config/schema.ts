@@ -29,6 +29,12 @@ const dockerSchema = z
     memory_mb: positiveInt.default(2048),
     cpus: z.number().positive().default(1),
     pids_limit: positiveInt.default(512),
+    /**
+     * Most MiB a container may write to its own filesystem (Docker's `--storage-opt size`); only
+     * storage drivers with quotas keep it (btrfs with quotas on, overlay2 on XFS with pquota), and
+     * a daemon that cannot keep it refuses the session. Unset: no bound.
+     */
+    disk_mb: positiveInt.optional(),
     /** `host:container[:ro]` bind mounts; any host mount turns dangerous-command checks back on. */
     volumes: z.array(z.string()).default([]),
     env: z.record(z.string(), z.string()).default({}),

@@ -76,6 +76,8 @@ export function containerSpec(options: {
       // Unset means the daemon's default network (usually its bridge).
       ...(settings.network ? {} : { NetworkMode: 'none' }),
       Tmpfs: { '/tmp': TMPFS_OPTIONS },
+      // The writable layer's bound: the daemon refuses it where its storage driver has no quotas.
+      ...(settings.disk_mb ? { StorageOpt: { size: `${settings.disk_mb}M` } } : {}),
       ...(binds.length ? { Binds: binds } : {}),
     },
   };

@@ -159,9 +159,24 @@ export class DockerDriver implements EnvironmentDriver {
     try {
       return await ensureContainer(this.docker(), sessionId, spec);
     } catch (error) {
+      if (this.settings.disk_mb && isStorageOptRefused(error)) throw new Error(diskBoundRefused(error));
       throw asUnavailable(error, what);
     }
   }
+}
+
+/** The daemon's answer when its storage driver has no size option (overlay2 on ext4, vfs, ...). */
+function isStorageOptRefused(error: unknown): boolean {
+  return /storage-?opt|storage option/i.test(errorMessage(error));
+}
+
+/** Said instead of running the session without the disk bound its operator asked for. */
+function diskBoundRefused(error: unknown): string {
+  return (
+    `terminal.docker.disk_mb is set, but this Docker daemon cannot limit a container's disk (${errorMessage(error)}). ` +
+    "Its storage driver must support a size option: btrfs with quotas enabled, or overlay2 on XFS mounted with 'pquota'. " +
+    'Unset disk_mb to run without a disk bound.'
+  );
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {

@@ -12,7 +12,7 @@ import { expectReadsBoundedBySize, expectReadsOfSpecialFilesRefused, expectSpeci
 import { tempDir } from '../../helpers/temp-dirs';
 import { describeWithService } from '../../helpers/services';
 import { connectHarness, toolResults, withScriptedSession, type Harness } from '../../helpers/session-harness';
-import { DOCKER_SERVICE_ENV, newHandle, testDriver } from './docker-fixtures';
+import { DOCKER_QUOTA_SERVICE_ENV, DOCKER_SERVICE_ENV, newHandle, testDriver } from './docker-fixtures';
 
 describeWithService('docker', DOCKER_SERVICE_ENV, 'docker backend: attacks on the worker through the container', (serviceEnv) => {
   let driver: DockerDriver;
@@ -101,6 +101,17 @@ describeWithService('docker', DOCKER_SERVICE_ENV, 'docker backend: attacks on th
     expect((await environment.exec({ command: 'echo alive', timeoutMs: 30_000, cwd: '/workspace' })).output).toBe('alive\n');
   }, 90_000);
 
+  test("a disk bound this daemon's storage driver cannot keep refuses the session instead of running it unbounded", async () => {
+    // The test daemon's overlay2 lies on ext4, which has no project quotas.
+    const bounded = testDriver(serviceEnv, { disk_mb: 256 });
+    const session = newHandle();
+    try {
+      await expect(bounded.start(session)).rejects.toThrow(/disk_mb is set, but this Docker daemon cannot limit a container's disk/);
+    } finally {
+      await bounded.destroy(session).catch(() => undefined);
+    }
+  });
+
   describe('whole sessions', () => {
     let harness: Harness;
     beforeAll(async () => {
@@ -125,5 +136,42 @@ describeWithService('docker', DOCKER_SERVICE_ENV, 'docker backend: attacks on th
       // The worker never held one of them: far less than the 4 GB file or a second of /dev/zero.
       expect(process.memoryUsage().rss - before).toBeLessThan(512 * 1024 * 1024);
     }, 180_000);
+
+    test('search_files over a folder past the walk bound tells the model its results are partial', async () => {
+      const terminal = { backend: 'docker' as const, docker: { socket_path: serviceEnv.HERMES_TEST_DOCKER_SOCKET, image: serviceEnv.HERMES_TEST_DOCKER_IMAGE } };
+      const script = {
+        turns: [
+          // One more name than a walk reads.
+          { tool_calls: [{ name: 'terminal', arguments: { command: 'mkdir many && (cd many && seq -f "f%.0f" 1 100001 | xargs touch) && echo ready' } }] },
+          { tool_calls: [{ name: 'search_files', arguments: { target: 'files', pattern: 'f1*', path: 'many', limit: 5 } }] },
+          { content: 'done' },
+        ],
+      };
+      await withScriptedSession(harness, { script, config: { terminal } }, async ({ handle: session, store }) => {
+        expect(await session.result()).toMatchObject({ status: 'completed', answer: 'done' });
+        const results = await toolResults(store, session);
+        expect(results[0]).toMatchObject({ output: 'ready', exit_code: 0 });
+        expect(results[1]).toMatchObject({ truncated: true, note: expect.stringMatching(/^Results are partial: the listing stopped after 100,000 /) });
+      });
+    }, 180_000);
   });
+});
+
+describeWithService('docker-quota', DOCKER_QUOTA_SERVICE_ENV, "docker backend: a session's disk bound", (serviceEnv) => {
+  test("a container that writes past disk_mb is stopped by the daemon's quota, not by the host's disk filling", async () => {
+    const driver = testDriver({ ...serviceEnv, HERMES_TEST_DOCKER_SOCKET: serviceEnv.HERMES_TEST_DOCKER_QUOTA_SOCKET ?? '' }, { disk_mb: 200 });
+    const handle = await driver.start(newHandle());
+    try {
+      const environment = await driver.attach(handle);
+      // 600 MB, in the home folder and in the workdir: both are the container's own layer.
+      for (const target of ['/root/fill', '/workspace/fill']) {
+        const result = await environment.exec({ command: `head -c 600M /dev/zero > ${target}; echo "rc=$?"; du -sm ${target}; rm -f ${target}`, timeoutMs: 60_000 });
+        expect(result.output).toMatch(/Disk quota exceeded/);
+        expect(result.output).toMatch(/rc=1/);
+        expect(Number(/^(\d+)\s/m.exec(result.output)?.[1])).toBeLessThanOrEqual(200);
+      }
+    } finally {
+      await driver.destroy(handle);
+    }
+  }, 120_000);
 });

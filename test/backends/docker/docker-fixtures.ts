@@ -7,6 +7,8 @@ import { DockerDriver, type DockerDriverOptions } from '../../../src/environment
 import type { EnvironmentHandle } from '../../../src/environments/terminal-environment';
 
 export const DOCKER_SERVICE_ENV = ['HERMES_TEST_DOCKER_SOCKET', 'HERMES_TEST_DOCKER_IMAGE'] as const;
+/** A daemon whose storage driver keeps `disk_mb` (scripts/services/docker-quota.sh). */
+export const DOCKER_QUOTA_SERVICE_ENV = ['HERMES_TEST_DOCKER_QUOTA_SOCKET', 'HERMES_TEST_DOCKER_IMAGE'] as const;
 
 export function dockerSettings(env: Record<string, string>, overrides: Partial<DockerSettings> = {}): DockerSettings {
   const docker = { socket_path: env.HERMES_TEST_DOCKER_SOCKET, image: env.HERMES_TEST_DOCKER_IMAGE, ...overrides };
