@@ -8,7 +8,7 @@ import path from 'node:path';
 import { listWithin, readWithin } from './no-follow';
 import { isWithin } from './path-within';
 import { resolveRealPath } from './real-path';
-import { fileTooLarge, MAX_READ_BYTES, MAX_WALK_ENTRIES, cutShortReporter, type FileStat, type WalkOptions, type Workspace } from './workspace';
+import { fileTooLarge, MAX_READ_BYTES, MAX_WALK_BYTES, MAX_WALK_ENTRIES, cutShortReporter, type FileStat, type WalkOptions, type Workspace } from './workspace';
 import { readUpTo } from './bounded-read';
 
 export class LocalWorkspace implements Workspace {
@@ -113,18 +113,31 @@ export class LocalWorkspace implements Workspace {
     const start = this.resolve(root);
     const within = await realpath(start).catch(() => null);
     if (within === null) return;
+    const maxBytes = options.maxBytes ?? MAX_WALK_BYTES;
+    let bytesLeft = maxBytes;
     const reportCut = cutShortReporter(options);
-    const cut = () => reportCut('entries', maxEntries);
     const visit = async function* (directory: string, opened: string): AsyncGenerator<string> {
-      if (entriesLeft <= 0) return cut();
+      if (entriesLeft <= 0) return reportCut('entries', maxEntries);
+      if (bytesLeft <= 0) return reportCut('bytes', maxBytes);
       // One more than the budget tells a folder that holds more than the walk may read.
       const entries = await listWithin(opened, within, entriesLeft + 1);
       if (!entries) return;
       if (entries.length > entriesLeft) {
         entries.length = entriesLeft;
-        cut();
+        reportCut('entries', maxEntries);
       }
       entriesLeft -= entries.length;
+      // Names are short here (255 bytes at most), but the bound means the same on every backend.
+      let kept = 0;
+      for (const entry of entries) {
+        bytesLeft -= Buffer.byteLength(entry.name);
+        if (bytesLeft < 0) break;
+        kept += 1;
+      }
+      if (kept < entries.length) {
+        entries.length = kept;
+        reportCut('bytes', maxBytes);
+      }
       entries.sort((a, b) => a.name.localeCompare(b.name));
       for (const entry of entries) {
         if (remaining <= 0) return;

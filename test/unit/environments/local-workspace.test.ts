@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { LocalWorkspace } from '../../../src/environments/local-workspace';
-import { expectReadsBoundedBySize, expectWalkBoundedByEntries } from '../../helpers/bounded-read-contract';
+import { expectReadsBoundedBySize, expectWalkBoundedByBytes, expectWalkBoundedByEntries } from '../../helpers/bounded-read-contract';
 import { tempDir } from '../../helpers/temp-dirs';
 
 let workspace: string;
@@ -74,4 +74,8 @@ test('a read stops at the limit: a larger file, also a sparse one, is refused ra
 
 test('a walk reads a bounded number of directory entries, however many names a folder holds', async () => {
   await expectWalkBoundedByEntries(new LocalWorkspace(workspace), async (command) => execFileSync('bash', ['-c', command]), path.join(workspace, 'walk'));
+});
+
+test('a walk brings a bounded number of bytes of names to the worker, as on the shell-reached backends', async () => {
+  await expectWalkBoundedByBytes(new LocalWorkspace(workspace), async (command) => execFileSync('bash', ['-c', command]), path.join(workspace, 'walk-bytes'));
 });
