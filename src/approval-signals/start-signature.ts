@@ -2,8 +2,8 @@
 // workflow id and the time of signing. A worker runs a root session only when that key is one its
 // own config trusts (activities/start-verification.ts): anything else that reaches the Temporal
 // server (a model's script on an ssh host, say) could otherwise start a session with approvals off,
-// its own approver keys and any workspace. Children and continued runs are vouched for by Temporal
-// itself (a client cannot start a child or a continuation). Pure: the CLI signs, a worker checks.
+// its own approver keys and any workspace. Children and continued runs are vouched for by the
+// session Temporal names as their origin (activities/session-lineage.ts). Pure: the CLI signs, a worker checks.
 import * as ed from '@noble/ed25519';
 import { hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import type { ApproverPublicKey } from './approval-types';

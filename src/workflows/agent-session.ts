@@ -92,6 +92,8 @@ const STOP_LOCAL_BACKGROUND_PATCH = 'stop-local-background-processes';
 const LOCAL_END_CHECKS_PATCH = 'local-end-workspace-checks';
 /** Histories recorded before root sessions checked who started them replay without the check. */
 const SIGNED_START_PATCH = 'signed-session-start';
+/** Children and continued runs recorded before their parent or previous run was checked replay without the check. */
+const VERIFIED_LINEAGE_PATCH = 'verified-session-lineage';
 /** The failure type of a root session whose start no key the worker trusts signed. */
 export const START_REFUSED = 'Hermes.Session.StartRefused';
 /** How long an idle parent waits, after a report, for its other children's before the model reads them. */
@@ -407,15 +409,24 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     });
   };
 
-  // A root run that no trusted key started runs nothing (start-signature.ts). Children and
-  // continued runs are vouched for by Temporal: no client can start either.
+  // A root run that no trusted key started runs nothing (start-signature.ts); a child or continued
+  // run, nothing unless a session on this task queue is its parent or previous run (session-lineage.ts):
+  // any workflow, on any worker, can start a child or continue as new here.
   const info = workflowInfo();
-  if (!info.parent && !info.continuedFromExecutionRunId && patched(SIGNED_START_PATCH)) {
-    const verdict = await activities.verifySessionStart({ workflowId: info.workflowId, input, runStartedAt: info.runStartTime.toISOString() });
+  const lineage = info.parent
+    ? { kind: 'parent' as const, workflowId: info.parent.workflowId, runId: info.parent.runId }
+    : info.continuedFromExecutionRunId
+      ? { kind: 'continued' as const, workflowId: info.workflowId, runId: info.continuedFromExecutionRunId }
+      : undefined;
+  if (lineage ? patched(VERIFIED_LINEAGE_PATCH) : patched(SIGNED_START_PATCH)) {
+    const where = { workflowId: info.workflowId, input, runStartedAt: info.runStartTime.toISOString() };
+    const verdict = await activities.verifySessionStart(lineage ? { ...where, lineage, taskQueue: info.taskQueue } : where);
     if (!verdict.ok) {
-      const message =
-        `Refused to run this session: ${verdict.reason}. \`hermes-temporal run\` signs a session with the approver key of ` +
-        'its hermes home; for workers to run the sessions of another machine, add its key to their approvals.approvers (`hermes-temporal approver show` there prints the line)';
+      const howToStart = lineage
+        ? 'sub-agents and continued runs come only from sessions on this task queue'
+        : '`hermes-temporal run` signs a session with the approver key of its hermes home; for workers to run the sessions ' +
+          'of another machine, add its key to their approvals.approvers (`hermes-temporal approver show` there prints the line)';
+      const message = `Refused to run this session: ${verdict.reason}. ${howToStart}`;
       setStatus('failed');
       setCurrentDetails(`**refused**: ${message}`);
       throw ApplicationFailure.create({ message, type: START_REFUSED, nonRetryable: true });
