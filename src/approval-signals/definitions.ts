@@ -50,8 +50,9 @@ export function parseApprovalDecision(value: unknown): ApprovalDecision {
   }
   const { approvalId, choice, reason, decidedBy, signature } = value;
   if (typeof approvalId !== 'string' || !approvalId) throw new TypeError('approvalId must be a non-empty string');
+  if (approvalId.length > MAX_NAME_CHARS) throw new TypeError(`approvalId must be at most ${MAX_NAME_CHARS} characters`);
   if (typeof choice !== 'string' || !(APPROVAL_CHOICES as readonly string[]).includes(choice)) {
-    throw new TypeError(`choice must be one of ${APPROVAL_CHOICES.join(', ')} (got ${JSON.stringify(choice)})`);
+    throw new TypeError(`choice must be one of ${APPROVAL_CHOICES.join(', ')} (got ${String(JSON.stringify(choice)).slice(0, 40)})`);
   }
   if (reason !== undefined && typeof reason !== 'string') throw new TypeError('reason must be a string');
   if (typeof reason === 'string' && reason.length > MAX_REASON_CHARS) throw new TypeError(`reason must be at most ${MAX_REASON_CHARS} characters`);

@@ -36,6 +36,7 @@ import { DEFAULT_DELEGATION_SETTINGS } from './delegation-types';
 import { descendantApprovalsSignal, statusQuery, subagentFinishedSignal, transcriptQuery } from './messages';
 import { CodeCalls } from './code-calls';
 import { buildReport, reportToParent, tellRootAboutApprovals } from './subagent-reporting';
+import { parseDescendantApprovals, parseSubagentReport } from './signal-payloads';
 import { Subagents } from './subagents';
 import { TodoList } from './todo-list';
 import { McpTools, mcpCallOptions } from './mcp-tools';
@@ -154,10 +155,14 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     descendantApprovals: subagents.descendantApprovals(),
     ...(input.subagent ? { parentSessionId: input.parentSessionId, rootSessionId: input.subagent.rootSessionId, depth: input.subagent.depth } : {}),
   }));
-  setHandler(subagentFinishedSignal, (report) => subagents.receive(report));
-  setHandler(descendantApprovalsSignal, (entry) => {
-    subagents.noteDescendantApprovals(entry);
-    showDetails(currentDetails);
+  // Any client can send these, with anything: what does not read as a report is dropped.
+  setHandler(subagentFinishedSignal, (payload) => {
+    const report = parseSubagentReport(payload);
+    if (report) subagents.receive(report);
+  });
+  setHandler(descendantApprovalsSignal, (payload) => {
+    const entry = parseDescendantApprovals(payload);
+    if (entry && subagents.noteDescendantApprovals(entry)) showDetails(currentDetails);
   });
   setHandler(transcriptQuery, () => state.transcriptView());
   const startAttributes: SearchAttributeUpdatePair[] = [

@@ -39,6 +39,9 @@ export interface ApprovalGateDeps {
 }
 
 const MAX_AUDIT_ENTRIES = 50;
+/** What a refusal record keeps of the approval id and the reason (a signal's text, any size). */
+const MAX_REFUSAL_ID_CHARS = 200;
+const MAX_REFUSAL_MESSAGE_CHARS = 500;
 
 export interface ApprovalCarryOver {
   sessionApprovals: string[];
@@ -140,7 +143,10 @@ export class ApprovalGate {
   }
 
   /** Records a decision that could not even be read (a malformed signal). */
-  refuse(approvalId: string, message: string): void {
+  refuse(anyApprovalId: string, anyMessage: string): void {
+    // Anyone can signal a refusal's text into the session: what is kept of it is bounded.
+    const approvalId = anyApprovalId.slice(0, MAX_REFUSAL_ID_CHARS);
+    const message = anyMessage.slice(0, MAX_REFUSAL_MESSAGE_CHARS);
     log.warn('Refused an approval decision', { approvalId, error: message });
     this.record({ approvalId, outcome: 'refused', message });
     const entry = this.entries.get(approvalId);

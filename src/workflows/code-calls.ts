@@ -10,6 +10,7 @@
 import { condition, setHandler } from '@temporalio/workflow';
 import { CODE_LIMITS, innerCallId } from '../code-execution/callable-tools';
 import { codeToolCallSignal, type CodeToolCallRequest } from './code-call-messages';
+import { parseCodeToolCallRequest } from './signal-payloads';
 import type { ExecuteToolInput, ToolCallPlan, ToolOutcome } from './session-types';
 
 interface OpenScript {
@@ -27,9 +28,10 @@ export class CodeCalls {
     /** Gates and runs one call (stores its result at `requestSeq + 1`). */
     private readonly runInner: (call: ToolCallPlan, requestSeq: number, parentCallId: string) => Promise<void>,
   ) {
-    setHandler(codeToolCallSignal, (request) => {
-      const script = this.scripts.get(request.parentCallId);
-      if (!script || !Number.isInteger(request.index) || request.index < 0 || request.index >= script.count || script.seen.has(request.index)) return;
+    setHandler(codeToolCallSignal, (payload) => {
+      const request = parseCodeToolCallRequest(payload);
+      const script = request && this.scripts.get(request.parentCallId);
+      if (!request || !script || request.index < 0 || request.index >= script.count || script.seen.has(request.index)) return;
       script.seen.add(request.index);
       script.queue.push(request);
     });

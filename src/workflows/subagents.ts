@@ -23,6 +23,8 @@ export type ChildEvent =
 
 /** Finished children kept in the status view (the running ones are always kept). */
 const FINISHED_CHILDREN_SHOWN = 100;
+/** Descendants whose waiting approvals a root shows at once (a tree has at most a few dozen running). */
+const DESCENDANT_APPROVALS_SHOWN = 50;
 
 export class Subagents {
   private nextChild: number;
@@ -136,9 +138,16 @@ export class Subagents {
     await condition(() => this.starting === 0);
   }
 
-  noteDescendantApprovals(entry: DescendantApprovals): void {
-    if (entry.count > 0) this.approvals.set(entry.sessionId, entry);
-    else this.approvals.delete(entry.sessionId);
+  /**
+   * Notes what a descendant waits for; false when the entry cannot be one of this tree's (its
+   * session id does not extend this session's, as every descendant's does) or too many are shown.
+   */
+  noteDescendantApprovals(entry: DescendantApprovals): boolean {
+    if (!entry.sessionId.startsWith(`${this.input.sessionId}-sa`)) return false;
+    if (entry.count === 0) return this.approvals.delete(entry.sessionId);
+    if (!this.approvals.has(entry.sessionId) && this.approvals.size >= DESCENDANT_APPROVALS_SHOWN) return false;
+    this.approvals.set(entry.sessionId, entry);
+    return true;
   }
 
   descendantApprovals(): DescendantApprovals[] {

@@ -1,0 +1,53 @@
+// The agent, on a server it reaches (`terminal.local.network: host`, as session-start.test.ts
+// shows its programs do), signals its own session with what no sub-agent or human would send:
+// reports and approval notes that are not objects, and decisions under huge approval ids. A
+// handler that threw on one would fail the session's workflow task on every retry, and the
+// session would hang for good; a refusal kept whole would grow its state a few megabytes a
+// signal (one set of such signals failed it: its workflow task grew past the server's limit).
+// The session must drop them and go on when the human answers.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { approvalAuditQuery, approvalDecisionSignal } from '../../../src/approval-signals/definitions';
+import type { ApprovalDecision } from '../../../src/approval-signals/approval-types';
+import { descendantApprovalsSignal, subagentFinishedSignal } from '../../../src/workflows/messages';
+import type { SubagentReport, DescendantApprovals } from '../../../src/workflows/delegation-types';
+import type { Harness } from '../../helpers/session-harness';
+import { humanApproves, runAttack, setUpAttacks, terminal, type AttackWorld } from '../../helpers/attack-world';
+
+let harness: Harness;
+let world: AttackWorld;
+setUpAttacks((connected) => (harness = connected), (created) => (world = created));
+
+const HUGE = 'x'.repeat(1_000_000);
+
+const script = () => ({ turns: [{ tool_calls: [terminal(`node -e "require('fs').writeFileSync('approved.txt', 'yes')"`)] }, { content: 'done' }] });
+
+test('reports and approval notes that are not objects are dropped, and the session goes on when the human answers', async () => {
+  const run = await runAttack(harness, world, script, {}, async (handle, finished) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await handle.signal(subagentFinishedSignal, null as unknown as SubagentReport);
+    await handle.signal(descendantApprovalsSignal, null as unknown as DescendantApprovals);
+    await handle.signal(descendantApprovalsSignal, 'not an object' as unknown as DescendantApprovals);
+    await handle.signal(descendantApprovalsSignal, { sessionId: 7, workflowId: [], count: 'many' } as unknown as DescendantApprovals);
+    await humanApproves(world, 'approved.txt')(handle, finished);
+  });
+  expect(run.result).toMatchObject({ status: 'completed', answer: 'done' });
+  expect(existsSync(path.join(world.workspace, 'approved.txt'))).toBe(true);
+}, 60_000);
+
+test('decisions refused for megabyte approval ids and choices are kept in a few hundred characters each', async () => {
+  let auditChars = -1;
+  const run = await runAttack(harness, world, script, {}, async (handle, finished) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    for (let index = 0; index < 3; index += 1) {
+      await handle.signal(approvalDecisionSignal, { approvalId: `${HUGE}${index}`, choice: 'once' });
+      await handle.signal(approvalDecisionSignal, { approvalId: 'a1', choice: HUGE } as unknown as ApprovalDecision);
+    }
+    auditChars = JSON.stringify(await handle.query(approvalAuditQuery)).length;
+    await humanApproves(world, 'approved.txt')(handle, finished);
+  });
+  expect(run.result).toMatchObject({ status: 'completed', answer: 'done' });
+  // Six refusals, each a few hundred characters, not a megabyte.
+  expect(auditChars).toBeGreaterThan(0);
+  expect(auditChars).toBeLessThan(10_000);
+}, 60_000);
