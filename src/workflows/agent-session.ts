@@ -95,6 +95,8 @@ const LOCAL_END_CHECKS_PATCH = 'local-end-workspace-checks';
 const SIGNED_START_PATCH = 'signed-session-start';
 /** Children and continued runs recorded before their parent or previous run was checked replay without the check. */
 const VERIFIED_LINEAGE_PATCH = 'verified-session-lineage';
+/** Histories recorded before a sub-agent's signalled report waited for its workflow's close replay with the report believed at once. */
+const REPORTS_WAIT_FOR_CLOSE_PATCH = 'subagent-reports-wait-for-close';
 /** The failure type of a root session whose start no key the worker trusts signed. */
 export const START_REFUSED = 'Hermes.Session.StartRefused';
 /** How long an idle parent waits, after a report, for its other children's before the model reads them. */
@@ -120,10 +122,16 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     const plan = todos.progressLine();
     setCurrentDetails(`${text}${plan ? ` (${plan})` : ''}${descendants}`);
   };
-  const subagents = new Subagents(input, delegation, input.resume?.subagents, (event) => {
-    state.childEvent(event);
-    if (event.type === 'child_finished') showDetails(currentDetails);
-  });
+  const subagents = new Subagents(
+    input,
+    delegation,
+    input.resume?.subagents,
+    (event) => {
+      state.childEvent(event);
+      if (event.type === 'child_finished') showDetails(currentDetails);
+    },
+    patched(REPORTS_WAIT_FOR_CLOSE_PATCH),
+  );
   // All decided in the first task, before any local activity could split one (see below).
   const gateInTools = patched(GATE_WITHOUT_LOCAL_ACTIVITY_PATCH);
   const oneUpsert = patched(ONE_UPSERT_PER_CHANGE_PATCH);
@@ -158,7 +166,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
   // Any client can send these, with anything: what does not read as a report is dropped.
   setHandler(subagentFinishedSignal, (payload) => {
     const report = parseSubagentReport(payload);
-    if (report) subagents.receive(report);
+    if (report) subagents.claim(report);
   });
   setHandler(descendantApprovalsSignal, (payload) => {
     const entry = parseDescendantApprovals(payload);

@@ -101,6 +101,8 @@ export interface SubagentsCarryOver {
   /** Reports not yet shown to the model. */
   undelivered: SubagentReport[];
   descendantApprovals: DescendantApprovals[];
+  /** Reports running children signalled, kept until their workflows are seen closed. */
+  claimed?: SubagentReport[];
 }
 
 export interface TokenUsage {

@@ -23,6 +23,8 @@ export type ChildEvent =
 
 /** Finished children kept in the status view (the running ones are always kept). */
 const FINISHED_CHILDREN_SHOWN = 100;
+/** How soon a session asks the server whether a child that claimed to finish, with no handle here, has closed. */
+const CLAIM_FIRST_CHECK_MS = 1000;
 /** Descendants whose waiting approvals a root shows at once (a tree has at most a few dozen running). */
 const DESCENDANT_APPROVALS_SHOWN = 50;
 
@@ -32,6 +34,10 @@ export class Subagents {
   private readonly queued: SessionInput[];
   private readonly undelivered: SubagentReport[];
   private readonly approvals = new Map<string, DescendantApprovals>();
+  /** Reports signalled by running children whose workflows have not closed yet (the latest each). */
+  private readonly claimed = new Map<string, SubagentReport>();
+  /** Children started by this run: their close reaches it through their handles. */
+  private readonly watched = new Set<string>();
   private starting = 0;
 
   constructor(
@@ -39,12 +45,15 @@ export class Subagents {
     private readonly settings: DelegationSettings,
     carry: SubagentsCarryOver | undefined,
     private readonly onEvent: (event: ChildEvent) => void,
+    /** Whether a signalled report waits for its child's close (histories recorded before replay without). */
+    private readonly reportsWaitForClose = true,
   ) {
     this.nextChild = carry?.nextChild ?? 0;
     this.children = carry?.children ?? [];
     this.queued = carry?.queued ?? [];
     this.undelivered = carry?.undelivered ?? [];
     for (const entry of carry?.descendantApprovals ?? []) this.approvals.set(entry.sessionId, entry);
+    for (const report of carry?.claimed ?? []) this.claimed.set(report.sessionId, report);
   }
 
   get depth(): number {
@@ -99,11 +108,36 @@ export class Subagents {
     return dispatchedResult(delegationId, request.tasks, sessionIds, stillQueued);
   }
 
+  /**
+   * A report signalled to this session. Anyone who reaches the server can send one, for any child:
+   * it is believed only once the child's workflow has closed (its handle, or the server, says so),
+   * or a forged one would end a running child here (no longer waited for, counted or cancelled).
+   */
+  claim(report: SubagentReport): void {
+    if (!this.reportsWaitForClose) return this.receive(report);
+    const child = this.children.find((candidate) => candidate.sessionId === report.sessionId);
+    if (child?.status !== 'running') return;
+    this.claimed.set(report.sessionId, report);
+  }
+
+  /** Running children started by an earlier run that claim to have finished: the server is asked whether they closed. */
+  private get unconfirmedClaims(): string[] {
+    return this.children.filter((child) => child.status === 'running' && this.claimed.has(child.sessionId) && !this.watched.has(child.sessionId)).map((child) => child.workflowId);
+  }
+
+  /** A child's workflow closed: its own report if it sent one, else `otherwise`. */
+  private closed(sessionId: string, otherwise: () => SubagentReport): void {
+    const report = this.claimed.get(sessionId) ?? otherwise();
+    this.claimed.delete(sessionId);
+    this.receive(report);
+  }
+
   /** A child's report arrived (by signal, or from its closing when it could not send one). */
   receive(report: SubagentReport): void {
     const child = this.children.find((candidate) => candidate.sessionId === report.sessionId);
     // Only children of this session that are still running can report, and only once.
     if (!child || (child.status !== 'running' && child.status !== 'queued')) return;
+    this.claimed.delete(report.sessionId);
     child.status = report.status;
     this.approvals.delete(report.sessionId);
     this.undelivered.push(report);
@@ -123,12 +157,21 @@ export class Subagents {
    * as new, when no child handle is left to say so.
    */
   async waitForNews(closedWorkflows: (workflowIds: string[]) => Promise<{ workflowId: string; status: string }[]>, checkEverySeconds: number): Promise<void> {
-    while (!(await condition(() => this.undelivered.length > 0 || this.outstanding === 0, checkEverySeconds * 1000))) {
+    // A claimed report of a child without a handle is checked soon after, then less and less often.
+    let claimCheckMs = CLAIM_FIRST_CHECK_MS;
+    const news = () => this.undelivered.length > 0 || this.outstanding === 0;
+    for (;;) {
+      const claims = this.unconfirmedClaims.length > 0;
+      // Woken early by news, or by a first claim (then checked soon, not at the next long check).
+      const woken = await condition(() => news() || (!claims && this.unconfirmedClaims.length > 0), claims ? claimCheckMs : checkEverySeconds * 1000);
+      if (news()) return;
+      if (woken) continue;
+      if (claims) claimCheckMs = Math.min(claimCheckMs * 2, checkEverySeconds * 1000);
       const running = this.children.filter((child) => child.status === 'running');
       if (!running.length) continue;
       for (const closed of await closedWorkflows(running.map((child) => child.workflowId))) {
         const child = running.find((candidate) => candidate.workflowId === closed.workflowId);
-        if (child) this.receive(silentEnd(child, closed.status, this.settings.model ?? this.input.model));
+        if (child) this.closed(child.sessionId, () => silentEnd(child, closed.status, this.settings.model ?? this.input.model));
       }
     }
   }
@@ -173,7 +216,10 @@ export class Subagents {
             .catch((error: unknown) => log.warn('Could not cancel a sub-agent', { child: child.sessionId, reason, error: String(error) })),
         ),
       );
-      for (const child of running) child.status = 'cancelled';
+      for (const child of running) {
+        child.status = 'cancelled';
+        this.claimed.delete(child.sessionId);
+      }
     });
   }
 
@@ -184,6 +230,7 @@ export class Subagents {
       queued: [...this.queued],
       undelivered: [...this.undelivered],
       descendantApprovals: this.descendantApprovals(),
+      ...(this.claimed.size ? { claimed: [...this.claimed.values()] } : {}),
     };
   }
 
@@ -223,11 +270,13 @@ export class Subagents {
         }),
       );
       if (child.status === 'queued') child.status = 'running';
+      this.watched.add(child.sessionId);
       this.onEvent({ type: 'child_started', child: { ...child } });
-      // A child that closes without reporting (terminated, or failed before it could) still ends here.
+      // The child's close delivers the report it signalled; one that closes without reporting
+      // (terminated, or failed before it could) still ends here.
       handle.result().then(
-        () => this.receive(closedWithoutReport(childInput, 'completed', 'The sub-agent ended without sending its report')),
-        (error: unknown) => this.receive(closedWithoutReport(childInput, isCancelled(error) ? 'cancelled' : 'failed', describe(error))),
+        () => this.closed(child.sessionId, () => closedWithoutReport(childInput, 'completed', 'The sub-agent ended without sending its report')),
+        (error: unknown) => this.closed(child.sessionId, () => closedWithoutReport(childInput, isCancelled(error) ? 'cancelled' : 'failed', describe(error))),
       );
     } catch (error) {
       this.receive(closedWithoutReport(childInput, 'failed', `The sub-agent could not be started: ${describe(error)}`));
