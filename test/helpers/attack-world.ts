@@ -13,7 +13,7 @@ import { startScriptedModelServer, type ScriptedModelServer } from '../../src/mo
 import type { ModelScriptInput } from '../../src/model/model-script';
 import type { SessionStore } from '../../src/store/session-store';
 import { newSessionId, startSession, type SessionHandle } from '../../src/temporal/sessions';
-import type { SessionResult } from '../../src/workflows/session-types';
+import type { SessionLimits, SessionResult } from '../../src/workflows/session-types';
 import { loadApproverKey } from '../../src/approval-signals/approver-key';
 import { pendingApprovalsQuery } from '../../src/approval-signals/definitions';
 import { decideSigned } from './approver';
@@ -176,7 +176,7 @@ export async function runAttack(
   /** Runs beside the session (e.g. a human answering the approvals that are not the attack). */
   during?: (handle: SessionHandle, finished: () => boolean) => Promise<void>,
   /** The worker started in another folder than the session's workspace (`run --cwd`). */
-  options: { workerCwd?: string } = {},
+  options: { workerCwd?: string; limits?: Partial<SessionLimits> } = {},
 ): Promise<AttackRun> {
   const sessionId = newSessionId();
   const model = await startScriptedModelServer({ script: script(sessionId) });
@@ -186,7 +186,7 @@ export async function runAttack(
   const { store, worker } = await createTestWorker(harness, workerConfig);
   try {
     return await worker.runUntil(async () => {
-      const handle = await startSession(harness.client, { task: 'attack', config, sessionId });
+      const handle = await startSession(harness.client, { task: 'attack', config, sessionId, ...(options.limits ? { limits: options.limits } : {}) });
       let finished = false;
       const ending = handle.result().finally(() => (finished = true));
       const [result] = await Promise.all([ending, during?.(handle, () => finished)]);

@@ -52,7 +52,11 @@ test('decisions refused for megabyte approval ids and choices are kept in a few 
   expect(auditChars).toBeLessThan(10_000);
 }, 60_000);
 
-test("a report forged for a running sub-agent does not end it early: the parent waits until the sub-agent's workflow has closed", async () => {
+test.each([
+  ['started by the same run of the parent', {}],
+  // The parent's next run has no handle on the child: it asks the server whether the child closed.
+  ['started by an earlier run of the parent', { turnsPerRun: 1 }],
+])("a report forged for a running sub-agent %s does not end it early: the parent waits until the sub-agent's workflow has closed", async (_origin, limits) => {
   const childCommand = `node -e "require('fs').writeFileSync('child.txt', 'yes')"`;
   let forged = false;
   let childWhenRootEnded = '';
@@ -80,6 +84,7 @@ test("a report forged for a running sub-agent does not end it early: the parent 
       await root.result().catch(() => undefined);
       childWhenRootEnded = (await child.describe()).status.name;
     },
+    { limits },
   );
   expect(forged).toBe(true);
   expect(run.result).toMatchObject({ status: 'completed', answer: 'root done' });
