@@ -8,6 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import { loadApproverKey } from '../src/approval-signals/approver-key';
 import { loadConfig } from '../src/config/load';
 import { silentLogger } from '../src/logging';
 import { startScriptedModelServer } from '../src/model/scripted-model-server';
@@ -67,6 +68,8 @@ async function measure(target: Target, workerCount: number, modelUrl: string, po
     OPENAI_BASE_URL: modelUrl,
     OPENAI_API_KEY: 'bench',
     HERMES_MODEL: 'bench',
+    // Workers have homes of their own: they run the sessions the bench's key starts because they trust it.
+    HERMES__APPROVALS__APPROVERS: `bench:${loadApproverKey(home, { create: true }).publicKey}`,
   };
   const workers = await Promise.all(Array.from({ length: workerCount }, () => startWorker({ ...env, HERMES_TEMPORAL_HOME: mkdtempSync(path.join(os.tmpdir(), 'hermes-bench-worker-')) })));
   const connection = await Connection.connect({ address: target.address });

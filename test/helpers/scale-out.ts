@@ -4,6 +4,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { loadApproverKey } from '../../src/approval-signals/approver-key';
 import { CLI_ENTRY, PROJECT_ROOT, SpawnedProcess, WORKER_ENTRY } from './cli';
 import { waitFor } from './wait';
 
@@ -29,6 +30,7 @@ export const DEPLOYMENT_ENV_NAMES = [
   'HERMES_MODEL',
   'HERMES_TEMPORAL_HOME',
   'HERMES__WORKER__SHUTDOWN_GRACE_SECONDS',
+  'HERMES__APPROVALS__APPROVERS',
 ] as const;
 
 /** The environment every process of the deployment gets, as docker-compose.yml gives its worker. */
@@ -44,6 +46,8 @@ export function deploymentEnv(deployment: Deployment, home: string, extra: Recor
     OPENAI_API_KEY: 'test',
     HERMES_MODEL: 'scripted',
     HERMES_TEMPORAL_HOME: home,
+    // Workers have homes of their own: they run the sessions the operator starts because they trust its key.
+    HERMES__APPROVALS__APPROVERS: `operator:${loadApproverKey(deployment.operatorHome, { create: true }).publicKey}`,
     ...extra,
   };
 }
