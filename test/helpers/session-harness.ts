@@ -2,7 +2,7 @@
 // server from the global setup), a scripted model over HTTP, and a temporary store and cwd.
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { ApprovalSurface } from '../../src/approval-signals/approval-types';
 import { loadConfig, type LoadedConfig } from '../../src/config/load';
@@ -29,17 +29,44 @@ export async function connectHarness(): Promise<Harness> {
   installTemporalRuntime(silentLogger);
   const address = process.env.HERMES_TEST_TEMPORAL_ADDRESS;
   if (!address) throw new Error('HERMES_TEST_TEMPORAL_ADDRESS is not set: run integration tests through jest (global setup)');
-  const connection = await Connection.connect({ address });
+  const retries = settlingRetries();
+  const connection = await Connection.connect({ address, interceptors: [retries.interceptor] });
   const nativeConnection = await NativeConnection.connect({ address });
   return {
     address,
     client: new Client({ connection }),
     nativeConnection,
     close: async () => {
+      await retries.settle();
       await connection.close();
       await nativeConnection.close();
     },
   };
+}
+
+/**
+ * The client's usual retries, except that none is scheduled once the harness closes, and closing
+ * waits for those already scheduled: a retry whose timer fires after the channel closed throws
+ * "Channel has been shut down" into the test run, failing a suite whose tests all passed.
+ */
+function settlingRetries() {
+  const defaults = defaultGrpcRetryOptions();
+  let closing = false;
+  let lastRetryAt = 0;
+  const interceptor = makeGrpcRetryInterceptor({
+    retryableDecider: (attempt, status) => !closing && defaults.retryableDecider(attempt, status),
+    delayFunction: (attempt, status) => {
+      const delay = defaults.delayFunction(attempt, status);
+      lastRetryAt = Math.max(lastRetryAt, Date.now() + delay);
+      return delay;
+    },
+  });
+  const settle = async () => {
+    closing = true;
+    const wait = lastRetryAt - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait + 100));
+  };
+  return { interceptor, settle };
 }
 
 let counter = 0;
