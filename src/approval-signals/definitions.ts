@@ -79,6 +79,7 @@ function parseSignature(value: unknown): DecisionSignature {
   return { publicKey, signedAt, ...(via !== undefined ? { via } : {}), value: signatureValue };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** A JSON object (not null, not an array): what every signal payload must be before its fields are read. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import path from 'node:path';
 import type { LoadedConfig } from '../config/load';
 import { OPEN_SESSION_STATUSES, type SessionStore } from '../store/session-store';
+import { procStatFields } from '../environments/process-group';
 import { isBelow } from './session-tree';
 
 /**
@@ -110,9 +111,8 @@ function isRunning(pid: number, identity: string | undefined): boolean {
 export function processIdentity(pid: number): string | undefined {
   try {
     const bootId = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which may hold spaces and parentheses; field 22 is the start time.
-    const startTime = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    // Field 22 of proc(5) is the start time.
+    const startTime = procStatFields(pid)?.[19];
     return startTime ? `${bootId}:${startTime}` : undefined;
   } catch {
     return undefined;

@@ -13,17 +13,25 @@ export function groupHasLiveMembers(pgid: number): boolean {
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue; // Gone while we looked.
-    }
-    // After the command name (which may hold spaces and parentheses): state, ppid, pgrp, ...
-    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const fields = procStatFields(Number(entry));
+    if (!fields) continue; // Gone while we looked.
+    const [state, , group] = fields;
     if (Number(group) === pgid && state !== 'Z') return true;
   }
   return false;
+}
+
+/**
+ * The fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses):
+ * state, ppid, pgrp, ... (field 3 of proc(5) is the first); undefined where there is none.
+ */
+export function procStatFields(pid: number): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
 }
 
 /** Waits up to `ms` for group `pgid` to have no live member; true when it has none. */

@@ -2,6 +2,7 @@
 // the Temporal server can send them, with any JSON: a malformed one must be dropped, not throw in
 // the handler (which fails the workflow task again on every retry: the session stalls for good),
 // and none may grow the session's state past a few kilobytes.
+import { isRecord } from '../approval-signals/definitions';
 import type { DescendantApprovals, SubagentReport, SubagentStatus } from './delegation-types';
 import type { CodeToolCallRequest } from './code-call-messages';
 
@@ -46,9 +47,6 @@ export function parseCodeToolCallRequest(value: unknown): CodeToolCallRequest | 
   return { parentCallId: value.parentCallId, index: value.index as number, name: value.name, summary: text(value.summary).slice(0, 300) };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isId(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0 && value.length <= MAX_ID_CHARS;
