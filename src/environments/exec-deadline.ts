@@ -1,7 +1,7 @@
 // The two ways a running command is stopped from outside — its timeout expiring or its abort
 // signal firing — and how the result then reads for the model: exit 124 or 130 with a note.
 // Shared by every backend so they all report stops the same way.
-import type { ExecRequest } from './terminal-environment';
+import type { ExecRequest, ExecResult } from './terminal-environment';
 
 export class ExecDeadline {
   timedOut = false;
@@ -40,4 +40,13 @@ export class ExecDeadline {
     clearTimeout(this.timer);
     this.request.signal?.removeEventListener('abort', this.onAbort);
   }
+}
+
+/**
+ * The result for a command whose stop came before its start: it is never started, as a kill sent
+ * while a sandbox is still starting can miss a process forked just after it.
+ */
+export function stoppedBeforeStart(request: Pick<ExecRequest, 'signal'>, cwd: string): ExecResult | undefined {
+  if (!request.signal?.aborted) return undefined;
+  return { output: '[Command interrupted]', exitCode: 130, timedOut: false, interrupted: true, cwd };
 }

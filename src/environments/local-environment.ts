@@ -20,7 +20,7 @@ import { LocalBackgroundProcesses } from './background/local-background-processe
 import { LocalPtyProcesses } from './background/local-pty-processes';
 import { shellExitCode, spawnInPty } from './local-pty';
 import type { BackgroundProcesses, EnvironmentHandle, ExecRequest, ExecResult, InteractiveCommand, TerminalEnvironment } from './terminal-environment';
-import { ExecDeadline } from './exec-deadline';
+import { ExecDeadline, stoppedBeforeStart } from './exec-deadline';
 import { disarmNewNestedRepositories, disarmRepository, noteUnguardedStart, unguardedWorkspace } from './git-control';
 import { describeRemovals, watchFolder } from './folder-watch';
 import { gitDirectoryOf } from './git-repositories';
@@ -173,6 +173,8 @@ export class LocalEnvironment implements TerminalEnvironment {
 
   private async run(request: ExecRequest, sandboxed: boolean): Promise<ExecResult> {
     const cwd = request.cwd ?? this.handle.cwd;
+    const notStarted = stoppedBeforeStart(request, cwd);
+    if (notStarted) return notStarted;
     const cwdFile = path.join(os.tmpdir(), `${CWD_FILE_PREFIX}${randomUUID()}`);
     const script = wrapCommand(request.command, cwd, cwdFile);
     const output = new BoundedOutput(request.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);

@@ -12,7 +12,7 @@ import { commandScript, killScript, readLogScriptFor } from './command-script';
 import { parseLog } from '../shell/command-log-script';
 import { DockerWorkspace } from './docker-workspace';
 import { captureExec, runExec, type StreamKind } from './run-exec';
-import { ExecDeadline } from '../exec-deadline';
+import { ExecDeadline, stoppedBeforeStart } from '../exec-deadline';
 
 const DEFAULT_MAX_OUTPUT_CHARS = 50_000;
 /** After a kill was sent, how long to wait (beyond the grace period) before we stop reading. */
@@ -53,7 +53,8 @@ export class DockerEnvironment implements TerminalEnvironment {
 
   async exec(request: ExecRequest): Promise<ExecResult> {
     const cwd = request.cwd ?? this.current.cwd;
-    if (request.signal?.aborted) return { output: '[Command interrupted]', exitCode: 130, timedOut: false, interrupted: true, cwd };
+    const notStarted = stoppedBeforeStart(request, cwd);
+    if (notStarted) return notStarted;
     const execId = request.id ?? randomUUID();
     const marker = `\u001e__hermes_cwd_${randomBytes(8).toString('hex')}__`;
     const output = new BoundedOutput(request.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);

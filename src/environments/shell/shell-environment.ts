@@ -11,7 +11,7 @@ import { killCommandScript, wrapCommand } from './command-wrapper';
 import { CwdMarkerFilter } from './cwd-marker-filter';
 import { ExecWorkspace } from './exec-workspace';
 import type { ShellRunner } from './shell-runner';
-import { ExecDeadline } from '../exec-deadline';
+import { ExecDeadline, stoppedBeforeStart } from '../exec-deadline';
 
 export interface ShellEnvironmentOptions {
   run: ShellRunner;
@@ -55,6 +55,8 @@ export class ShellEnvironment implements TerminalEnvironment {
 
   async exec(request: ExecRequest): Promise<ExecResult> {
     const cwd = request.cwd ?? this.current.cwd;
+    const notStarted = stoppedBeforeStart(request, cwd);
+    if (notStarted) return notStarted;
     const pidFile = this.pidFileFor(request.id ?? randomUUID());
     const filter = new CwdMarkerFilter(`__HERMES_CWD_${randomBytes(8).toString('hex')}__`);
     const command = request.pty ? underPseudoTerminal(request.command) : request.command;

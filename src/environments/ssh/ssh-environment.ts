@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { ExecBackgroundProcesses } from '../background/exec-background-processes';
 import { BoundedOutput } from '../bounded-output';
+import { stoppedBeforeStart } from '../exec-deadline';
 import type { BackgroundProcesses, EnvironmentHandle, ExecRequest, ExecResult, TerminalEnvironment } from '../terminal-environment';
 import { watchChannel, type ChannelOutcome, type WatchedChannel } from './command-channel';
 import { execScript, killScript, parseControl, readCwdScript, readRunLogScript, runIdFor } from './remote-scripts';
@@ -61,7 +62,8 @@ export class SshEnvironment implements TerminalEnvironment {
   async exec(request: ExecRequest): Promise<ExecResult> {
     const cwd = request.cwd ?? this.current.cwd;
     const pty = Boolean(request.pty);
-    if (request.signal?.aborted) return { output: '[Command interrupted]', exitCode: 130, timedOut: false, interrupted: true, cwd };
+    const notStarted = stoppedBeforeStart(request, cwd);
+    if (notStarted) return notStarted;
     const runId = runIdFor(request.id ?? `run-${randomUUID()}`);
     const script = execScript({ command: request.command, cwd, env: { ...this.options.env, ...request.env }, runId, pty, pidFile: request.id !== undefined });
     // Throws BackendUnavailableError when the host cannot be reached: nothing has run yet.

@@ -1,13 +1,14 @@
 // The local terminal backend and the terminal tool on top of it: what a command's output, exit
 // code, timeout and cancellation look like to the model, and that nothing a command starts outlives it.
 import '../../../src/tools/terminal';
-import { spawnSync } from 'node:child_process';
+import childProcess, { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BoundedOutput, truncateMiddle, truncationNotice } from '../../../src/environments/bounded-output';
 import { LocalEnvironment } from '../../../src/environments/local-environment';
 import { shellQuote } from '../../../src/environments/shell-quote';
+import { smallSpawner } from '../../../src/environments/small-spawner';
 import { registry } from '../../../src/registry/registry';
 import { DEFAULT_TOOL_SETTINGS, type ToolContext } from '../../../src/registry/tool-entry';
 import { exitCodeMeaning, lastCommandName } from '../../../src/tools/terminal-output';
@@ -94,15 +95,26 @@ describe('LocalEnvironment.exec', () => {
   });
 
   it('does not start a command when the signal is already aborted', async () => {
+    // Started and then killed is not enough: a kill sent while a sandbox starts can miss the
+    // command it forks a moment later, which then runs on.
+    const helperStarts = jest.spyOn(smallSpawner, 'start');
+    const spawns = jest.spyOn(childProcess, 'spawn');
     const marker = path.join(dir, 'ran');
-    const result = await environment().exec({
-      command: `sleep 0.5; touch ${shellQuote(marker)}`,
-      timeoutMs: 10_000,
-      signal: AbortSignal.abort(),
-    });
-    expect(result.interrupted).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 800));
-    expect(existsSync(marker)).toBe(false);
+    try {
+      const result = await environment().exec({
+        command: `touch ${shellQuote(marker)}; sleep 0.5; touch ${shellQuote(marker)}`,
+        timeoutMs: 10_000,
+        signal: AbortSignal.abort(),
+      });
+      expect(result).toMatchObject({ exitCode: 130, interrupted: true, timedOut: false, cwd: dir });
+      expect(helperStarts).not.toHaveBeenCalled();
+      expect(spawns).not.toHaveBeenCalled();
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      helperStarts.mockRestore();
+      spawns.mockRestore();
+    }
   });
 
   it('returns promptly even when a background grandchild keeps the output pipe open', async () => {
