@@ -30,6 +30,8 @@ import type { McpConnectionPool } from '../mcp/connection-pool';
 import { McpListingStore } from '../mcp/listing-store';
 import { createMcpPool } from '../mcp/create-pool';
 import { createTurnCheckpoints } from '../checkpoints/turn-checkpoints';
+import { localSandbox } from '../environments/drivers';
+import { recordedWorkspace } from '../workflows/recorded-workspace';
 
 export interface ActivityDeps {
   config: LoadedConfig;
@@ -60,6 +62,7 @@ export function createActivities(unguarded: ActivityDeps) {
   const deps = { ...unguarded, store: guardStore(unguarded.store, { logger: unguarded.logger, fullRetryLimitMs: unguarded.config.store.full_retry_seconds * 1000 }) };
   const mcp = { ...deps, pool: deps.mcpPool ?? createMcpPool(deps.config, deps.logger, deps.workspaces), listings: new McpListingStore(deps.store) };
   const approvals = createApprovalActivities({ ...deps, mcpListings: mcp.listings });
+  const sandbox = localSandbox(deps.config);
   return {
     ...createSessionActivities({ ...deps, allowlistFile: userConfigFile(deps.config) }),
     ...createStartVerificationActivity(deps),
@@ -75,6 +78,7 @@ export function createActivities(unguarded: ActivityDeps) {
       services: {
         sessions: deps.store,
         secretFiles: () => canonicalOwnFiles(hermesSecretFiles(deps.config)),
+        hiddenFromCommands: (handle) => (handle.backend === 'local' ? sandbox.hiddenFromCommands(recordedWorkspace(handle) ?? handle.cwd) : undefined),
         redact: (text) => deps.redactor.redact(text),
         ...(deps.memory ? { memory: deps.memory } : {}),
       },

@@ -127,6 +127,9 @@ interface SandboxView {
   hidden: { path: string; directory: boolean }[];
 }
 
+/** Other processes' folders in /proc: the sandbox has a /proc of its own, where none of them are. */
+const HOST_PROCESS = /^\/proc\/\d+(?:\/|$)/;
+
 /** System files root could read even without capabilities (it owns them). */
 const HIDDEN_SYSTEM_PATHS = ['/etc/shadow', '/etc/gshadow', '/etc/shadow-', '/etc/gshadow-', '/etc/sudoers', '/etc/sudoers.d', '/etc/ssl/private'];
 /** Runtime sockets and per-boot state (the Docker socket lives here); replaced by empty tmpfs. */
@@ -179,6 +182,7 @@ export class LocalSandbox {
   readonly processCaps: SessionProcessCaps;
   /** ~100 realpath/stat calls per command cost milliseconds: the answer is kept briefly. */
   private viewCache?: { key: string; at: number; view: SandboxView };
+  private hiddenCache?: { workspace: string; at: number; paths: string[] };
 
   constructor(
     readonly settings: LocalSandboxSettings = DEFAULT_SANDBOX_SETTINGS,
@@ -232,6 +236,23 @@ export class LocalSandbox {
   shellWords(script: string, options: SandboxRunOptions): string {
     const { file, args } = this.command(script, options);
     return [file, ...args].map(shellQuote).join(' ');
+  }
+
+  /**
+   * What a command of this workspace cannot see, as a test of a real path: what the sandbox hides
+   * (secrets, the runtime's files, `hidden_paths`) and the host's folders it replaces with its own
+   * (temporary folders, /run, /var/tmp, /dev, other processes in /proc). File tools run in the
+   * worker; the gate asks a person before they read there, so they get unasked what commands get.
+   */
+  hiddenFromCommands(workspace: string): (target: string) => boolean {
+    const root = realOrSelf(workspace);
+    const cached = this.hiddenCache;
+    const hidden = cached && cached.workspace === root && Date.now() - cached.at < HIDDEN_PATHS_TTL_MS ? cached.paths : this.hiddenPaths(root).map((entry) => entry.path);
+    this.hiddenCache = { workspace: root, at: Date.now(), paths: hidden };
+    const replaced = [...privateTemporaryDirectories(), ...PRIVATE_DIRECTORIES.map(realOrSelf), '/dev'];
+    return (target) =>
+      hidden.some((entry) => isWithin(target, entry)) ||
+      (!isWithin(target, root) && (HOST_PROCESS.test(target) || replaced.some((directory) => isWithin(target, directory))));
   }
 
   /** Removes this session's process group when nothing runs in it (best effort). */

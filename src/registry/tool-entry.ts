@@ -1,7 +1,7 @@
 // The shape of a registered tool and of the context a handler runs in.
 import type { z } from 'zod';
 import type { Workspace } from '../environments/workspace';
-import type { TerminalEnvironment } from '../environments/terminal-environment';
+import type { EnvironmentHandle, TerminalEnvironment } from '../environments/terminal-environment';
 import type { MemoryStore } from '../memory/memory-store';
 import type { SessionStore } from '../store/session-store';
 
@@ -73,6 +73,11 @@ export interface ToolServices {
    * in `/`: a search skips them, as a read of one waits for a human.
    */
   secretFiles?: () => Promise<readonly string[]>;
+  /**
+   * What the session's commands cannot see (the local sandbox's hidden paths and the host folders
+   * it replaces), as a test of a real path; undefined on other backends. A search skips it.
+   */
+  hiddenFromCommands?: (environment: EnvironmentHandle) => ((realPath: string) => boolean) | undefined;
   /** Hides secrets as every result is hidden before the model sees it (a search counts only what survives). */
   redact?: (text: string) => string;
 }

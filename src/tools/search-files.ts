@@ -4,7 +4,9 @@ import path from 'node:path';
 import { RE2JS } from 're2js';
 import { z } from 'zod';
 import { isSecretRead } from '../approval-signals/protected-paths';
+import { isWithin } from '../environments/path-within';
 import { register } from '../registry/registry';
+import { persistedResultPath } from '../registry/result-budget';
 import { isCancellation, toolError, toolResult } from '../registry/results';
 import type { ToolContext } from '../registry/tool-entry';
 import { describeFileError, displayPath, globToRegExp, isBinary, SKIPPED_DIRECTORIES, splitLines } from './file-helpers';
@@ -73,6 +75,8 @@ interface SearchScope {
   secretFiles: readonly string[];
   /** The call was cleared to search a folder that holds secrets (a person approved it, or approvals are off). */
   clearedIntoSecrets: boolean;
+  /** What the session's commands cannot see (local backend): a read_file of it waits for a human too. */
+  hiddenFromCommands?: (realPath: string) => boolean;
   /** Files left out because reading one waits for a human. */
   skippedSecrets: number;
   /** Why the walk stopped before the end of the tree (its entry or byte bound), if it did. */
@@ -88,11 +92,16 @@ async function scopeOf(root: string, context: ToolContext): Promise<SearchScope>
   ]);
   // Its result is kept for this session alone (see cleared-call.ts), as a read_file of the secret would be.
   const clearedIntoSecrets = context.commandApproval?.approved === true && context.commandApproval.sensitive === true;
-  return { root, realRoot, home, secretFiles, clearedIntoSecrets, skippedSecrets: 0 };
+  const hidden = context.services?.hiddenFromCommands?.(context.environment.handle);
+  // The session's own saved output lies in the host's temporary folder, which commands do not see.
+  const ownResults = path.dirname(persistedResultPath(context.sessionId, 'search'));
+  const hiddenFromCommands = hidden && ((realPath: string) => !isWithin(realPath, ownResults) && hidden(realPath));
+  return { root, realRoot, home, secretFiles, clearedIntoSecrets, ...(hiddenFromCommands ? { hiddenFromCommands } : {}), skippedSecrets: 0 };
 }
 
 function isSecret(scope: SearchScope, realPath: string): boolean {
-  return !scope.clearedIntoSecrets && isSecretRead(realPath, scope.home, scope.secretFiles);
+  if (scope.clearedIntoSecrets) return false;
+  return isSecretRead(realPath, scope.home, scope.secretFiles) || scope.hiddenFromCommands?.(realPath) === true;
 }
 
 /** Files under `root` whose name passes `file_glob` and that are no secret, with a liveness report every so often. */
@@ -195,7 +204,7 @@ function cutShortNote(scope: SearchScope): string | undefined {
 function skippedNote(scope: SearchScope): string | undefined {
   if (!scope.skippedSecrets) return undefined;
   const files = scope.skippedSecrets === 1 ? '1 file was' : `${scope.skippedSecrets} files were`;
-  return `${files} skipped: they hold secrets (keys, credentials, the worker's own files), which read_file shows only with a person's approval.`;
+  return `${files} skipped: they hold secrets (keys, credentials, the worker's own files) or lie where commands cannot see, which read_file shows only with a person's approval.`;
 }
 
 function joinNotes(...notes: (string | undefined)[]): string | undefined {

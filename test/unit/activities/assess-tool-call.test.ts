@@ -157,8 +157,13 @@ test('file tools get unasked what commands get, the workspace: a write anywhere 
       expect(decision).toMatchObject({ action: 'ask', description: expect.stringMatching(/^write outside the session's workspace: /) as unknown });
     }
   }
-  // Reading there is no concern, but for a home folder's settings, which often hold keys.
-  expect(decide(await assess('read_file', { path: path.join(elsewhere, 'deploy') }))).toEqual({ action: 'run' });
+  // Reading what commands read too is no concern, but for a home folder's settings, which often hold keys.
+  expect(decide(await assess('read_file', { path: '/etc/hosts' }))).toEqual({ action: 'run' });
+  // Another folder in the host's temp folder is not there for commands (theirs is private).
+  expect(decide(await assess('read_file', { path: path.join(elsewhere, 'deploy') }))).toMatchObject({
+    action: 'ask',
+    description: expect.stringMatching(/^read of a file the sandbox hides from commands /) as unknown,
+  });
   for (const settings of ['~/.claude/.credentials.json', '~/.bashrc', '~/.config/rclone/rclone.conf']) {
     expect(decide(await assess('read_file', { path: settings }))).toMatchObject({ action: 'ask', description: expect.stringMatching(/^read of a home folder's settings: /) as unknown });
   }
