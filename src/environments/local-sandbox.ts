@@ -301,6 +301,10 @@ export class LocalSandbox {
     if (workspace !== '/' && isDirectory(workspace)) args.push('--bind', workspace, workspace);
     for (const file of options.wrapperFiles ?? []) args.push('--bind', file, file);
     const hiddenPaths = view.hidden;
+    // What is hidden deep in the workspace stays where it is hidden: the folders above it are
+    // mount points, which a command cannot rename or remove (after `mv config cfg`, the next
+    // command would find cfg/master.key where nothing hides it).
+    if (workspace !== '/') for (const folder of foldersAbove(hiddenPaths, workspace)) args.push('--bind', folder, folder);
     for (const hidden of hiddenPaths) {
       if (hidden.directory) args.push('--tmpfs', hidden.path, '--remount-ro', hidden.path);
       else args.push('--ro-bind', '/dev/null', hidden.path);
@@ -475,6 +479,16 @@ function sandboxFilesDirectory(): string {
   const directory = path.join(os.tmpdir(), `hermes-sandbox-${process.getuid?.() ?? 'user'}`);
   mkdirSync(directory, { recursive: true, mode: 0o700 });
   return directory;
+}
+
+/** The folders between `workspace` and the hidden entries inside it, parents first. */
+function foldersAbove(hidden: readonly { path: string }[], workspace: string): string[] {
+  const folders = new Set<string>();
+  for (const entry of hidden) {
+    if (!isWithin(entry.path, workspace)) continue;
+    for (let folder = path.dirname(entry.path); folder !== workspace && isWithin(folder, workspace); folder = path.dirname(folder)) folders.add(folder);
+  }
+  return [...folders].sort((a, b) => a.length - b.length);
 }
 
 function privateTemporaryDirectories(): string[] {

@@ -3,7 +3,7 @@
 // programs their state), a file the user listed in `hidden_paths`, the workspace's .npmrc. Each
 // read waits for a human (nobody answers, so it is denied), and a search leaves those files out.
 import { randomBytes } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Harness } from '../../helpers/session-harness';
@@ -54,4 +54,31 @@ test("read_file and search_files get no more than commands see: the host's /tmp,
   } finally {
     rmSync(ticket, { force: true });
   }
+});
+
+test('a script that renames the folder above a hidden file cannot read it in the next command', async () => {
+  const canary = `master-key-canary-${randomBytes(6).toString('hex')}`;
+  const masterKey = path.join(world.workspace, 'config', 'master.key');
+  mkdirSync(path.dirname(masterKey));
+  writeFileSync(masterKey, `${canary}\n`);
+  const run = await runAttack(
+    harness,
+    world,
+    () => ({
+      turns: [
+        { tool_calls: [{ name: 'write_file', arguments: { path: 'tidy.sh', content: 'mv config settings\n' } }] },
+        { tool_calls: [terminal('sh tidy.sh; echo "exit $?"')] },
+        { tool_calls: [terminal('cat settings/master.key config/master.key; true')] },
+        { content: 'nothing found' },
+      ],
+    }),
+    { terminal: { local: { hidden_paths: [masterKey] } } },
+  );
+  expect(run.result.status).toBe('completed');
+  const [, renamed, read] = await resultsOf(run);
+  // The script ran (nobody had to approve it) and the move failed: the folder is a mount point.
+  expect(String(renamed?.output)).toMatch(/Device or resource busy[\s\S]*exit 1/);
+  expect(String(read?.output)).not.toContain(canary);
+  expect(readFileSync(masterKey, 'utf8')).toBe(`${canary}\n`);
+  expect(await everythingTheModelOrHistorySaw(run)).not.toContain(canary);
 });

@@ -78,3 +78,24 @@ test("the host's runtime folders and other processes are hidden; the system and 
     rmSync(inTemporary, { recursive: true, force: true });
   }
 });
+
+test('what is hidden deep in the workspace stays hidden after a command renames or removes the folders above it', async () => {
+  // A workspace that is the home folder: its nested secrets (.config/gh) are hidden like a configured path.
+  const home = path.join(dir, 'home');
+  workspace = home;
+  const configured = path.join(home, 'app', 'config', 'master.key');
+  const files = { [configured]: 'rails-master-canary', [path.join(home, '.config', 'gh', 'hosts.yml')]: 'gh-token-canary' };
+  for (const [file, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, `${content}\n`);
+  }
+  const sandbox = new LocalSandbox({ ...DEFAULT_SANDBOX_SETTINGS, hiddenPaths: [configured] });
+  const environment = new LocalEnvironment({ backend: 'local', cwd: home, sessionId: `hidden-test-${path.basename(dir)}` }, { killGraceMs: 500, sandbox });
+  const run = async (command: string) => (await environment.exec({ command, timeoutMs: 20_000 })).output;
+  // Ordinary work in those folders goes on.
+  expect(await run('touch app/config/new.yml .config/x && rm app/config/new.yml .config/x && echo worked')).toContain('worked');
+  await run('mv app/config app/cfg; mv app a2; mv .config .c2; mv .config/gh .config/g2; rm -rf app/config .config/gh; true');
+  const later = await run('cat app/config/master.key app/cfg/master.key a2/cfg/master.key a2/config/master.key .config/gh/hosts.yml .config/g2/hosts.yml .c2/gh/hosts.yml; true');
+  for (const canary of Object.values(files)) expect(later).not.toContain(canary);
+  for (const [file, content] of Object.entries(files)) expect(readFileSync(file, 'utf8')).toBe(`${content}\n`);
+});
