@@ -250,9 +250,15 @@ export class LocalSandbox {
     const hidden = cached && cached.workspace === root && Date.now() - cached.at < HIDDEN_PATHS_TTL_MS ? cached.paths : this.hiddenPaths(root).map((entry) => entry.path);
     this.hiddenCache = { workspace: root, at: Date.now(), paths: hidden };
     const replaced = [...privateTemporaryDirectories(), ...PRIVATE_DIRECTORIES.map(realOrSelf), '/dev'];
-    return (target) =>
-      hidden.some((entry) => isWithin(target, entry)) ||
-      (!isWithin(target, root) && (HOST_PROCESS.test(target) || replaced.some((directory) => isWithin(target, directory))));
+    // A search asks this of every file it walks: a prefix test, not path.relative.
+    const within = (folders: readonly string[]) => {
+      const prefixes = folders.map((folder) => (folder.endsWith('/') ? folder : `${folder}/`));
+      return (target: string) => folders.includes(target) || prefixes.some((prefix) => target.startsWith(prefix));
+    };
+    const inHidden = within(hidden);
+    const inWorkspace = within([root]);
+    const inReplaced = within(replaced);
+    return (target) => inHidden(target) || (!inWorkspace(target) && (HOST_PROCESS.test(target) || inReplaced(target)));
   }
 
   /** Removes this session's process group when nothing runs in it (best effort). */
