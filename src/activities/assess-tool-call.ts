@@ -149,9 +149,11 @@ export function createAssessToolCall(deps: AssessDeps) {
       assessment.paths = paths.findings;
       delete assessment.displayNotes;
       // The prompt shows where a path really leads when a link redirects it.
-      assessment.display = `${call.name} ${paths.findings
-        .map((finding) => (finding.resolved === environment.workspace.resolve(finding.path) ? oneLine(finding.path) : `${oneLine(finding.path)} (→ ${oneLine(tildify(finding.resolved, world.home))})`))
-        .join(' ')}`;
+      // A path read and written (patch) is shown once.
+      const shown = paths.findings.map((finding) =>
+        finding.resolved === environment.workspace.resolve(finding.path) ? oneLine(finding.path) : `${oneLine(finding.path)} (→ ${oneLine(tildify(finding.resolved, world.home))})`,
+      );
+      assessment.display = `${call.name} ${[...new Set(shown)].join(' ')}`;
       // Whoever decides sees what would be written, not only where (kept out of history otherwise).
       if (request.preview !== undefined && paths.findings.some((finding) => finding.risk)) {
         assessment.display += `\n${clipShown(await writePreview(request, paths.findings, environment.workspace), MAX_PREVIEW)}`;
@@ -257,10 +259,11 @@ export function createAssessToolCall(deps: AssessDeps) {
   }
 
   async function judgePaths(request: AssessmentRequest, world: World, workspace: Workspace): Promise<{ findings: PathFinding[]; problem?: string }> {
+    // Writes first: what a call changes heads what a person is asked (patch also reads its file).
     const wanted: { access: PathFinding['access']; path: string }[] = [
+      ...(request.writes ?? []).map((target) => ({ access: 'write' as const, path: target })),
       ...(request.reads ?? []).map((target) => ({ access: 'read' as const, path: target })),
       ...(request.searches ?? []).map((target) => ({ access: 'search' as const, path: target })),
-      ...(request.writes ?? []).map((target) => ({ access: 'write' as const, path: target })),
     ];
     const findings: PathFinding[] = [];
     for (const { access, path: target } of wanted) {
@@ -367,8 +370,8 @@ function isEmpty(request: AssessmentRequest): boolean {
 /** What a human reads: the command itself, or the tool and its path. */
 function displayOf(tool: string, request: AssessmentRequest): string {
   if (request.commands?.length) return quotedText(request.commands.map((command) => command.text).join('\n'));
-  const targets = [...(request.writes ?? []), ...(request.reads ?? []), ...(request.searches ?? [])];
-  return targets.length ? `${tool} ${targets.map(oneLine).join(' ')}` : tool;
+  const targets = new Set([...(request.writes ?? []), ...(request.reads ?? []), ...(request.searches ?? [])]);
+  return targets.size ? `${tool} ${[...targets].map(oneLine).join(' ')}` : tool;
 }
 
 /** `~/x` for a path in the home folder: how people write it. */

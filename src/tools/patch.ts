@@ -36,6 +36,8 @@ register({
   assess: ({ path, old_string: oldString, new_string: newString, replace_all: replaceAll }) =>
     typeof path === 'string'
       ? {
+          // It reads the file too: its diff and its not-found hint show lines of it.
+          reads: [path],
           writes: [path],
           preview: `replace${replaceAll ? ' every occurrence of' : ''}:\n${textOf(oldString)}\nwith:\n${textOf(newString)}`,
           previewChange: { before: textOf(oldString), after: textOf(newString), everywhere: replaceAll === true },
