@@ -130,6 +130,12 @@ interface SandboxView {
 /** Other processes' folders in /proc: the sandbox has a /proc of its own, where none of them are. */
 const HOST_PROCESS = /^\/proc\/\d+(?:\/|$)/;
 
+/**
+ * Closes every descriptor above the standard three before the command runs. Ours are all
+ * close-on-exec, but one the worker inherited from whatever started it (a supervisor's socket, an
+ * open secrets file) would reach every command, through bwrap, and be read through.
+ */
+const CLOSE_INHERITED_DESCRIPTORS = 'for fd in /proc/self/fd/*; do fd=${fd##*/}; case $fd in 0 | 1 | 2 | *[!0-9]*) ;; *) eval "exec $fd>&-" ;; esac; done';
 /** System files root could read even without capabilities (it owns them). */
 const HIDDEN_SYSTEM_PATHS = ['/etc/shadow', '/etc/gshadow', '/etc/shadow-', '/etc/gshadow-', '/etc/sudoers', '/etc/sudoers.d', '/etc/ssl/private'];
 /** Runtime sockets and per-boot state (the Docker socket lives here); replaced by empty tmpfs. */
@@ -279,6 +285,7 @@ export class LocalSandbox {
       `ulimit -v ${maxMemoryMb * 1024} 2>/dev/null`,
       `ulimit -f ${maxFileSizeMb * 1024} 2>/dev/null`,
       'ulimit -c 0 2>/dev/null',
+      CLOSE_INHERITED_DESCRIPTORS,
     ].join('; ');
   }
 

@@ -1,9 +1,9 @@
 // What a command on the local backend can and cannot reach, with the real bubblewrap sandbox: the
 // worker's environment and processes, the user's secrets, anything outside the workspace, the
 // host's loopback services (standing in for the Temporal frontend), Unix sockets, unbounded forks.
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { LocalEnvironment, type LocalEnvironmentOptions } from '../../../src/environments/local-environment';
@@ -355,6 +355,26 @@ describe('a sandboxed local command', () => {
     const ran = programs.filter((name) => existsSync(path.join(marks, `ran-${name}`)));
     rmSync(marks, { recursive: true, force: true });
     expect(ran).toEqual([]);
+  });
+
+  it('closes the descriptors a worker inherited open: a command cannot read through them', async () => {
+    // A worker started by a supervisor can hold descriptors without close-on-exec (a socket, a
+    // secrets file); every process it starts inherits them, through bwrap too, unless closed.
+    const secret = path.join(dir, 'inherited-secret');
+    writeFileSync(secret, 'INHERITED-DESCRIPTOR-SECRET');
+    const descriptor = openSync(secret, 'r');
+    try {
+      const sandbox = new LocalSandbox(DEFAULT_SANDBOX_SETTINGS);
+      const { file, args } = sandbox.command('cat <&7; ls /proc/self/fd', { workspace, cwd: workspace, sessionKey: `fd-test-${path.basename(dir)}` });
+      const child = spawnSync(file, args, { stdio: ['ignore', 'pipe', 'pipe', 'ignore', 'ignore', 'ignore', 'ignore', descriptor], encoding: 'utf8', timeout: 20_000 });
+      const output = `${child.stdout}${child.stderr}`;
+      expect(output).not.toContain('INHERITED-DESCRIPTOR-SECRET');
+      expect(output).toMatch(/Bad file descriptor/);
+      // Only the standard three (and the one `ls` opened to list them) are open.
+      expect(child.stdout.split('\n').filter(Boolean).map(Number).filter((fd) => fd > 3)).toEqual([]);
+    } finally {
+      closeSync(descriptor);
+    }
   });
 
   it("hides the workspace's own .npmrc, and takes what npm or yarn would run out of a package config a command or a background process writes", async () => {
