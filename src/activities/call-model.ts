@@ -19,6 +19,7 @@ import { MODEL_FAILURE, toModelFailure } from './model-failures';
 import { clip, summarizeToolCall } from './tool-call-summary';
 import type { McpListingStore } from '../mcp/listing-store';
 import { mcpDefinitions, planMcpCall } from './mcp-model-tools';
+import { boundTurnPlans, uniqueToolCallIds } from './turn-plan-budget';
 
 export interface CallModelInput {
   sessionId: string;
@@ -104,13 +105,13 @@ export function createCallModelActivity(deps: {
       heartbeat.stop();
       throw ApplicationFailure.create({ message: 'The model returned no choices', type: MODEL_FAILURE.emptyResponse });
     }
-    const toolCalls: StoredToolCall[] = (choice.message.tool_calls ?? [])
-      .filter((call) => call.type === 'function')
-      .map((call, index) => ({
-        id: call.id || `call_${input.seq}_${index}`,
-        name: call.function.name,
-        arguments: call.function.arguments ?? '',
-      }));
+    const functionCalls = (choice.message.tool_calls ?? []).filter((call) => call.type === 'function');
+    const ids = uniqueToolCallIds(functionCalls.map((call) => call.id), input.seq);
+    const toolCalls: StoredToolCall[] = functionCalls.map((call, index) => ({
+      id: ids[index] as string,
+      name: textOf(call.function.name),
+      arguments: textOf(call.function.arguments),
+    }));
     // Still heartbeating: a write waiting for a full disk to free up keeps the reply alive.
     const message = await deps.store
       .appendMessage(input.sessionId, {
@@ -125,12 +126,13 @@ export function createCallModelActivity(deps: {
 
     function planTurn(reply: StoredMessage, cwd: string, toolNames: readonly string[], finishReason: string | null = null): ModelTurn {
       const calls = reply.toolCalls ?? [];
+      const plans = calls.map((call) => {
+        const mcpTool = toolNames.includes(call.name) ? undefined : mcpByName.get(call.name);
+        return mcpTool && input.mcpListing ? planMcpCall(call, mcpTool, input.mcpListing, deps.redactor) : planCall(call, cwd, toolNames);
+      });
       return {
         seq: reply.seq,
-        toolCalls: calls.map((call) => {
-          const mcpTool = toolNames.includes(call.name) ? undefined : mcpByName.get(call.name);
-          return mcpTool && input.mcpListing ? planMcpCall(call, mcpTool, input.mcpListing, deps.redactor) : planCall(call, cwd, toolNames);
-        }),
+        toolCalls: boundTurnPlans(plans, (name) => toolNames.includes(name) || mcpByName.has(name)),
         content: calls.length ? null : clip(reply.content ?? '', MAX_ANSWER_CHARS),
         finishReason,
       };
@@ -177,4 +179,10 @@ export function createCallModelActivity(deps: {
       return { mode: 'exclusive' };
     }
   }
+}
+
+/** A broken endpoint may send a field that should be text as something else (or nothing). */
+function textOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return value === undefined || value === null ? '' : JSON.stringify(value);
 }

@@ -12,6 +12,8 @@ export const MODEL_FAILURE = {
   badRequest: 'Hermes.Model.BadRequest',
   emptyResponse: 'Hermes.Model.EmptyResponse',
   malformedResponse: 'Hermes.Model.MalformedResponse',
+  /** A reply with more tool calls than one turn can schedule. */
+  replyTooLarge: 'Hermes.Model.ReplyTooLarge',
 } as const;
 
 const RETRYABLE_STATUS = new Set([408, 409, 429]);
