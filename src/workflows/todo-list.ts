@@ -11,6 +11,12 @@ export interface TodoItem {
 const STATUSES: readonly TodoStatus[] = ['pending', 'in_progress', 'completed', 'cancelled'];
 const MAX_ITEMS = 256;
 const MAX_CONTENT_CHARS = 4000;
+/**
+ * The whole list as JSON. Every call's result and each continue-as-new carry it through workflow
+ * history, whose payloads Temporal limits to 2 MB: at most 3 bytes a JSON character, this keeps it
+ * under 600 KB whatever the ids and text (256 items of 4,000 CJK characters would be 3 MB).
+ */
+export const MAX_LIST_JSON_CHARS = 200_000;
 const TRUNCATED_MARK = '… [truncated]';
 
 export class TodoList {
@@ -34,9 +40,18 @@ export class TodoList {
     if (!Array.isArray(todos)) return JSON.stringify({ error: `todos must be a list, got ${pythonTypeName(todos)}` });
     const merge = args.merge === true || args.merge === 'true';
     const incoming = lastOccurrences(todos);
+    const before = this.items;
+    this.items = before.map((item) => ({ ...item }));
     if (merge) this.merge(incoming);
     else this.items = incoming.map(validItem);
     this.items = this.items.slice(0, MAX_ITEMS);
+    const size = JSON.stringify(this.items).length;
+    if (size > MAX_LIST_JSON_CHARS) {
+      this.items = before;
+      return JSON.stringify({
+        error: `The plan would take ${size} characters; at most ${MAX_LIST_JSON_CHARS} are kept. Use shorter ids and descriptions, or fewer items. The plan is unchanged.`,
+      });
+    }
     return this.render();
   }
 

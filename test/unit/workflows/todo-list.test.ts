@@ -54,3 +54,15 @@ test('the plan survives being carried into a new run, and says what is in progre
   expect(carried.snapshot()).toEqual(list.snapshot());
   expect(carried.progressLine()).toBe('plan 1/2 done, now: ship it');
 });
+
+test('a change that would make the plan too large for workflow history is refused whole, and the plan is kept', () => {
+  const list = new TodoList([{ id: 'keep', content: 'a', status: 'pending' }]);
+  // Within the item limits (256 items, 4000 characters each), 3 MB as UTF-8.
+  const wide = Array.from({ length: 256 }, (_, index) => ({ id: String(index), content: '漢'.repeat(4000), status: 'pending' }));
+  expect(apply(list, { todos: wide }).error).toMatch(/^The plan would take \d+ characters; at most 200000 are kept\..* The plan is unchanged\.$/);
+  // Ids are not clipped (two would merge into one): a megabyte of them is refused the same way.
+  expect(apply(list, { merge: true, todos: [{ id: 'i'.repeat(300_000), content: 'x' }] }).error).toMatch(/The plan is unchanged/);
+  expect(apply(list, {}).todos).toEqual([{ id: 'keep', content: 'a', status: 'pending' }]);
+  // A merge that fits still works after a refused one.
+  expect(apply(list, { merge: true, todos: [{ id: 'keep', status: 'completed' }] }).todos).toEqual([{ id: 'keep', content: 'a', status: 'completed' }]);
+});
