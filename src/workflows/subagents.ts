@@ -8,11 +8,12 @@ import {
   condition,
   getExternalWorkflowHandle,
   log,
+  patched,
   startChild,
   workflowInfo,
 } from '@temporalio/workflow';
 import { HermesParentSession, HermesRootSession, HermesStatus, HermesModel, HermesToolCalls } from '../temporal/search-attributes';
-import { parseDelegateRequest, dispatchedResult } from './delegate-request';
+import { parseDelegateRequest, dispatchedResult, type ChildTask } from './delegate-request';
 import { recordedWorkspace, withRecordedWorkspace } from './recorded-workspace';
 import { childApprovals, type ChildView, type DelegationSettings, type DescendantApprovals, type SubagentInfo, type SubagentReport } from './delegation-types';
 import type { SessionInput, SubagentsCarryOver } from './session-types';
@@ -27,6 +28,13 @@ const FINISHED_CHILDREN_SHOWN = 100;
 const CLAIM_FIRST_CHECK_MS = 1000;
 /** Descendants whose waiting approvals a root shows at once (a tree has at most a few dozen running). */
 const DESCENDANT_APPROVALS_SHOWN = 50;
+/**
+ * Queued children wait with their whole input, carried into each continue-as-new, whose input
+ * Temporal limits to 2 MB: at most 3 bytes a JSON character, this keeps them under 600 KB.
+ */
+export const MAX_QUEUED_INPUT_CHARS = 200_000;
+/** Histories recorded before the queue was bounded replay without the bound. */
+const BOUNDED_QUEUE_PATCH = 'bounded-delegation-queue';
 
 export class Subagents {
   private nextChild: number;
@@ -75,28 +83,26 @@ export class Subagents {
     if (!request.ok) return JSON.stringify({ error: request.error });
     const first = this.nextChild;
     const delegationId = `${this.input.sessionId}-d${first}`;
-    const sessionIds: string[] = [];
-    request.tasks.forEach((task, index) => {
-      const sessionId = `${this.input.sessionId}-sa${this.nextChild++}`;
-      sessionIds.push(sessionId);
-      const subagent: SubagentInfo = {
-        goal: task.goal,
-        ...(task.context ? { context: task.context } : {}),
-        role: task.role,
-        depth: this.depth + 1,
-        taskIndex: index,
-        taskCount: request.tasks.length,
-        parentWorkflowId: workflowInfo().workflowId,
-        rootSessionId: this.input.subagent?.rootSessionId ?? this.input.sessionId,
-        rootWorkflowId: this.input.subagent?.rootWorkflowId ?? workflowInfo().workflowId,
-        ...(this.settings.childTimeoutSeconds > 0 ? { timeoutSeconds: Math.max(30, this.settings.childTimeoutSeconds) } : {}),
-      };
-      this.queued.push(this.childInput(sessionId, subagent, environment));
+    const sessionIds = request.tasks.map((_task, index) => `${this.input.sessionId}-sa${first + index}`);
+    const inputs = request.tasks.map((task, index) => this.childInput(sessionIds[index] as string, this.subagentInfo(task, index, request.tasks.length), environment));
+    const waiting = this.waitingAfter(inputs);
+    if (waiting.chars > MAX_QUEUED_INPUT_CHARS && patched(BOUNDED_QUEUE_PATCH)) {
+      return JSON.stringify({
+        error:
+          `Not delegated: ${waiting.count} sub-agent(s) would wait for a free slot, with ${waiting.chars} characters of goals, context and settings; ` +
+          `at most ${MAX_QUEUED_INPUT_CHARS} can wait. Wait for the running sub-agents' results, or delegate fewer or shorter tasks.`,
+      });
+    }
+    this.nextChild += request.tasks.length;
+    inputs.forEach((childInput, index) => {
+      const sessionId = childInput.sessionId;
+      const subagent = childInput.subagent as SubagentInfo;
+      this.queued.push(childInput);
       this.children.push({
         sessionId,
         workflowId: childWorkflowId(sessionId),
-        goal: task.goal.slice(0, 200),
-        role: task.role,
+        goal: subagent.goal.slice(0, 200),
+        role: subagent.role,
         depth: subagent.depth,
         taskIndex: index,
         taskCount: request.tasks.length,
@@ -106,6 +112,28 @@ export class Subagents {
     this.pump();
     const stillQueued = sessionIds.filter((sessionId) => this.queued.some((queued) => queued.sessionId === sessionId)).length;
     return dispatchedResult(delegationId, request.tasks, sessionIds, stillQueued);
+  }
+
+  /** The children that would still wait once `inputs` joined the queue and free slots took its head. */
+  private waitingAfter(inputs: readonly SessionInput[]): { count: number; chars: number } {
+    const queue = [...this.queued, ...inputs];
+    const waiting = queue.slice(Math.max(0, this.settings.maxConcurrentChildren - this.running()));
+    return { count: waiting.length, chars: waiting.length ? JSON.stringify(waiting).length : 0 };
+  }
+
+  private subagentInfo(task: ChildTask, index: number, taskCount: number): SubagentInfo {
+    return {
+      goal: task.goal,
+      ...(task.context ? { context: task.context } : {}),
+      role: task.role,
+      depth: this.depth + 1,
+      taskIndex: index,
+      taskCount,
+      parentWorkflowId: workflowInfo().workflowId,
+      rootSessionId: this.input.subagent?.rootSessionId ?? this.input.sessionId,
+      rootWorkflowId: this.input.subagent?.rootWorkflowId ?? workflowInfo().workflowId,
+      ...(this.settings.childTimeoutSeconds > 0 ? { timeoutSeconds: Math.max(30, this.settings.childTimeoutSeconds) } : {}),
+    };
   }
 
   /**
@@ -234,10 +262,14 @@ export class Subagents {
     };
   }
 
+  /** Children running or being started. */
+  private running(): number {
+    return this.children.filter((child) => child.status === 'running').length + this.starting;
+  }
+
   /** Starts queued children while fewer than max_concurrent_children run. */
   private pump(): void {
-    const running = () => this.children.filter((child) => child.status === 'running').length + this.starting;
-    while (this.queued.length && running() < this.settings.maxConcurrentChildren) {
+    while (this.queued.length && this.running() < this.settings.maxConcurrentChildren) {
       const childInput = this.queued.shift() as SessionInput;
       this.starting += 1;
       void this.start(childInput).finally(() => {

@@ -31,3 +31,52 @@ test('a plan grown turn by turn past what history can carry: the growing call is
   expect((results[20]?.summary as { total?: number }).total).toBe(kept.length * 10);
   expect(results[21]).toMatchObject({ output: 'alive', exit_code: 0 });
 });
+
+test('a model that keeps delegating large tasks while its sub-agents are busy: the waiting queue is bounded, the session continues as new and completes', async () => {
+  // Each task is within delegate_task's own limits; queued children wait with their whole input.
+  // Before, the queue outgrew Temporal's 2 MB limit on the continue-as-new input and the session hung.
+  const task = (turn: number, call: number, index: number) => ({ goal: `sub-goal ${turn}.${call}.${index} `.padEnd(9_000, 'g'), context: 'c'.repeat(40_000) });
+  const delegateTurn = (turn: number) => ({
+    tool_calls: Array.from({ length: 4 }, (_, call) => ({ name: 'delegate_task', arguments: { tasks: [0, 1, 2].map((index) => task(turn, call, index)) } })),
+  });
+  const run = await runAttack(
+    harness,
+    world,
+    () => ({
+      turns: [...[0, 1, 2, 3, 4].map(delegateTurn), { tool_calls: [terminal('echo alive')] }, { content: 'done' }],
+      agents: [{ match: 'sub-goal', turns: [{ content: 'child done', delay_ms: 3_000 }] }],
+    }),
+    {},
+    undefined,
+    { limits: { turnsPerRun: 5 } },
+  );
+  expect(run.result).toMatchObject({ status: 'completed' });
+  const results = await resultsOf(run);
+  const delegations = results.slice(0, 20);
+  const dispatched = delegations.filter((result) => result.status === 'dispatched');
+  const refused = delegations.filter((result) => /^Not delegated: \d+ sub-agent\(s\) would wait for a free slot, with \d+ characters .* at most \d+ can wait\./.test(String(result.error)));
+  expect(dispatched.length).toBeGreaterThanOrEqual(2);
+  expect(refused.length).toBeGreaterThanOrEqual(1);
+  expect(dispatched.length + refused.length).toBe(20);
+  expect(results[20]).toMatchObject({ output: 'alive', exit_code: 0 });
+  const description = await run.handle.describe();
+  const firstRunId = description.raw.workflowExecutionInfo?.firstRunId ?? '';
+  expect(description.runId).not.toBe(firstRunId);
+  // Before, the continue-as-new was refused (its input too large) and retried until children drained the queue.
+  expect(await workflowTaskFailures(run.handle.workflowId, firstRunId)).toEqual([]);
+});
+
+/** The failure messages of a run's failed workflow tasks, read one event a page: events may be megabytes each. */
+async function workflowTaskFailures(workflowId: string, runId: string): Promise<string[]> {
+  const failures: string[] = [];
+  let nextPageToken: Uint8Array | undefined;
+  for (let page = 0; page < 5000; page++) {
+    const response = await harness.client.workflowService.getWorkflowExecutionHistory({ namespace: 'default', execution: { workflowId, runId }, maximumPageSize: 1, nextPageToken });
+    for (const event of response.history?.events ?? []) {
+      if (event.workflowTaskFailedEventAttributes) failures.push(event.workflowTaskFailedEventAttributes.failure?.message ?? '(no message)');
+    }
+    if (!response.nextPageToken?.length) return failures;
+    nextPageToken = response.nextPageToken;
+  }
+  throw new Error('history longer than 5000 events');
+}
