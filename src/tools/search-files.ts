@@ -14,6 +14,8 @@ import { terminalBackendAvailable } from './terminal-availability';
 
 const MAX_FILES = 20_000;
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
+/** Large files a note names by path (the rest are counted). */
+const LARGE_FILES_NAMED = 5;
 const MAX_MATCH_CHARS = 500;
 /** How often (in files) a long walk reports liveness and notices cancellation. */
 const HEARTBEAT_EVERY_FILES = 200;
@@ -79,6 +81,8 @@ interface SearchScope {
   hiddenFromCommands?: (realPath: string) => boolean;
   /** Files left out because reading one waits for a human. */
   skippedSecrets: number;
+  /** Files left out because they are larger than a search reads: named, or "no matches" would mislead. */
+  skippedLarge: string[];
   /** Why the walk stopped before the end of the tree (its entry or byte bound), if it did. */
   cutShort?: string;
 }
@@ -96,7 +100,7 @@ async function scopeOf(root: string, context: ToolContext): Promise<SearchScope>
   // The session's own saved output lies in the host's temporary folder, which commands do not see.
   const ownResults = path.dirname(persistedResultPath(context.sessionId, 'search'));
   const hiddenFromCommands = hidden && ((realPath: string) => !isWithin(realPath, ownResults) && hidden(realPath));
-  return { root, realRoot, home, secretFiles, clearedIntoSecrets, ...(hiddenFromCommands ? { hiddenFromCommands } : {}), skippedSecrets: 0 };
+  return { root, realRoot, home, secretFiles, clearedIntoSecrets, ...(hiddenFromCommands ? { hiddenFromCommands } : {}), skippedSecrets: 0, skippedLarge: [] };
 }
 
 function isSecret(scope: SearchScope, realPath: string): boolean {
@@ -133,7 +137,12 @@ async function readCandidate(scope: SearchScope, file: string, context: ToolCont
   if (workspace.readWithin) {
     // Opened without following a link and named by what was opened: a folder swapped for a link leads nowhere.
     const read = await workspace.readWithin(file, scope.realRoot, MAX_FILE_BYTES);
-    if (!read) return null;
+    if (!read) {
+      // Only for the files it left out (links, devices, large files): why, for the large ones.
+      const info = await workspace.stat(file);
+      if (info?.type === 'file' && info.size > MAX_FILE_BYTES) scope.skippedLarge.push(displayPath(workspace, file));
+      return null;
+    }
     if (isSecret(scope, read.realPath)) {
       scope.skippedSecrets += 1;
       return null;
@@ -141,6 +150,7 @@ async function readCandidate(scope: SearchScope, file: string, context: ToolCont
     content = read.content;
   } else {
     const info = await workspace.stat(file);
+    if (info && info.size > MAX_FILE_BYTES) scope.skippedLarge.push(displayPath(workspace, file));
     if (!info || info.size > MAX_FILE_BYTES) return null;
     content = await workspace.readFile(file).catch(() => undefined);
   }
@@ -175,7 +185,7 @@ async function searchContent(args: SearchArguments, root: string, context: ToolC
   const emptyHint =
     `No matches for '${args.pattern}' under ${args.path}${where}. Try a broader pattern, another path, ` +
     "or target='files' to search file names.";
-  return page(matches, total, args, emptyHint, joinNotes(note, cutShortNote(scope), skippedNote(scope)));
+  return page(matches, total, args, emptyHint, joinNotes(note, cutShortNote(scope), skippedNote(scope), largeFilesNote(scope)));
 }
 
 async function findFiles(args: SearchArguments, root: string, context: ToolContext): Promise<string> {
@@ -205,6 +215,14 @@ function skippedNote(scope: SearchScope): string | undefined {
   if (!scope.skippedSecrets) return undefined;
   const files = scope.skippedSecrets === 1 ? '1 file was' : `${scope.skippedSecrets} files were`;
   return `${files} skipped: they hold secrets (keys, credentials, the worker's own files) or lie where commands cannot see, which read_file shows only with a person's approval.`;
+}
+
+function largeFilesNote(scope: SearchScope): string | undefined {
+  const large = scope.skippedLarge;
+  if (!large.length) return undefined;
+  const named = large.slice(0, LARGE_FILES_NAMED).join(', ') + (large.length > LARGE_FILES_NAMED ? `, and ${large.length - LARGE_FILES_NAMED} more` : '');
+  const files = large.length === 1 ? '1 file larger' : `${large.length} files larger`;
+  return `${files} than ${MAX_FILE_BYTES / 1024 / 1024} MB ${large.length === 1 ? 'was' : 'were'} not searched (${named}): search ${large.length === 1 ? 'it' : 'them'} with grep in the terminal, or read ${large.length === 1 ? 'it' : 'them'} in pages with read_file.`;
 }
 
 function joinNotes(...notes: (string | undefined)[]): string | undefined {

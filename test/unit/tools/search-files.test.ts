@@ -57,6 +57,16 @@ describe('search_files (content)', () => {
     expect(result.matches).toEqual([{ path: 'notes.txt', line: 1, text: 'a needle here' }]);
   });
 
+  it('says which files were too large to search, so "no matches" does not mislead', async () => {
+    await fixture.put('huge.log', `${'a'.repeat(2 * 1024 * 1024)}\nneedle\n`);
+    const missed = await fixture.call('search_files', { pattern: 'needle' });
+    expect(missed.matches).toEqual([]);
+    expect(missed.note).toBe('1 file larger than 2 MB was not searched (huge.log): search it with grep in the terminal, or read it in pages with read_file.');
+    for (let index = 0; index < 6; index++) await fixture.put(`logs/${index}.log`, 'b'.repeat(2 * 1024 * 1024 + 1));
+    const many = await fixture.call('search_files', { pattern: 'helper', path: 'logs' });
+    expect(many.note).toMatch(/^6 files larger than 2 MB were not searched \(logs\/0\.log, logs\/1\.log, logs\/2\.log, logs\/3\.log, logs\/4\.log, and 1 more\): search them/);
+  });
+
   it('shows lines of context around each match', async () => {
     const result = await fixture.call('search_files', { pattern: 'return', context: 1 });
     expect(result.matches).toEqual([
