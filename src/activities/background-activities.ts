@@ -8,10 +8,13 @@ import type { BackgroundProcessInfo, EnvironmentHandle } from '../environments/t
 import { stripAnsi } from '../tools/terminal-output';
 import { redactFailure } from './execute-tool';
 import { startHeartbeat } from './heartbeat';
+import { clip } from './tool-call-summary';
 
 const POLL_INTERVAL_MS = 2000;
 /** The original's COMPLETION_OUTPUT_CHARS. */
 const NOTIFICATION_OUTPUT_CHARS = 2000;
+/** The command as a notification repeats it: the model wrote it and can list it whole (process list). */
+const NOTIFICATION_COMMAND_CHARS = 500;
 
 export interface WatchBackgroundProcessInput {
   environment: EnvironmentHandle;
@@ -76,9 +79,9 @@ function watchResult(processId: string, command: string, info: BackgroundProcess
     processId,
     status,
     ...(exitCode === undefined ? {} : { exitCode }),
-    command,
+    command: clip(command, NOTIFICATION_COMMAND_CHARS),
     outputTail,
-    notification: formatProcessNotification({ processId, command, exitCode, outputTail }),
+    notification: formatProcessNotification({ processId, command: clip(command, NOTIFICATION_COMMAND_CHARS), exitCode, outputTail }),
   };
 }
 

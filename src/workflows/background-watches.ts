@@ -3,6 +3,13 @@
 // done but whose watched processes still run waits for them instead of ending.
 import { CancellationScope, condition } from '@temporalio/workflow';
 
+/**
+ * Notifications waiting for the next turn, in characters: they go to the model in one message and
+ * into each continue-as-new, both limited to 2 MB by Temporal. Past this, a notification keeps only
+ * its first line (which process, how it ended); its output stays readable with the process tool.
+ */
+export const MAX_PENDING_NOTIFICATION_CHARS = 200_000;
+
 export interface WatchCarryOver {
   watchedProcesses: string[];
   pendingNotifications: string[];
@@ -26,9 +33,13 @@ export class BackgroundWatches {
     this.watching.add(processId);
     this.scope
       .run(() => this.watch(processId))
-      .then((result) => this.notifications.push(result.notification))
+      .then((result) => this.receive(result.notification))
       .catch(() => undefined) // cancelled at session end, or the watch gave up: nothing to say
       .finally(() => this.watching.delete(processId));
+  }
+
+  private receive(notification: string): void {
+    this.notifications.push(notificationToKeep(this.notifications, notification));
   }
 
   get outstanding(): number {
@@ -56,4 +67,12 @@ export class BackgroundWatches {
   carryOver(): WatchCarryOver {
     return { watchedProcesses: [...this.watching], pendingNotifications: [...this.notifications] };
   }
+}
+
+/** The notification as it may wait beside `pending`: whole while they fit the budget, else its first line. */
+export function notificationToKeep(pending: readonly string[], notification: string): string {
+  const used = pending.reduce((total, text) => total + text.length, 0);
+  if (used + notification.length <= MAX_PENDING_NOTIFICATION_CHARS) return notification;
+  const firstLine = notification.split('\n', 1)[0]?.slice(0, 300) ?? '';
+  return `${firstLine}\nIts output is not shown here (too many notifications at once): read it with the process tool's log action.]`;
 }
