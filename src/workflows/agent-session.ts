@@ -97,6 +97,13 @@ const SIGNED_START_PATCH = 'signed-session-start';
 const VERIFIED_LINEAGE_PATCH = 'verified-session-lineage';
 /** Histories recorded before a sub-agent's signalled report waited for its workflow's close replay with the report believed at once. */
 const REPORTS_WAIT_FOR_CLOSE_PATCH = 'subagent-reports-wait-for-close';
+/**
+ * Histories recorded before the approval views (details line, memo, the root's list) were brought
+ * up to date once per workflow task replay with an update per approval raised. A reply of many
+ * gated calls made that quadratic: 190 commands of 4 KB wrote 190 memos of 80 KB in one task,
+ * past the server's 4 MB message limit, and the session failed.
+ */
+const APPROVAL_VIEWS_ONCE_PER_TASK_PATCH = 'approval-views-once-per-task';
 /** The failure type of a root session whose start no key the worker trusts signed. */
 export const START_REFUSED = 'Hermes.Session.StartRefused';
 /** How long an idle parent waits, after a report, for its other children's before the model reads them. */
@@ -135,6 +142,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
   // All decided in the first task, before any local activity could split one (see below).
   const gateInTools = patched(GATE_WITHOUT_LOCAL_ACTIVITY_PATCH);
   const oneUpsert = patched(ONE_UPSERT_PER_CHANGE_PATCH);
+  const approvalViewsOncePerTask = patched(APPROVAL_VIEWS_ONCE_PER_TASK_PATCH);
   const toolCount = new ToolCountAttribute(patched(TOOL_COUNT_EVERY_FEW_SECONDS_PATCH), () => state.toolCallCount);
   /** The status, with what else the same change sets (`alongside`, upserted first in older histories). */
   const setStatus = (status: SessionStatusValue, alongside: SearchAttributeUpdatePair[] = []) => {
@@ -143,8 +151,8 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     if (alongside.length) upsertSearchAttributes(alongside);
     upsertSearchAttributes([{ key: HermesStatus, value: status }]);
   };
-  const approvals = installApprovals(input, state, { ...activities, assessCommand: gateInTools ? activities.assessCommand : activities.assessCommandLocally }, (awaiting, alongside) => {
-    setStatus(awaiting ? 'awaiting_approval' : 'running', alongside);
+  const showApprovals = () => {
+    approvalViewsQueued = false;
     // The UI's current-details line says what a human is being asked, and how to answer.
     const waiting = approvals.pending();
     if (input.subagent) tellRootAboutApprovals(input, input.subagent, waiting);
@@ -152,6 +160,15 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     // What is asked is kept on the workflow too, so a decision can be signed and signalled while
     // no worker runs to answer queries (the CLI reads it with describe).
     if (patched(PENDING_APPROVALS_MEMO_PATCH)) upsertMemo({ [PENDING_APPROVALS_MEMO]: pendingApprovalsMemo(waiting) });
+  };
+  let approvalViewsQueued = false;
+  const approvals = installApprovals(input, state, { ...activities, assessCommand: gateInTools ? activities.assessCommand : activities.assessCommandLocally }, (awaiting, alongside) => {
+    setStatus(awaiting ? 'awaiting_approval' : 'running', alongside);
+    if (!approvalViewsOncePerTask) return showApprovals();
+    // Once the task's other steps have run: a turn of many gated calls raises its approvals together.
+    if (approvalViewsQueued) return;
+    approvalViewsQueued = true;
+    void Promise.resolve().then(showApprovals);
   });
   const watches = new BackgroundWatches(input.resume ?? {}, (processId) =>
     activities.watchBackgroundProcess({ environment: state.environment, processId, sessionId: input.sessionId }),

@@ -89,6 +89,13 @@ export class ApprovalGate {
     return [...this.entries.values()].filter((entry) => !entry.decision).map(({ decision: _decision, ...entry }) => entry);
   }
 
+  /** How many wait, counted without copying them: it is told on every change, and a turn may raise thousands. */
+  private pendingCount(): number {
+    let count = 0;
+    for (const entry of this.entries.values()) if (!entry.decision) count += 1;
+    return count;
+  }
+
   /**
    * Assesses every gated call of a turn at once, so all approvals the turn needs are raised
    * together; each call's promise settles when it may run (or is blocked).
@@ -123,7 +130,7 @@ export class ApprovalGate {
     this.record({ approvalId: entry.approvalId, outcome: 'decided', applied, decidedBy });
     log.info('Approval decided', { approvalId: entry.approvalId, applied, decidedBy });
     if (applied === 'session' || applied === 'always') this.approveForSession(entry.keys);
-    this.deps.onPendingChange(this.pending().length);
+    this.deps.onPendingChange(this.pendingCount());
     return { approvalId: entry.approvalId, choice: decision.choice, applied, decidedBy };
   }
 
@@ -152,7 +159,7 @@ export class ApprovalGate {
     const entry = this.entries.get(approvalId);
     if (entry && !entry.decision) {
       entry.refusedDecision = `Refused a decision at ${new Date(this.deps.now()).toISOString()}: ${message}`;
-      this.deps.onPendingChange(this.pending().length);
+      this.deps.onPendingChange(this.pendingCount());
     }
   }
 
@@ -235,7 +242,7 @@ export class ApprovalGate {
       expiresAt: new Date(now + this.settings.timeoutSeconds * 1000).toISOString(),
     };
     this.entries.set(entry.approvalId, entry);
-    this.deps.onPendingChange(this.pending().length);
+    this.deps.onPendingChange(this.pendingCount());
     if (this.settings.webhook) {
       const { decision: _decision, ...pending } = entry;
       await this.deps.notify(pending).catch((error: unknown) => log.warn('Approval webhook failed', { error: String(error) }));
@@ -244,7 +251,7 @@ export class ApprovalGate {
     const decided = await condition(() => entry.decision !== undefined, this.settings.timeoutSeconds * 1000);
     if (!decided) {
       entry.decision = { approvalId: entry.approvalId, choice: 'deny', applied: 'deny', decidedBy: 'timeout' };
-      this.deps.onPendingChange(this.pending().length);
+      this.deps.onPendingChange(this.pendingCount());
       return { approved: false, message: timedOut() };
     }
     const decision = entry.decision as NonNullable<Entry['decision']>;

@@ -1,0 +1,27 @@
+// One reply asks for two thousand dangerous commands at once. Each waits for a person; the views
+// operators read (details line, memo, search attributes) must not grow with the square of that,
+// or one workflow task passes the server's 4 MB message limit (the session failed) or the SDK's
+// 5 s limit (the worker process aborted, with every session on it).
+import { type Harness } from '../../helpers/session-harness';
+import { resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
+
+let harness: Harness;
+let world: AttackWorld;
+setUpAttacks((connected) => (harness = connected), (created) => (world = created));
+
+jest.setTimeout(300_000);
+
+test('two thousand dangerous calls in one reply are each asked about, time out unanswered, and the session goes on', async () => {
+  // 300 characters each: the reply stays within its budget, so every call is gated.
+  const calls = Array.from({ length: 2000 }, (_, index) => terminal(`rm -rf reports-${index}/${'x'.repeat(300)}`));
+  const run = await runAttack(harness, world, () => ({ turns: [{ tool_calls: calls }, { tool_calls: [terminal('echo alive')] }, { content: 'done' }] }));
+  expect(run.result).toMatchObject({ status: 'completed', toolCalls: calls.length + 1 });
+  const results = await resultsOf(run);
+  expect(results).toHaveLength(calls.length + 1);
+  expect(results.slice(0, -1).every((result) => /timed out|not approved|denied/i.test(String(result.error)))).toBe(true);
+  expect(results.at(-1)).toMatchObject({ output: 'alive', exit_code: 0 });
+  // The memo of pending approvals was written once per workflow task, not once per approval.
+  const history = await run.handle.fetchHistory();
+  const memoWrites = (history.events ?? []).filter((event) => event.workflowPropertiesModifiedEventAttributes).length;
+  expect(memoWrites).toBeLessThan(200);
+});
