@@ -274,7 +274,9 @@ export function createAssessToolCall(deps: AssessDeps) {
         return { findings, problem: `could not tell where ${target} leads (${describe(error)})` };
       }
       const finding: PathFinding = { access, path: target, resolved, shown: tildify(resolved, world.home), contained: world.contained };
-      const risk = riskOf(access, resolved, world);
+      // A file read and written (patch) whose write already waits is named once, for the write.
+      const askedForWrite = access === 'read' && findings.some((earlier) => earlier.access === 'write' && earlier.risk && earlier.resolved === resolved);
+      const risk = askedForWrite ? undefined : riskOf(access, resolved, world);
       if (risk) finding.risk = resolved === workspace.resolve(target) ? risk : `${risk} (through a symbolic link: ${target})`;
       if (access === 'write' && isBlockDevice(resolved)) finding.hardline = true;
       findings.push(finding);
