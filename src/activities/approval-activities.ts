@@ -14,6 +14,7 @@ import type { SessionStore } from '../store/session-store';
 import { userConfigFile } from '../approval-signals/command-assessment';
 import { createAssessToolCall } from './assess-tool-call';
 import type { ModelClients } from './model-clients';
+import type { LocalSandbox } from '../environments/local-sandbox';
 import type { McpListingStore } from '../mcp/listing-store';
 
 export { userConfigFile } from '../approval-signals/command-assessment';
@@ -29,6 +30,7 @@ export function createApprovalActivities(deps: {
   /** pre_tool_call hooks run at assessment, before anyone is asked. */
   hooks?: HookRegistry;
   mcpListings?: McpListingStore;
+  localSandbox?: LocalSandbox;
 }) {
   const { config } = deps;
   const redactor = deps.redactor ?? createSecretRedactor({ env: process.env, config });

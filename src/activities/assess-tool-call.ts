@@ -23,6 +23,7 @@ import type { LoadedConfig } from '../config/load';
 import type { EnvironmentFactory } from '../environments/factory';
 import type { SecretRedactor } from '../environments/secret-redaction';
 import { localSandbox } from '../environments/drivers';
+import type { LocalSandbox } from '../environments/local-sandbox';
 import { LocalWorkspace } from '../environments/local-workspace';
 import { gitObeyedPathsIn, workTreesOf } from '../environments/git-control';
 import { isWithin } from '../environments/path-within';
@@ -63,6 +64,8 @@ export interface AssessDeps {
   /** Hides secrets in what a human is shown (the prompt, the UI, history). */
   redactor: SecretRedactor;
   mcpListings?: McpListingStore;
+  /** The worker's local sandbox, asked what commands cannot see (one is made from the config when absent). */
+  localSandbox?: LocalSandbox;
 }
 
 const MAX_VERDICT_COMMANDS = 20;
@@ -87,7 +90,7 @@ export interface LoadedCall {
 export function createAssessToolCall(deps: AssessDeps) {
   const { config } = deps;
   // Asked what commands cannot see, for the file tools that read beside them.
-  const sandbox = localSandbox(config);
+  const sandbox = deps.localSandbox ?? localSandbox(config);
   const assess = async function assessToolCall(input: AssessCommandInput, loaded?: LoadedCall): Promise<Assessed> {
     // A sandbox with host paths mounted can reach the host: it is checked like one.
     const isolated = ISOLATED_BACKENDS.has(input.environment.backend) && input.environment.details?.hostMounts !== true;
@@ -132,7 +135,9 @@ export function createAssessToolCall(deps: AssessDeps) {
     // A local file tool reads with the worker's rights: what the sandbox hides from commands is judged too.
     if (input.environment.backend === 'local' && !isolated && (request.reads?.length || request.searches?.length)) {
       world.sandboxScope = recentReadScope({ workspace: world.workspaceRoot, searchPath: process.env.PATH, readPaths: config.terminal.local.read_paths });
-      world.hiddenFromCommands = sandbox.hiddenFromCommands(world.workspaceRoot);
+      const hidden = sandbox.hiddenFromCommands(world.workspaceRoot);
+      // The session's own saved output lies in the host's temporary folder, which commands do not see.
+      world.hiddenFromCommands = (target) => hidden(target) && !isWithin(target, world.ownResults);
     }
     const assessment: Assessed = { ...base, display: displayOf(call.name, request) };
 
@@ -303,7 +308,7 @@ interface World {
   contained: boolean;
   /** What a local sandboxed command may read (sandbox-read-scope.ts); unset on other backends. */
   sandboxScope?: ReadScope;
-  /** What the local sandbox hides from commands or replaces with its own (LocalSandbox); unset on other backends. */
+  /** What the local sandbox hides from commands or replaces with its own (LocalSandbox), this session's saved output aside; unset on other backends. */
   hiddenFromCommands?: (target: string) => boolean;
   /** Where oversized results of every session are saved, and this session's own folder there. */
   resultsRoot: string;
@@ -329,12 +334,11 @@ function riskOf(access: PathFinding['access'], resolved: string, world: World): 
     if (isSecretRead(resolved, world.home, world.secretFiles)) return 'read of a secret file';
     if (isWithin(resolved, world.resultsRoot) && !isWithin(resolved, world.ownResults)) return "read of another session's saved output";
     if (!world.contained && !inWorkspace && isHomeDotfile(resolved, world.home)) return "read of a home folder's settings";
-    // The session's own saved output lies in the host's temporary folder, which commands do not see.
-    if (world.hiddenFromCommands?.(resolved) && !isWithin(resolved, world.ownResults)) return 'read of a file the sandbox hides from commands (a hidden path, or the host\'s temporary or runtime folders or processes)';
+    if (world.hiddenFromCommands?.(resolved)) return 'read of a file the sandbox hides from commands (a hidden path, or the host\'s temporary or runtime folders or processes)';
     return world.sandboxScope && !isShownInSandbox(resolved, world.sandboxScope) ? 'read of a file the sandbox hides from commands (another project or user data)' : undefined;
   }
   if (searchReachesSecrets(resolved, world.home, world.secretFiles)) return 'search through a folder that holds secrets';
-  if (world.hiddenFromCommands?.(resolved) && !isWithin(resolved, world.ownResults)) return 'search through a folder the sandbox hides from commands (a hidden path, or the host\'s temporary or runtime folders or processes)';
+  if (world.hiddenFromCommands?.(resolved)) return 'search through a folder the sandbox hides from commands (a hidden path, or the host\'s temporary or runtime folders or processes)';
   return world.sandboxScope && reachesHiddenData(resolved, world.sandboxScope) ? 'search through folders the sandbox hides from commands (other projects or user data)' : undefined;
 }
 

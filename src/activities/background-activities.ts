@@ -75,13 +75,14 @@ export function createBackgroundActivities(deps: BackgroundActivityDeps) {
 function watchResult(processId: string, command: string, info: BackgroundProcessInfo | undefined, outputTail: string): WatchBackgroundProcessResult {
   const exitCode = info?.exitCode;
   const status = exitCode === undefined ? 'lost' : 'exited';
+  const shown = clip(command, NOTIFICATION_COMMAND_CHARS);
   return {
     processId,
     status,
     ...(exitCode === undefined ? {} : { exitCode }),
-    command: clip(command, NOTIFICATION_COMMAND_CHARS),
+    command: shown,
     outputTail,
-    notification: formatProcessNotification({ processId, command: clip(command, NOTIFICATION_COMMAND_CHARS), exitCode, outputTail }),
+    notification: formatProcessNotification({ processId, command: shown, exitCode, outputTail }),
   };
 }
 

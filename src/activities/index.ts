@@ -61,8 +61,9 @@ export function createActivities(unguarded: ActivityDeps) {
   // Every activity writes through the guard: store faults are waited out or fail loudly.
   const deps = { ...unguarded, store: guardStore(unguarded.store, { logger: unguarded.logger, fullRetryLimitMs: unguarded.config.store.full_retry_seconds * 1000 }) };
   const mcp = { ...deps, pool: deps.mcpPool ?? createMcpPool(deps.config, deps.logger, deps.workspaces), listings: new McpListingStore(deps.store) };
-  const approvals = createApprovalActivities({ ...deps, mcpListings: mcp.listings });
+  // One sandbox answers what commands cannot see, for the gate and for searches alike.
   const sandbox = localSandbox(deps.config);
+  const approvals = createApprovalActivities({ ...deps, mcpListings: mcp.listings, localSandbox: sandbox });
   return {
     ...createSessionActivities({ ...deps, allowlistFile: userConfigFile(deps.config) }),
     ...createStartVerificationActivity(deps),
