@@ -52,6 +52,7 @@ export function describeFileError(error: unknown): string {
     EROFS: 'read-only file system',
     EEXIST: 'a file is in the way of a parent directory',
     EINVAL: 'not a regular file (a device, FIFO or socket)',
+    ETIMEDOUT: 'the backend did not finish the file operation in time',
     EFBIG: `larger than ${MAX_READ_BYTES / (1024 * 1024)} MiB, the most a file tool reads; look at parts of it with the terminal (head, tail, grep)`,
   };
   if (typeof code === 'string' && reasons[code]) return `${reasons[code]} (${code})`;

@@ -46,11 +46,17 @@ function errorFromStderr(stderr: string, target: string): NodeJS.ErrnoException 
   return fileError(code, target, stderr);
 }
 
+export interface DockerWorkspaceOptions {
+  /** How long one file command may take before the tool reports ETIMEDOUT (default 120 s). */
+  timeoutMs?: number;
+}
+
 export class DockerWorkspace implements Workspace {
   constructor(
     private readonly container: Docker.Container,
     readonly cwd: string,
     private readonly home = '/root',
+    private readonly options: DockerWorkspaceOptions = {},
   ) {}
 
   resolve(target: string): string {
@@ -61,7 +67,7 @@ export class DockerWorkspace implements Workspace {
   async readFile(target: string, maxBytes = MAX_READ_BYTES): Promise<Buffer> {
     const absolute = this.resolve(target);
     // One byte more than allowed tells a file that is too large; the worker keeps no more than that.
-    const result = await this.exec(['bash', '-c', READ_SCRIPT, 'hermes-file', absolute, String(maxBytes + 1)], undefined, maxBytes + 1);
+    const result = await this.exec(absolute, ['bash', '-c', READ_SCRIPT, 'hermes-file', absolute, String(maxBytes + 1)], undefined, maxBytes + 1);
     if (result.exitCode === 21) throw fileError('EISDIR', absolute, 'illegal operation on a directory');
     if (result.exitCode === 2) throw fileError('ENOENT', absolute, 'no such file or directory');
     if (result.exitCode === 22) throw fileError('EINVAL', absolute, 'not a regular file');
@@ -87,7 +93,7 @@ export class DockerWorkspace implements Workspace {
   async realpath(target: string): Promise<string> {
     const absolute = this.resolve(target);
     // sh, not bash: the script is POSIX and minimal images may lack bash.
-    const result = await this.exec(['sh', '-c', REAL_PATH_SCRIPT, 'hermes-realpath', absolute]);
+    const result = await this.exec(absolute, ['sh', '-c', REAL_PATH_SCRIPT, 'hermes-realpath', absolute]);
     if (result.exitCode !== 0) throw errorFromStderr(result.stderr || 'ELOOP', absolute);
     return parseRealPathOutput(result.stdout.toString('utf8'), absolute);
   }
@@ -102,15 +108,21 @@ export class DockerWorkspace implements Workspace {
     }
     if (info?.type !== 'directory') return;
     // The worker keeps no more than the command may print, even if the container's `head` lies.
-    const result = await this.exec(['sh', '-c', findWalkCommand(start, options)], undefined, findWalkOutputBytes(options));
+    const result = await this.exec(start, ['sh', '-c', findWalkCommand(start, options)], undefined, findWalkOutputBytes(options));
     for (const file of filesOfFindWalk(result.stdout.toString('utf8'), options)) yield file;
   }
 
   private run(script: string, target: string, input?: Buffer) {
-    return this.exec(['bash', '-c', script, 'hermes-file', target], input);
+    return this.exec(target, ['bash', '-c', script, 'hermes-file', target], input);
   }
 
-  private exec(cmd: string[], input?: Buffer, maxStdoutBytes = MAX_READ_BYTES) {
-    return captureExec(this.container, cmd, input, maxStdoutBytes);
+  /** `target` names the file in errors. */
+  private async exec(target: string, cmd: string[], input?: Buffer, maxStdoutBytes = MAX_READ_BYTES) {
+    try {
+      return await captureExec(this.container, cmd, { ...(input ? { input } : {}), maxStdoutBytes, ...this.options });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ETIMEDOUT') throw fileError('ETIMEDOUT', target, (error as Error).message);
+      throw error;
+    }
   }
 }

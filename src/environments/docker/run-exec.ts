@@ -128,25 +128,55 @@ export interface CapturedExec {
 const MAX_CAPTURED_STDERR_BYTES = 64 * 1024;
 /** A short command's stdout when its caller sets no limit (probes, pid and log reads). */
 const DEFAULT_MAX_CAPTURED_STDOUT_BYTES = 16 * 1024 * 1024;
+/** As long as the exec-based backends give a file command: a 16 MiB read or a bounded walk takes seconds. */
+const DEFAULT_CAPTURE_TIMEOUT_MS = 120_000;
+
+export interface CaptureOptions {
+  /** Bytes written to the command's stdin, which is then closed. */
+  input?: Buffer;
+  maxStdoutBytes?: number;
+  timeoutMs?: number;
+}
 
 /**
  * Runs a short command and keeps its stdout as bytes (binary-safe) and stderr as text, each
  * bounded: what the container prints is the agent's to choose, the worker's memory is not.
  * Past `maxStdoutBytes` the rest is dropped and the stream closed (the command gets SIGPIPE).
+ * Past `timeoutMs` the worker stops waiting and throws an ETIMEDOUT error: the container's own
+ * programs are the agent's to replace, and one that never ends must not hold a tool call for the
+ * activity's timeout and its retries. What still runs stays in the container, which ends with the session.
  */
-export async function captureExec(container: Docker.Container, cmd: string[], input?: Buffer, maxStdoutBytes = DEFAULT_MAX_CAPTURED_STDOUT_BYTES): Promise<CapturedExec> {
+export async function captureExec(container: Docker.Container, cmd: string[], options: CaptureOptions = {}): Promise<CapturedExec> {
+  const { input, maxStdoutBytes = DEFAULT_MAX_CAPTURED_STDOUT_BYTES, timeoutMs = DEFAULT_CAPTURE_TIMEOUT_MS } = options;
   const stdout = new CappedBytes(maxStdoutBytes);
   const stderr = new CappedBytes(MAX_CAPTURED_STDERR_BYTES);
-  const full = new AbortController();
-  const exitCode = await runExec(container, {
-    cmd,
-    ...(input !== undefined ? { input } : {}),
-    onData: (kind, data) => {
-      if (!(kind === 'stdout' ? stdout : stderr).add(data) && kind === 'stdout') full.abort();
-    },
-    giveUp: full.signal,
-  });
+  const stop = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    stop.abort();
+  }, timeoutMs);
+  let exitCode: number;
+  try {
+    exitCode = await runExec(container, {
+      cmd,
+      ...(input !== undefined ? { input } : {}),
+      onData: (kind, data) => {
+        if (!(kind === 'stdout' ? stdout : stderr).add(data) && kind === 'stdout') stop.abort();
+      },
+      giveUp: stop.signal,
+    });
+  } finally {
+    clearTimeout(timer);
+  }
+  if (timedOut) throw execTimedOut(cmd, timeoutMs);
   return { exitCode, stdout: stdout.bytes(), stderr: stderr.bytes().toString('utf8') };
+}
+
+function execTimedOut(cmd: string[], timeoutMs: number): NodeJS.ErrnoException {
+  const error: NodeJS.ErrnoException = new Error(`'${cmd[0]}' in the container did not finish within ${Math.round(timeoutMs / 1000)} s`);
+  error.code = 'ETIMEDOUT';
+  return error;
 }
 
 /** The first `limit` bytes of a stream. */

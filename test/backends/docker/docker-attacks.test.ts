@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { DockerDriver } from '../../../src/environments/docker/docker-driver';
+import { DockerWorkspace } from '../../../src/environments/docker/docker-workspace';
 import { ExecWorkspace } from '../../../src/environments/shell/exec-workspace';
 import type { EnvironmentHandle, TerminalEnvironment } from '../../../src/environments/terminal-environment';
 import { expectReadsBoundedBySize, expectReadsOfSpecialFilesRefused, expectSpecialFilesRefused, expectWalkBoundedByBytes, expectWalkBoundedByEntries, specialFileSessionTurns } from '../../helpers/bounded-read-contract';
@@ -38,6 +39,27 @@ describeWithService('docker', DOCKER_SERVICE_ENV, 'docker backend: attacks on th
 
   test('a device or a FIFO is refused at once, not read for ever or waited on', async () => {
     await expectReadsOfSpecialFilesRefused(environment.workspace, run, '/workspace/special');
+  });
+
+  test('a program of the container that never ends makes a file tool fail in time, not hang the tool call', async () => {
+    // The container is the agent's: it may put a `head`, `mv`, `stat` or `find` of its own first on PATH.
+    const planted = ['head', 'mv', 'stat', 'find'].map((program) => `/usr/local/bin/${program}`);
+    await run(`mkdir -p /workspace/stuck && echo text > /workspace/stuck/file.txt && for p in ${planted.join(' ')}; do printf '#!/bin/sh\nexec sleep 3600\n' > $p; chmod +x $p; done`);
+    const workspace = new DockerWorkspace(driver.docker().getContainer(handle.id!), '/workspace', '/root', { timeoutMs: 1_500 });
+    try {
+      const started = Date.now();
+      const attempts = [workspace.readFile('stuck/file.txt'), workspace.writeFile('stuck/file.txt', 'new'), workspace.stat('stuck/file.txt'), (async () => {
+        for await (const file of workspace.walk('stuck', { maxFiles: 10, skipDirectories: new Set() })) void file;
+      })()];
+      const outcomes = await Promise.allSettled(attempts);
+      expect(Date.now() - started).toBeLessThan(15_000);
+      for (const outcome of outcomes) {
+        expect(outcome).toMatchObject({ status: 'rejected', reason: { code: 'ETIMEDOUT' } });
+        expect(String((outcome as PromiseRejectedResult).reason.message)).toContain('/workspace/stuck');
+      }
+    } finally {
+      await run(`rm -f ${planted.join(' ')}`);
+    }
   });
 
   test("a script run in a container with the host's repository mounted plants no hook or config git would run on the host", async () => {
