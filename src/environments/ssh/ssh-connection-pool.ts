@@ -65,7 +65,7 @@ export class SshConnectionPool {
         for (let attempt = 1; ; attempt += 1) {
           const connection = await this.connection(options);
           try {
-            return await connection.inUse(async () => operation(await connection.sftp()));
+            return await connection.withSftp(operation);
           } catch (error) {
             const dropped = error instanceof ConnectionGoneError || !connection.alive;
             if (!dropped) throw error;

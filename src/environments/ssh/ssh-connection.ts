@@ -20,11 +20,16 @@ const PTY_MODES = { term: 'xterm-256color', rows: 40, cols: 120 };
 /** Refused channel opens are retried for up to ~5 s (see openWithRetry). */
 const CHANNEL_OPEN_ATTEMPTS = 60;
 const KEEPALIVE_MAX_MISSED = 3;
+/** As long as the exec-based backends give a file command: a 16 MiB read or a bounded walk takes seconds. */
+const DEFAULT_SFTP_TIMEOUT_MS = 120_000;
 
 export class SshConnection {
   private closed = false;
   private busy = 0;
   private sftpSession?: Promise<SFTPWrapper>;
+  /** How to abandon each operation running on an SFTP session, should the session be closed. */
+  private readonly sftpUsers = new Map<SFTPWrapper, Set<(error: Error) => void>>();
+  private readonly sftpTimeoutMs: number;
   private readonly commands: ChannelSemaphore;
   /** Kill and bookkeeping commands get their own slot, so a full connection can still stop one. */
   private readonly controls = new ChannelSemaphore(1);
@@ -36,6 +41,7 @@ export class SshConnection {
     options: SshConnectionOptions,
   ) {
     this.commands = new ChannelSemaphore(options.maxChannels);
+    this.sftpTimeoutMs = options.sftpTimeoutMs ?? DEFAULT_SFTP_TIMEOUT_MS;
     const stopKeepalive = startKeepalive(client, options.keepaliveMs, KEEPALIVE_MAX_MISSED, () => socket.destroy());
     const markClosed = () => {
       this.closed = true;
@@ -135,8 +141,48 @@ export class SshConnection {
     }
   }
 
+  /**
+   * Runs `operation` on the SFTP session, bounded in time. The server answers one request after
+   * another, so one that never returns (an open of a file the agent swapped for a FIFO waits for
+   * a writer) would hold every file tool of every session on this host. Past the bound the session
+   * is closed, the next operation gets a fresh one, and this one fails with ETIMEDOUT; the others
+   * queued behind it fail with ConnectionGoneError, which the pool repeats on the fresh session.
+   */
+  withSftp<T>(operation: (sftp: SFTPWrapper) => Promise<T>): Promise<T> {
+    return this.inUse(async () => {
+      const session = this.sftp();
+      const sftp = await session;
+      let abandon: (error: Error) => void = () => undefined;
+      const abandoned = new Promise<never>((_, reject) => (abandon = reject));
+      const users = this.sftpUsers.get(sftp) ?? new Set();
+      this.sftpUsers.set(sftp, users.add(abandon));
+      const timer = setTimeout(() => {
+        abandon(sftpTimedOut(this.target, this.sftpTimeoutMs));
+        this.discardSftp(session, sftp);
+      }, this.sftpTimeoutMs);
+      const running = operation(sftp);
+      try {
+        return await Promise.race([running, abandoned]);
+      } finally {
+        clearTimeout(timer);
+        users.delete(abandon);
+        running.catch(() => undefined);
+        abandoned.catch(() => undefined);
+      }
+    });
+  }
+
+  /** Closes an SFTP session that stopped answering; the operations still on it are told to repeat. */
+  private discardSftp(session: Promise<SFTPWrapper>, sftp: SFTPWrapper): void {
+    if (this.sftpSession === session) this.sftpSession = undefined;
+    const users = this.sftpUsers.get(sftp) ?? new Set();
+    this.sftpUsers.delete(sftp);
+    for (const abandon of users) abandon(new ConnectionGoneError(`The SFTP session on ${this.target} was closed under this operation`));
+    sftp.end();
+  }
+
   /** The connection's SFTP session, opened on first use and kept. */
-  sftp(): Promise<SFTPWrapper> {
+  private sftp(): Promise<SFTPWrapper> {
     if (this.closed) return Promise.reject(new ConnectionGoneError(`The connection to ${this.target} was closed`));
     this.sftpSession ??= new Promise<SFTPWrapper>((resolve, reject) => {
       try {
@@ -147,8 +193,10 @@ export class SshConnection {
             reject(this.closed ? new ConnectionGoneError(message) : new BackendUnavailableError(message));
             return;
           }
+          const opened = this.sftpSession;
           sftp.on('close', () => {
-            this.sftpSession = undefined;
+            if (this.sftpSession === opened) this.sftpSession = undefined;
+            this.sftpUsers.delete(sftp);
           });
           resolve(sftp);
         });
@@ -164,4 +212,10 @@ export class SshConnection {
     this.closed = true;
     this.client.end();
   }
+}
+
+function sftpTimedOut(target: string, timeoutMs: number): NodeJS.ErrnoException {
+  const error: NodeJS.ErrnoException = new Error(`The SFTP server on ${target} did not answer within ${Math.round(timeoutMs / 1000)} s`);
+  error.code = 'ETIMEDOUT';
+  return error;
 }

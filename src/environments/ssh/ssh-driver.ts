@@ -25,6 +25,8 @@ export interface SshDriverOptions {
   killGraceMs?: number;
   /** Bound on connecting and authenticating. */
   connectTimeoutMs?: number;
+  /** Bound on one file operation over SFTP. */
+  fileTimeoutMs?: number;
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
@@ -130,6 +132,7 @@ export class SshDriver implements EnvironmentDriver {
       maxChannels: settings.max_channels,
       keepaliveMs: settings.keepalive_seconds * 1000,
       readyTimeoutMs: this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      ...(this.options.fileTimeoutMs ? { sftpTimeoutMs: this.options.fileTimeoutMs } : {}),
     };
   }
 

@@ -23,6 +23,8 @@ export interface SshConnectionOptions extends SshTarget {
   maxChannels: number;
   keepaliveMs: number;
   readyTimeoutMs: number;
+  /** Bound on one file operation over SFTP (default 120 s). */
+  sftpTimeoutMs?: number;
 }
 
 export function targetName(target: SshTarget): string {

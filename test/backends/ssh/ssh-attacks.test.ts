@@ -40,6 +40,43 @@ describeWithService('sshd', SSH_SERVICE_ENV, 'ssh backend: attacks on the worker
     expect(await environment.workspace.stat(workdir)).toMatchObject({ type: 'directory' });
   });
 
+  test('a file swapped for a FIFO between the check and the open does not hold the SFTP session every session on the host shares', async () => {
+    // A loop of the agent's own swaps the name between a regular file and a FIFO, atomically:
+    // a read that checked a regular file may open the FIFO, and the server's open waits for a writer.
+    const dir = `${workdir}/swapped`;
+    const token = uniqueName('swapper');
+    const swapper = `import os,sys,time\nd=sys.argv[1]; end=time.time()+90\nwhile time.time()<end:\n  for src in ("fifo","reg"):\n    os.link(f"{d}/{src}", f"{d}/t"); os.replace(f"{d}/t", f"{d}/x")\n`;
+    await run(environment, `mkdir -p ${dir} && mkfifo ${dir}/fifo && echo text > ${dir}/reg && printf '${swapper}' > ${dir}/swap.py`);
+    await run(environment, `setsid nohup python3 ${dir}/swap.py ${dir} ${token} >/dev/null 2>&1 < /dev/null & sleep 0.2`);
+    // The files' own driver, with a short bound on a file operation (120 s by default).
+    const files = testDriver(serviceEnv, {}, { fileTimeoutMs: 2_000 });
+    const workspace = (await files.attach(handle)).workspace;
+    const hung = Symbol('hung');
+    const outcomes: unknown[] = [];
+    try {
+      for (let attempt = 0; attempt < 300 && !outcomes.includes(hung); attempt += 1) {
+        const read = workspace.readFile(`${dir}/x`).then(() => 'read', (error: NodeJS.ErrnoException) => error.code);
+        // Sent once the read's open is (had it met the FIFO, queued behind it on the same SFTP
+        // session): repeated on a fresh session when that one is closed.
+        const queued = new Promise((resolve) => setTimeout(resolve, 100)).then(() => workspace.stat(`${dir}/reg`));
+        let timer: NodeJS.Timeout | undefined;
+        outcomes.push(await Promise.race([read, new Promise((resolve) => (timer = setTimeout(() => resolve(hung), 20_000)))]));
+        clearTimeout(timer);
+        expect(await queued).toMatchObject({ type: 'file' });
+        if (outcomes.includes('ETIMEDOUT')) break;
+      }
+      expect(outcomes).not.toContain(hung);
+      // The read that met the FIFO gave up, and the next file operation is answered.
+      expect(outcomes).toContain('ETIMEDOUT');
+    } finally {
+      // '[x]yz' matches the swapper, not this command; opening the FIFO frees a server still waiting on it.
+      await run(environment, `pkill -f '[${token[0]}]${token.slice(1)}'; (exec 3<>${dir}/fifo) 2>/dev/null; true`);
+    }
+    expect(await workspace.stat(`${dir}/reg`)).toMatchObject({ type: 'file' });
+    expect((await workspace.readFile(`${dir}/reg`)).toString()).toBe('text\n');
+    await files.releaseAll();
+  });
+
   test('a walk reads a bounded number of directory entries, however many names a folder holds', async () => {
     await expectWalkBoundedByEntries(environment.workspace, (command) => run(environment, command), `${workdir}/walk`);
   });
