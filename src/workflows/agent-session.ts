@@ -35,6 +35,7 @@ import { startDeadline } from './deadline';
 import { DEFAULT_DELEGATION_SETTINGS } from './delegation-types';
 import { descendantApprovalsSignal, statusQuery, subagentFinishedSignal, transcriptQuery } from './messages';
 import { CodeCalls } from './code-calls';
+import { HISTORY_FULL_RESULT, historyFull } from './history-budget';
 import { buildReport, reportToParent, tellRootAboutApprovals } from './subagent-reporting';
 import { parseDescendantApprovals, parseSubagentReport } from './signal-payloads';
 import { Subagents } from './subagents';
@@ -267,6 +268,12 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
   };
 
   const runCall = async (call: ToolCallPlan, seq: number, assistantSeq: number, callGate: CallGate | undefined, assessedCwd: string, parentToolCallId?: string) => {
+    if (historyFull()) {
+      // A question already asked is answered (or times out) first, so none is left pending for a
+      // call that never runs; a denial is reported as one, which costs no more.
+      const decided = callGate && callGate !== GATED_IN_TOOL ? await callGate : undefined;
+      if (!decided || decided.approved) return runInWorkflow(call, seq, { errorResult: HISTORY_FULL_RESULT });
+    }
     if (call.workflowCall) return runInWorkflow(call, seq, call.workflowCall);
     const gatedInTool = callGate === GATED_IN_TOOL;
     let gate = callGate && !gatedInTool ? await callGate : undefined;
