@@ -35,6 +35,8 @@ const DESCENDANT_APPROVALS_SHOWN = 50;
 export const MAX_QUEUED_INPUT_CHARS = 200_000;
 /** Histories recorded before the queue was bounded replay without the bound. */
 const BOUNDED_QUEUE_PATCH = 'bounded-delegation-queue';
+/** Histories recorded before a stopping session waited for its children's starts replay without the wait. */
+const CANCEL_STARTING_CHILDREN_PATCH = 'cancel-children-being-started';
 
 export class Subagents {
   private nextChild: number;
@@ -232,10 +234,16 @@ export class Subagents {
   /** Cancels every running child (their commands are killed) and drops the queued ones. */
   async cancelAll(reason: string): Promise<void> {
     await CancellationScope.nonCancellable(async () => {
+      // A child being started is no longer in the queue but still shows 'queued': marked cancelled
+      // here, it was never cancelled and ran on (ParentClosePolicy.ABANDON) after its parent stopped.
+      const waiting = new Set(this.queued.map((queued) => queued.sessionId));
+      const startsInFlight = this.starting > 0 && patched(CANCEL_STARTING_CHILDREN_PATCH);
       for (const child of this.children) {
-        if (child.status === 'queued') child.status = 'cancelled';
+        if (child.status === 'queued' && (waiting.has(child.sessionId) || !startsInFlight)) child.status = 'cancelled';
       }
       this.queued.splice(0);
+      // Its start resolves (running, or failed) before the running ones are cancelled.
+      if (startsInFlight) await condition(() => this.starting === 0);
       const running = this.children.filter((child) => child.status === 'running');
       await Promise.all(
         running.map((child) =>
