@@ -10,7 +10,7 @@ import type { ApprovalGateResult } from '../approval-signals/approval-types';
 import type { HookRegistry } from '../hooks/hook-registry';
 import { afterCall, checkBeforeCall, preToolCallPayload } from '../hooks/tool-call-hooks';
 import { mcpErrors } from '../mcp/circuit-breaker';
-import { McpTransportDownError } from '../mcp/connection-pool';
+import { McpReplyTooLargeError, McpTransportDownError } from '../mcp/connection-pool';
 import type { McpCallTarget } from '../mcp/listing-types';
 import { resolveServer } from '../mcp/resolved-server';
 import { mapCallResult, type McpCallResult } from '../mcp/result-mapping';
@@ -155,6 +155,11 @@ export function createCallMcpTool(deps: McpActivityDeps & { store: SessionStore;
         // The server answered (bad arguments, unknown tool): it is alive.
         return toolError(`Error executing ${input.name}: ${error.message}`);
       }
+      if (error instanceof McpReplyTooLargeError) {
+        // The server answered; the transport closed on its answer. The next call connects again.
+        await deps.pool.markBroken(server);
+        return toolError(replyTooLarge(input.name, serverName, error.message));
+      }
       // The connection is gone (process died, socket refused, reconnect backoff): drop it.
       breaker.failed();
       if (!(error instanceof McpTransportDownError)) {
@@ -165,4 +170,9 @@ export function createCallMcpTool(deps: McpActivityDeps & { store: SessionStore;
       return toolError(refused ? mcpErrors.circuitOpen(serverName, refused.failures, refused.retryInSeconds) : mcpErrors.transportDown(serverName));
     }
   };
+}
+
+/** Not the original's "transport is down": the server is up, and calling again the same way fails the same way. */
+export function replyTooLarge(tool: string, server: string, why: string): string {
+  return `Error executing ${tool}: MCP server '${server}' answered, but its reply was too large (${why}), so it was dropped and the connection closed. Ask for less at once (a narrower query, a page, a smaller range); the next call reconnects.`;
 }

@@ -22,10 +22,21 @@ interface Connection {
   inUse: number;
   lastUsedMs: number;
   broken: boolean;
+  /** The transport closed itself on a message longer than it may hold (the stdio transport's 10 MB). */
+  overflowed?: Error;
 }
 
 /** Thrown when a server is in its reconnect backoff: the caller reports "transport is down". */
 export class McpTransportDownError extends Error {}
+
+/**
+ * Thrown when a call's connection closed because the server sent a message too long for the
+ * transport's buffer: the server is alive, its reply was too large (not "the transport is down").
+ */
+export class McpReplyTooLargeError extends Error {}
+
+/** How the SDK's stdio transport says a message outgrew its read buffer (it then closes). */
+const READ_BUFFER_OVERFLOW = /ReadBuffer exceeded maximum size of (\d+) bytes/;
 
 export class McpConnectionPool {
   private readonly connections = new Map<string, Promise<Connection>>();
@@ -65,6 +76,10 @@ export class McpConnectionPool {
     connection.inUse += 1;
     try {
       return await use(connection.client);
+    } catch (error) {
+      const overflow = connection.overflowed && READ_BUFFER_OVERFLOW.exec(connection.overflowed.message);
+      if (overflow) throw new McpReplyTooLargeError(`the server sent a message over the ${Number(overflow[1]) / (1024 * 1024)} MB a reply may take`, { cause: error });
+      throw error;
     } finally {
       connection.inUse -= 1;
       connection.lastUsedMs = this.now();
@@ -147,6 +162,9 @@ export class McpConnectionPool {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       this.toolsChangedAt.set(server.key, this.now());
     });
+    client.onerror = (error) => {
+      if (READ_BUFFER_OVERFLOW.test(error.message)) connection.overflowed ??= error;
+    };
     client.onclose = () => {
       if (!connection.broken) this.logger.info({ server: server.name }, 'MCP server connection closed');
       connection.broken = true;

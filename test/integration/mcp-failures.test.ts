@@ -3,6 +3,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { replyTooLarge } from '../../src/activities/mcp-call-tool';
 import { mcpErrors } from '../../src/mcp/circuit-breaker';
 import { reloadMcpToolsSignal } from '../../src/workflows/messages';
 import { startScriptedModelServer } from '../../src/model/scripted-model-server';
@@ -29,6 +30,17 @@ test('a server killed mid-call: the model hears the transport is down, and the n
     expect(await handle.result()).toMatchObject({ status: 'completed', toolCalls: 2 });
     const results = await toolResults(store, handle);
     expect(results[0]).toEqual({ error: mcpErrors.transportDown('odd') });
+    expect(results[1]).toEqual({ result: 'hello again' });
+  });
+}, 120_000);
+
+test("a reply over the transport's 10 MB: the model hears it was too large, not that the transport is down, and the next call works", async () => {
+  const cwd = sandboxVisibleTempDir('mcp-huge-');
+  const script = { turns: [call('huge', { bytes: 11 * 1024 * 1024 }), call('hello', { name: 'again' }), { content: 'done' }] };
+  await withScriptedSession(harness, { script, config: { session: { cwd }, mcp_servers: { odd: misbehavingStdio(cwd) } } }, async ({ handle, store }) => {
+    expect(await handle.result()).toMatchObject({ status: 'completed', toolCalls: 2 });
+    const results = await toolResults(store, handle);
+    expect(results[0]).toEqual({ error: replyTooLarge('mcp__odd__huge', 'odd', 'the server sent a message over the 10 MB a reply may take') });
     expect(results[1]).toEqual({ result: 'hello again' });
   });
 }, 120_000);
