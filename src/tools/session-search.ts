@@ -5,6 +5,7 @@ import { register } from '../registry/registry';
 import { toolError, toolResult } from '../registry/results';
 import type { MessageRole } from '../store/session-store';
 import { SESSION_SEARCH_DESCRIPTION } from './session-search-description';
+import { queryRefusal } from './session-search-query';
 import { browse, discover, read, scroll } from './session-search-shapes';
 
 const SEARCHABLE_ROLES: readonly MessageRole[] = ['user', 'assistant', 'tool'];
@@ -81,6 +82,8 @@ register({
     if (sessionId) return answer(await read(store, { sessionId, currentSessionId }));
     const query = args.query?.trim();
     if (!query) return answer(await browse(store, { limit, currentSessionId }));
+    const refusal = queryRefusal(query);
+    if (refusal) return failure(`Search failed: ${refusal}`);
     const roles = (args.role_filter ?? '')
       .split(',')
       .map((role) => role.trim().toLowerCase())

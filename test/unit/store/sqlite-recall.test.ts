@@ -36,6 +36,31 @@ describe('the SQLite search index', () => {
     await Promise.all([upgraded.close(), again.close()]);
   });
 
+  it('refuses queries whose prefix terms would hold the worker for seconds, and still runs modest ones', async () => {
+    const store = new SqliteSessionStore(':memory:');
+    // 4,000 messages of 50 words drawn from 5,000 distinct ones.
+    const words = Array.from({ length: 5000 }, (_, index) => `w${index.toString(36)}`);
+    const lines = Array.from({ length: 4000 }, (_, line) => Array.from({ length: 50 }, (_, word) => words[(line * 7 + word * 13) % words.length]).join(' '));
+    await pastSession(store, 'chatty', lines);
+    const worker = recallWorker(store, home);
+    const hostile = [
+      Array.from({ length: 20 }, () => 'w*').join(' OR '),
+      Array.from({ length: 4 }, (_, index) => `w${index}*`).join(' OR '),
+      Array.from({ length: 13 }, (_, index) => words[index]).join(' OR '),
+      'w1 '.repeat(200),
+    ];
+    for (const query of hostile) {
+      const started = Date.now();
+      const answer = await worker.call('session_search', { query });
+      expect(answer.success).toBe(false);
+      expect(String(answer.error)).toMatch(/at most|too short/);
+      expect(Date.now() - started).toBeLessThan(200);
+    }
+    const modest = await worker.call('session_search', { query: 'w1a* OR w2b* OR w3c* OR w10 OR w11' });
+    expect(modest).toMatchObject({ success: true, count: 1 });
+    await store.close();
+  });
+
   it("never hands one session's approved secret read to another: not found, and withheld when read", async () => {
     const store = new SqliteSessionStore(':memory:');
     await pastSession(store, 'session-a', ['read the env file']);
