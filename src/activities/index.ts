@@ -78,6 +78,7 @@ export function createActivities(unguarded: ActivityDeps) {
       beforeChange: createTurnCheckpoints(checkpointSettings(deps.config), deps.logger),
       services: {
         sessions: deps.store,
+        recallScope: deps.config.session_search.scope,
         secretFiles: () => canonicalOwnFiles(hermesSecretFiles(deps.config)),
         hiddenFromCommands: (handle) => (handle.backend === 'local' ? sandbox.hiddenFromCommands(recordedWorkspace(handle) ?? handle.cwd) : undefined),
         redact: (text) => deps.redactor.redact(text),

@@ -417,6 +417,16 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    session_search: z
+      .object({
+        /**
+         * Which past sessions a session recalls: `workspace`, those started in its own folder or
+         * below it (another project's transcripts hold its files, which the sandbox hides), or `all`.
+         */
+        scope: z.enum(['workspace', 'all']).default('workspace'),
+      })
+      .strict()
+      .prefault({}),
     memory: z
       .object({
         /** MEMORY.md: the agent's own notes, injected into every new session's system prompt. */

@@ -63,11 +63,15 @@ export interface ToolContext {
 }
 
 /** What the worker hands tools besides the backend; each tool says plainly when one is missing. */
+export type RecallScope = 'workspace' | 'all';
+
 export interface ToolServices {
   /** The durable memory (MEMORY.md / USER.md), shared by every worker on the same store. */
   memory?: MemoryStore;
   /** The session store, for tools that read past sessions (session_search). */
   sessions?: SessionStore;
+  /** Which past sessions session_search finds: those started in the asker's folder (default), or all. */
+  recallScope?: RecallScope;
   /**
    * The worker's own secret files (its home, stores, approver key) as real paths, folders ending
    * in `/`: a search skips them, as a read of one waits for a human.

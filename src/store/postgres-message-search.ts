@@ -2,6 +2,7 @@
 // the FTS5 query syntax the tool documents (AND by default, OR, NOT or -, "phrases", prefix*)
 // translated into a tsquery. The 'simple' configuration: no stemming, like FTS5's unicode61.
 import type { Pool } from 'pg';
+import { folderPrefix } from './folder-prefix';
 import type { MessageSearchHit, MessageSearchQuery } from './session-store';
 
 export const SEARCH_VECTOR = "to_tsvector('simple', coalesce(content, ''))";
@@ -31,13 +32,14 @@ export async function searchPostgresMessages(
        SELECT m.session_id, m.seq, m.role, m.content, s.created_at AS started, ts_rank(${SEARCH_VECTOR.replace('content', 'm.content')}, q) AS rank
          FROM ${tables.messages} m JOIN ${tables.sessions} s ON s.session_id = m.session_id, to_tsquery('simple', $1) q
         WHERE ${SEARCH_VECTOR.replace('content', 'm.content')} @@ q AND m.role = ANY($2::text[]) AND m.role <> 'system' AND NOT m.sensitive
+              AND ($4::text IS NULL OR s.cwd = $4 OR left(s.cwd, length($5::text)) = $5)
         ORDER BY ${order}
         LIMIT $3)
      SELECT session_id, seq, role,
             ts_headline('simple', left(content, ${HEADLINE_SOURCE_CHARS}), to_tsquery('simple', $1),
                         'StartSel=>>>, StopSel=<<<, MaxWords=24, MinWords=8, MaxFragments=1, FragmentDelimiter=...') AS snippet
        FROM hits ORDER BY ${order}`,
-    [tsquery, query.roles, query.limit],
+    [tsquery, query.roles, query.limit, query.within ?? null, folderPrefix(query.within)],
   );
   return result.rows.map((row) => ({ sessionId: row.session_id, seq: row.seq, role: row.role, snippet: row.snippet ?? '' }));
 }

@@ -58,6 +58,8 @@ export interface MessageSearchQuery {
   limit: number;
   /** Bias on top of relevance: sessions started most recently (or earliest) first. */
   sort?: 'newest' | 'oldest';
+  /** Only sessions started in this folder or below it (see session-search-scope.ts). */
+  within?: string;
 }
 
 export interface MessageSearchHit {

@@ -4,6 +4,7 @@
 // VACUUM may renumber.
 import type Database from 'better-sqlite3';
 import type { MessageSearchHit, MessageSearchQuery } from './session-store';
+import { folderPrefix } from './folder-prefix';
 
 const INDEX_SCHEMA = `
 CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5(
@@ -62,9 +63,10 @@ export function searchSqliteMessages(db: Database.Database, query: MessageSearch
          FROM messages_fts f JOIN sessions s ON s.session_id = f.session_id
               JOIN messages m ON m.session_id = f.session_id AND m.seq = f.seq
         WHERE messages_fts MATCH @match AND f.role IN (SELECT value FROM json_each(@roles)) AND m.sensitive = 0
+              AND (@within IS NULL OR s.cwd = @within OR substr(s.cwd, 1, length(@below)) = @below)
         ORDER BY ${ORDER[query.sort ?? 'relevance']}
         LIMIT @limit`,
     )
-    .all({ match: query.query, roles: JSON.stringify(query.roles), limit: query.limit }) as HitRow[];
+    .all({ match: query.query, roles: JSON.stringify(query.roles), limit: query.limit, within: query.within ?? null, below: folderPrefix(query.within) }) as HitRow[];
   return rows.map((row) => ({ sessionId: row.session_id, seq: Number(row.seq), role: row.role, snippet: row.snippet ?? '' }));
 }

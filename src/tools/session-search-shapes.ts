@@ -1,7 +1,9 @@
 // The four shapes of session_search (discover, scroll, read, browse) over any SessionStore.
 // The session asking, and every session of its lineage (its root and the root's sub-agents), are
-// never shown: their content is the asker's own context already.
-import type { MessageRole, MessageSearchHit, SessionStore, StoredMessage } from '../store/session-store';
+// never shown: their content is the asker's own context already. With `within` set, sessions
+// started outside that folder do not exist as far as the asker can tell.
+import { isInFolder } from '../store/folder-prefix';
+import type { MessageRole, MessageSearchHit, SessionRecord, SessionStore, StoredMessage } from '../store/session-store';
 import { clipText, LineageResolver, MAX_RESULT_CHARS, MAX_SNIPPET_CHARS, sessionMeta, shapeMessage, type ShapedMessage } from './session-search-views';
 
 export type SearchAnswer = Record<string, unknown>;
@@ -17,14 +19,20 @@ export const failure = (error: string): SearchAnswer => ({ success: false, error
 
 export async function discover(
   store: SessionStore,
-  request: { query: string; roles: MessageRole[]; limit: number; sort?: 'newest' | 'oldest'; currentSessionId: string },
+  request: { query: string; roles: MessageRole[]; limit: number; sort?: 'newest' | 'oldest'; currentSessionId: string; within?: string },
 ): Promise<SearchAnswer> {
   const { query, limit } = request;
   const empty = { success: true, mode: 'discover', query, results: [], count: 0, message: 'No matching sessions found.' };
   if (!store.searchMessages) return failure('Session search is not available: this session store has no full-text index.');
   let hits: MessageSearchHit[];
   try {
-    hits = await store.searchMessages({ query, roles: request.roles, limit: DISCOVER_SCAN_LIMIT, ...(request.sort ? { sort: request.sort } : {}) });
+    hits = await store.searchMessages({
+      query,
+      roles: request.roles,
+      limit: DISCOVER_SCAN_LIMIT,
+      ...(request.sort ? { sort: request.sort } : {}),
+      ...(request.within !== undefined ? { within: request.within } : {}),
+    });
   } catch (error) {
     // Not `instanceof Error`: a native driver's error may come from another realm.
     const reason = (error as { message?: unknown } | null)?.message;
@@ -59,14 +67,14 @@ export async function discover(
 
 export async function scroll(
   store: SessionStore,
-  request: { sessionId: string; aroundSeq: number; window: number; currentSessionId: string },
+  request: { sessionId: string; aroundSeq: number; window: number; currentSessionId: string; within?: string },
 ): Promise<SearchAnswer> {
   const { sessionId, aroundSeq, window } = request;
   const lineage = new LineageResolver(store);
   if ((await lineage.rootOf(sessionId)) === (await lineage.rootOf(request.currentSessionId))) {
     return failure('scroll rejected: anchor lives in the current session lineage (already in your active context)');
   }
-  const session = await lineage.session(sessionId);
+  const session = visibleSession(await lineage.session(sessionId), request.within);
   if (!session) return failure(`session_id not found: ${sessionId}`);
   const messages = await windowAround(store, sessionId, aroundSeq, window);
   if (!messages.some((message) => message.seq === aroundSeq)) return failure(`around_message_id ${aroundSeq} not in session_id ${sessionId}`);
@@ -83,13 +91,13 @@ export async function scroll(
   };
 }
 
-export async function read(store: SessionStore, request: { sessionId: string; currentSessionId: string }): Promise<SearchAnswer> {
+export async function read(store: SessionStore, request: { sessionId: string; currentSessionId: string; within?: string }): Promise<SearchAnswer> {
   const { sessionId } = request;
   const lineage = new LineageResolver(store);
   if ((await lineage.rootOf(sessionId)) === (await lineage.rootOf(request.currentSessionId))) {
     return failure('read rejected: this session is in the current session lineage (already in your active context)');
   }
-  const session = await lineage.session(sessionId);
+  const session = visibleSession(await lineage.session(sessionId), request.within);
   if (!session) return failure(`session_id not found: ${sessionId}`);
   // One more than a whole small session, to know whether it is large.
   const head = await store.getMessages(sessionId, { limit: READ_HEAD + READ_TAIL + 2 });
@@ -112,12 +120,12 @@ export async function read(store: SessionStore, request: { sessionId: string; cu
   };
 }
 
-export async function browse(store: SessionStore, request: { limit: number; currentSessionId: string }): Promise<SearchAnswer> {
+export async function browse(store: SessionStore, request: { limit: number; currentSessionId: string; within?: string }): Promise<SearchAnswer> {
   const lineage = new LineageResolver(store);
   const currentRoot = await lineage.rootOf(request.currentSessionId);
-  // Sub-agent sessions are part of their root's story, not sessions of their own.
-  const sessions = (await store.listSessions({ limit: request.limit + 50 }))
-    .filter((session) => !session.parentSessionId && session.sessionId !== currentRoot)
+  // Sub-agent sessions are part of their root's story, not sessions of their own; other folders' are not shown.
+  const sessions = (await store.listSessions({ limit: request.limit + 200 }))
+    .filter((session) => !session.parentSessionId && session.sessionId !== currentRoot && visibleSession(session, request.within))
     .slice(0, request.limit);
   const results = sessions.map((session) => ({
     session_id: session.sessionId,
@@ -155,6 +163,11 @@ async function windowAround(store: SessionStore, sessionId: string, seq: number,
   const from = Math.max(0, seq - size);
   const messages = await store.getMessages(sessionId, { fromSeq: from, limit: seq + size - from + 1 });
   return visible(messages.filter((message) => message.seq <= seq + size));
+}
+
+/** The session when the asker may see it: started in `within` or below it (or no folder is set). */
+function visibleSession(session: SessionRecord | undefined, within: string | undefined): SessionRecord | undefined {
+  return session && (within === undefined || isInFolder(session.cwd, within)) ? session : undefined;
 }
 
 /** System prompts are the runtime's, not the conversation (and carry the memory snapshot). */

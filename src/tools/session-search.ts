@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import { register } from '../registry/registry';
 import { toolError, toolResult } from '../registry/results';
-import type { MessageRole } from '../store/session-store';
+import type { RecallScope } from '../registry/tool-entry';
+import type { MessageRole, SessionStore } from '../store/session-store';
 import { SESSION_SEARCH_DESCRIPTION } from './session-search-description';
 import { queryRefusal } from './session-search-query';
 import { browse, discover, read, scroll } from './session-search-shapes';
@@ -68,6 +69,8 @@ register({
     const store = context.services?.sessions;
     if (!store) return failure('Session search is not available: this worker has no session store.');
     const currentSessionId = context.sessionId;
+    const scope = await searchScope(store, currentSessionId, context.services?.recallScope ?? 'workspace');
+    if ('refused' in scope) return failure(scope.refused);
     const sessionId = args.session_id?.trim();
     if (sessionId?.includes('/')) {
       return failure(`Profiles are not supported here: pass the bare session id (the part after '/'), not '${sessionId}'.`);
@@ -77,11 +80,11 @@ register({
       const aroundSeq = integer(args.around_message_id);
       if (aroundSeq === undefined) return failure('scroll requires integer around_message_id');
       const window = clamp(integer(args.window) ?? 5, 1, 20);
-      return answer(await scroll(store, { sessionId, aroundSeq, window, currentSessionId }));
+      return answer(await scroll(store, { sessionId, aroundSeq, window, currentSessionId, ...scope }));
     }
-    if (sessionId) return answer(await read(store, { sessionId, currentSessionId }));
+    if (sessionId) return answer(await read(store, { sessionId, currentSessionId, ...scope }));
     const query = args.query?.trim();
-    if (!query) return answer(await browse(store, { limit, currentSessionId }));
+    if (!query) return answer(await browse(store, { limit, currentSessionId, ...scope }));
     const refusal = queryRefusal(query);
     if (refusal) return failure(`Search failed: ${refusal}`);
     const roles = (args.role_filter ?? '')
@@ -89,9 +92,21 @@ register({
       .map((role) => role.trim().toLowerCase())
       .filter((role): role is MessageRole => (SEARCHABLE_ROLES as readonly string[]).includes(role));
     const sort = args.sort === 'newest' || args.sort === 'oldest' ? args.sort : undefined;
-    return answer(await discover(store, { query, roles: roles.length ? roles : DEFAULT_ROLES, limit, ...(sort ? { sort } : {}), currentSessionId }));
+    return answer(await discover(store, { query, roles: roles.length ? roles : DEFAULT_ROLES, limit, ...(sort ? { sort } : {}), currentSessionId, ...scope }));
   },
 });
+
+/**
+ * The folder whose sessions this one may recall: its own start folder (and below), unless the
+ * worker's `session_search.scope` is `all`. Transcripts hold what tools read, and a session must
+ * not read through them what its sandbox keeps from it: another project's files.
+ */
+async function searchScope(store: SessionStore, sessionId: string, scope: RecallScope): Promise<{ within?: string } | { refused: string }> {
+  if (scope === 'all') return {};
+  const own = await store.getSession(sessionId);
+  if (!own) return { refused: 'Session search is not available: this session has no record in the session store.' };
+  return { within: own.cwd };
+}
 
 function failure(message: string): string {
   return toolError(message, { success: false });

@@ -14,7 +14,7 @@ export interface RecallStorage extends ContractStorage {
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 /** A finished session: system prompt, task, then alternating replies, all searchable but the system prompt. */
-export async function pastSession(store: SessionStore, sessionId: string, lines: string[], extra: { parentSessionId?: string } = {}): Promise<void> {
+export async function pastSession(store: SessionStore, sessionId: string, lines: string[], extra: { parentSessionId?: string; cwd?: string } = {}): Promise<void> {
   await store.createSession(session(sessionId, { task: lines[0] ?? 'task', status: 'completed', ...extra }));
   await store.appendMessage(sessionId, message(0, { role: 'system', content: 'You are Hermes. secretsystemword' }));
   for (const [index, line] of lines.entries()) {
@@ -58,6 +58,26 @@ export function describeRecallContract(name: string, makeStorage: () => Promise<
         expect(result.bookend_end).toHaveLength(3);
         // The system prompt is neither searched nor shown.
         expect(await worker.call('session_search', { query: 'secretsystemword' })).toEqual({ success: true, mode: 'discover', query: 'secretsystemword', results: [], count: 0, message: 'No matching sessions found.' });
+      });
+
+      it("finds only sessions started in the asker's folder or below it, unless the scope is all", async () => {
+        const store = open();
+        const folders = { here: '/work/app', below: '/work/app/tools', beside: '/work/app-old', elsewhere: '/srv/billing' };
+        for (const [id, cwd] of Object.entries(folders)) await pastSession(store, id, [`pelican notes of ${id}`, 'noted'], { cwd });
+        await store.createSession(session('asker', { cwd: '/work/app' }));
+        const scoped = recallWorker(store, storage.home, {}, 'workspace');
+        const ids = async (worker: typeof scoped, args: Record<string, unknown>) =>
+          ((await worker.call('session_search', args, 'asker')).results as { session_id: string }[]).map((r) => r.session_id).sort();
+        expect(await ids(scoped, { query: 'pelican', limit: 10 })).toEqual(['below', 'here']);
+        expect(await ids(scoped, { limit: 10 })).toEqual(['below', 'here']);
+        for (const outside of ['beside', 'elsewhere']) {
+          expect(await scoped.call('session_search', { session_id: outside }, 'asker')).toMatchObject({ success: false, error: `session_id not found: ${outside}` });
+          expect(await scoped.call('session_search', { session_id: outside, around_message_id: 1 }, 'asker')).toMatchObject({ success: false });
+        }
+        expect(await scoped.call('session_search', { session_id: 'below' }, 'asker')).toMatchObject({ success: true, mode: 'read' });
+        // A session the store does not know has no folder to search in.
+        expect(await scoped.call('session_search', { query: 'pelican' }, 'unknown')).toMatchObject({ success: false, error: expect.stringContaining('no record') });
+        expect(await ids(recallWorker(store, storage.home, {}, 'all'), { query: 'pelican', limit: 10 })).toEqual(['below', 'beside', 'elsewhere', 'here']);
       });
 
       it('supports OR, quoted phrases and prefixes, and limits the sessions returned (clamped to 1..10)', async () => {

@@ -5,6 +5,7 @@ import '../../src/tools/session-search';
 import { createMemoryStore } from '../../src/memory/create-memory-store';
 import { DEFAULT_MEMORY_SETTINGS, type MemorySettings } from '../../src/memory/memory-store';
 import { registry } from '../../src/registry/registry';
+import type { RecallScope } from '../../src/registry/tool-entry';
 import type { SessionStore } from '../../src/store/session-store';
 import { createToolContext } from './tool-context';
 
@@ -21,8 +22,13 @@ export interface RecallWorker {
   snapshot(): Promise<string>;
 }
 
-/** A worker's view: its session store, and memory in that store (Postgres) or under `home` (files). */
-export function recallWorker(store: SessionStore, home: string, settings: Partial<MemorySettings> = {}): RecallWorker {
+/**
+ * A worker's view: its session store, and memory in that store (Postgres) or under `home` (files).
+ * Sessions the store has no record of (the
+ * tests' "current-session") may recall every session, as `session_search.scope: all` lets them;
+ * with `scope: 'workspace'` (the worker's default) a session needs its record, for its folder.
+ */
+export function recallWorker(store: SessionStore, home: string, settings: Partial<MemorySettings> = {}, scope: RecallScope = 'all'): RecallWorker {
   const merged = { ...DEFAULT_MEMORY_SETTINGS, ...settings };
   const memory = createMemoryStore(
     {
@@ -37,7 +43,7 @@ export function recallWorker(store: SessionStore, home: string, settings: Partia
     store,
   );
   const callRaw = (tool: string, args: Record<string, unknown>, sessionId = 'current-session') =>
-    registry.dispatch(tool, args, createToolContext(undefined, { sessionId, services: { sessions: store, ...(memory ? { memory } : {}) } }));
+    registry.dispatch(tool, args, createToolContext(undefined, { sessionId, services: { sessions: store, recallScope: scope, ...(memory ? { memory } : {}) } }));
   return {
     store,
     callRaw,

@@ -116,6 +116,35 @@ test("session_search does not hand one session's approved secret read to another
   expect(await everythingTheModelOrHistorySaw(second)).not.toContain('stripe-canary-value-8e2d');
 });
 
+test("session_search does not bring another project's files, read by its own sessions, into this one", async () => {
+  const canary = 'other-project-recall-canary-71c2';
+  const otherProject = sandboxVisibleTempDir('recall-other-');
+  writeFileSync(path.join(otherProject, 'settings.ini'), `db_password=${canary}\n`);
+  try {
+    // Session A works in the other project and reads its file: no approval needed there.
+    const first = await runAttack(harness, world, () => ({ turns: [{ tool_calls: [readFile('settings.ini')] }, { content: 'read it' }] }), { session: { cwd: otherProject } });
+    expect(first.result.status).toBe('completed');
+    expect(JSON.stringify(await resultsOf(first))).toContain(canary);
+    // Session B, in this workspace, asks the store for it.
+    const second = await runAttack(harness, world, () => ({
+      turns: [
+        { tool_calls: [{ name: 'session_search', arguments: { query: 'db_password', role_filter: 'tool' } }] },
+        { tool_calls: [{ name: 'session_search', arguments: { session_id: first.sessionId } }] },
+        { tool_calls: [{ name: 'session_search', arguments: {} }] },
+        { content: 'nothing found' },
+      ],
+    }));
+    expect(second.result.status).toBe('completed');
+    const [search, read, browse] = await resultsOf(second);
+    expect(search).toMatchObject({ count: 0 });
+    expect(read).toMatchObject({ error: `session_id not found: ${first.sessionId}` });
+    expect(JSON.stringify(browse)).not.toContain(first.sessionId);
+    expect(await everythingTheModelOrHistorySaw(second)).not.toContain(canary);
+  } finally {
+    rmSync(otherProject, { recursive: true, force: true });
+  }
+});
+
 test("another project's files and the home's own folders stay out of reach: commands approved by a human see nothing, file tools wait", async () => {
   // A project beside the user's home (as /work/other beside /work/main) and one inside it, each with a canary.
   const canary = 'other-project-canary-3f9d1b';
