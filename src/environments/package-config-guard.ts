@@ -7,8 +7,9 @@
 // hold tokens) and so stay unchanged; any other state of them (created, replaced, edited by a
 // command, a background process or a tool since the session started) loses those keys, and a
 // code file in that state is set aside, renamed, so the tool no longer finds it.
-import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { withinFolderBeneath } from './folder-beneath';
 
 /** The configs hidden from commands in the workspace's top folder. */
 export const PACKAGE_CONFIG_FILES = ['.npmrc', '.yarnrc', '.yarnrc.yml'] as const;
@@ -99,7 +100,11 @@ export function disarmPackageConfigs(baseline: PackageConfigBaseline | undefined
 }
 
 function disarmFile(workspace: string, relative: string): string[] {
-  const file = path.join(workspace, relative);
+  // Named through folders that are no links: a folder swapped for one leads nowhere, not to ~/.npmrc.
+  return withinFolderBeneath(workspace, path.join(workspace, relative), (file) => disarmNamed(file, relative)) ?? [];
+}
+
+function disarmNamed(file: string, relative: string): string[] {
   const name = path.basename(relative);
   const info = lstatSync(file, { throwIfNoEntry: false });
   if (!info || info.isDirectory()) return [];
@@ -114,14 +119,37 @@ function disarmFile(workspace: string, relative: string): string[] {
     rmSync(file, { force: true });
     return [relative];
   }
-  const text = readFileSync(file, 'utf8');
+  // Swapped for a link since the look: not read (the link could lead to the user's own ~/.npmrc).
+  const text = readPlainFile(file);
+  if (text === undefined) return [];
   const { kept, keys } = name === '.yarnrc.yml' ? withoutYamlKeys(text) : withoutIniKeys(text);
   if (!keys.length) return [];
   // A new file renamed over it: a hard link elsewhere keeps its content, nothing is written through.
   const temporary = `${file}.hermes-${process.pid}.tmp`;
-  writeFileSync(temporary, kept, { mode: info.mode & 0o777 });
+  // 'wx': a link planted under the temporary name is not written through either.
+  rmSync(temporary, { force: true });
+  writeFileSync(temporary, kept, { mode: info.mode & 0o777, flag: 'wx' });
   renameSync(temporary, file);
   return keys.map((key) => `${relative} ${key}`);
+}
+
+/** The file's text if it is a plain file of at most MAX_CONFIG_BYTES, opened without following a link. */
+function readPlainFile(file: string): string | undefined {
+  let descriptor: number;
+  try {
+    descriptor = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    if (!fstatSync(descriptor).isFile()) return undefined;
+    // One byte more than the limit tells a file that grew past it since it was looked at.
+    const buffer = Buffer.alloc(MAX_CONFIG_BYTES + 1);
+    const length = readSync(descriptor, buffer, 0, buffer.length, 0);
+    return length <= MAX_CONFIG_BYTES ? buffer.toString('utf8', 0, length) : undefined;
+  } finally {
+    closeSync(descriptor);
+  }
 }
 
 /** The guarded files in the workspace's subfolders (relative paths), in a bounded look that skips installed packages. */

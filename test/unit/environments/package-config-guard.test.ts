@@ -1,7 +1,7 @@
 // What the next npm, npx or yarn would read in the workspace, outside any sandbox: keys that run
 // programs or load code are taken out of any package config the session created or changed; the
 // user's own, unchanged, stay as they are.
-import { readFileSync, symlinkSync, writeFileSync, existsSync, lstatSync, mkdirSync, statSync } from 'node:fs';
+import { readFileSync, renameSync, symlinkSync, writeFileSync, existsSync, lstatSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { disarmPackageConfigs, readPackageConfigBaseline, recordPackageConfigBaseline, withoutIniKeys, withoutYamlKeys } from '../../../src/environments/package-config-guard';
 import { tempDir } from '../../helpers/temp-dirs';
@@ -84,6 +84,47 @@ describe('disarmPackageConfigs', () => {
     expect(disarmPackageConfigs(readPackageConfigBaseline(state))).toEqual(['.npmrc']);
     expect(existsSync(path.join(workspace, '.npmrc'))).toBe(false);
     expect(readFileSync(target, 'utf8')).toBe('node-options=--require=x\n');
+  });
+
+  it("never reads, rewrites or renames through a folder swapped for a link: the user's ~/.npmrc and ~/.bunfig.toml stay", () => {
+    const workspace = tempDir();
+    const state = tempDir();
+    const home = tempDir();
+    mkdirSync(path.join(workspace, 'packages', 'app'), { recursive: true });
+    mkdirSync(path.join(workspace, 'packages', 'lib'), { recursive: true });
+    writeFileSync(path.join(workspace, 'packages', 'app', '.npmrc'), 'save-exact=true\n');
+    writeFileSync(path.join(workspace, 'packages', 'lib', '.bunfig.toml'), 'smol = true\n');
+    recordPackageConfigBaseline(state, workspace);
+    const npmrc = 'registry=https://npm.internal.example/\n//npm.internal.example/:_authToken=user-token\n';
+    writeFileSync(path.join(home, '.npmrc'), npmrc);
+    writeFileSync(path.join(home, '.bunfig.toml'), 'preload = ["./user.ts"]\n');
+    // A command swaps each package folder for a link to the home, and the parent of one too.
+    renameSync(path.join(workspace, 'packages', 'app'), path.join(workspace, 'packages', 'app-old'));
+    symlinkSync(home, path.join(workspace, 'packages', 'app'));
+    renameSync(path.join(workspace, 'packages'), path.join(workspace, 'packages-old'));
+    mkdirSync(path.join(workspace, 'packages'));
+    symlinkSync(home, path.join(workspace, 'packages', 'lib'));
+    symlinkSync(path.join(workspace, 'packages-old', 'app'), path.join(workspace, 'packages', 'app'));
+    const baseline = readPackageConfigBaseline(state);
+    // (The moved folder's files, made a moment ago, count as new: only what lies behind a link must stay.)
+    const removed = disarmPackageConfigs(baseline, { everywhere: true, written: [path.join(workspace, 'packages', 'lib', '.npmrc')] });
+    expect(removed.filter((entry) => entry.startsWith('packages/'))).toEqual([]);
+    expect(readFileSync(path.join(home, '.npmrc'), 'utf8')).toBe(npmrc);
+    expect(readFileSync(path.join(home, '.bunfig.toml'), 'utf8')).toContain('user.ts');
+    expect(existsSync(path.join(home, '.bunfig.toml.hermes-disarmed'))).toBe(false);
+  });
+
+  it('writes its rewritten config through no link planted under the name of its temporary file', () => {
+    const workspace = tempDir();
+    const state = tempDir();
+    recordPackageConfigBaseline(state, workspace);
+    const target = path.join(tempDir(), '.bashrc');
+    writeFileSync(target, '# the user\'s\n');
+    symlinkSync(target, path.join(workspace, `.npmrc.hermes-${process.pid}.tmp`));
+    writeFileSync(path.join(workspace, '.npmrc'), 'node-options=--require=x\necho planted\n');
+    expect(disarmPackageConfigs(readPackageConfigBaseline(state))).toEqual(['.npmrc node-options']);
+    expect(readFileSync(target, 'utf8')).toBe("# the user's\n");
+    expect(readFileSync(path.join(workspace, '.npmrc'), 'utf8')).toBe('echo planted\n');
   });
 
   it("guards subfolders' configs and the tools' code files (.pnpmfile.cjs, bunfig.toml): the user's stay, new or changed ones are disarmed", () => {

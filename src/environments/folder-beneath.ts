@@ -1,0 +1,60 @@
+// The worker itself (outside the sandbox) reads, rewrites and renames files inside the workspace
+// by path: the package configs and code files it disarms. A command can swap a folder on such a
+// path for a symbolic link (`ln -s ~ packages/app`), and a path the worker then opens would lead
+// out of the workspace (to ~/.npmrc). Here every folder below the workspace is opened without
+// following a link, each inside the one opened before it, and the file is named through the last
+// one's descriptor (/proc/self/fd/N/name): that stays the folder that was opened, even if the
+// path is swapped again meanwhile.
+import { closeSync, constants, existsSync, lstatSync, openSync } from 'node:fs';
+import path from 'node:path';
+import { isWithin } from './path-within';
+
+const FOLDER_NO_FOLLOW = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+let procFds: boolean | undefined;
+
+/**
+ * Calls `use` with a name for `file` (absolute, inside `root`) whose folders, below `root`, are
+ * real folders, never links; undefined without calling it when one is a link, is missing, or
+ * `file` is not inside `root`. The name is good only during the call. `root` itself is trusted
+ * (the workspace's real path, which no command can replace).
+ */
+export function withinFolderBeneath<T>(root: string, file: string, use: (named: string) => T): T | undefined {
+  if (!isWithin(file, root) || file === root) return undefined;
+  const folders = path.relative(root, path.dirname(file)).split(path.sep).filter(Boolean);
+  const name = path.basename(file);
+  if (!(procFds ??= existsSync('/proc/self/fd'))) return foldersAreReal(root, folders) ? use(path.join(root, ...folders, name)) : undefined;
+  const opened: number[] = [];
+  try {
+    let current = root;
+    for (const folder of ['', ...folders]) {
+      // The root as named; every folder below it only if it is no link.
+      const descriptor = openOrUndefined(folder ? `${current}/${folder}` : current, folder ? FOLDER_NO_FOLLOW : FOLDER_NO_FOLLOW & ~constants.O_NOFOLLOW);
+      if (descriptor === undefined) return undefined;
+      opened.push(descriptor);
+      current = `/proc/self/fd/${descriptor}`;
+    }
+    return use(`${current}/${name}`);
+  } finally {
+    for (const descriptor of opened) closeSync(descriptor);
+  }
+}
+
+function openOrUndefined(target: string, flags: number): number | undefined {
+  try {
+    return openSync(target, flags);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Without /proc (not Linux, where no sandbox runs anyway): each folder is checked to be no link, once. */
+function foldersAreReal(root: string, folders: readonly string[]): boolean {
+  let current = root;
+  for (const folder of folders) {
+    current = path.join(current, folder);
+    const info = lstatSync(current, { throwIfNoEntry: false });
+    if (!info?.isDirectory()) return false;
+  }
+  return true;
+}

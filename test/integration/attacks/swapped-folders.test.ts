@@ -1,0 +1,31 @@
+// The worker itself, outside the sandbox, opens files in the workspace by path after commands:
+// the package configs it disarms, the repositories it disarms. A command of the model's swaps a
+// folder on such a path for a symbolic link to the home: what the worker then reads, rewrites or
+// renames must still be in the workspace, never the file the link leads to.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Harness } from '../../helpers/session-harness';
+import { expectUnchanged, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
+
+let harness: Harness;
+let world: AttackWorld;
+setUpAttacks((connected) => (harness = connected), (created) => (world = created));
+
+test("a package folder swapped for a link to the home does not get the user's ~/.npmrc rewritten by the worker", async () => {
+  // The user's monorepo: a package with its own config, found when the session starts.
+  mkdirSync(path.join(world.workspace, 'packages', 'app'), { recursive: true });
+  writeFileSync(path.join(world.workspace, 'packages', 'app', '.npmrc'), 'save-exact=true\n');
+  // The user's own npm settings: a private registry and its token.
+  writeFileSync(path.join(world.home, '.npmrc'), 'registry=https://npm.internal.example/\n//npm.internal.example/:_authToken=user-token\n', { mode: 0o600 });
+  const before = world.snapshot();
+  const run = await runAttack(harness, world, () => ({
+    turns: [
+      { tool_calls: [terminal('mv packages/app packages/app-old && ln -s "$HOME" packages/app && echo swapped')] },
+      { tool_calls: [terminal('echo next')] },
+      { content: 'done' },
+    ],
+  }));
+  expect(run.result.status).toBe('completed');
+  expect(JSON.stringify(await resultsOf(run))).toContain('swapped');
+  expectUnchanged(before, world.snapshot());
+});
