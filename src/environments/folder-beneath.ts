@@ -1,5 +1,5 @@
-// The worker itself (outside the sandbox) reads, rewrites and renames files inside the workspace
-// by path: the package configs and code files it disarms. A command can swap a folder on such a
+// The worker itself (outside the sandbox) reads, rewrites, renames and removes files inside the
+// workspace by path: the package configs, code files and repository hooks it disarms. A command can swap a folder on such a
 // path for a symbolic link (`ln -s ~ packages/app`), and a path the worker then opens would lead
 // out of the workspace (to ~/.npmrc). Here every folder below the workspace is opened without
 // following a link, each inside the one opened before it, and the file is named through the last
@@ -21,20 +21,30 @@ let procFds: boolean | undefined;
  */
 export function withinFolderBeneath<T>(root: string, file: string, use: (named: string) => T): T | undefined {
   if (!isWithin(file, root) || file === root) return undefined;
-  const folders = path.relative(root, path.dirname(file)).split(path.sep).filter(Boolean);
   const name = path.basename(file);
-  if (!(procFds ??= existsSync('/proc/self/fd'))) return foldersAreReal(root, folders) ? use(path.join(root, ...folders, name)) : undefined;
+  return inRealFolder(root, path.dirname(file), (folder) => use(`${folder}/${name}`));
+}
+
+/**
+ * Calls `use` with a name for `folder` (absolute, `root` or inside it) that leads to it only if
+ * neither it nor a folder between it and `root` is a link; undefined without calling it otherwise.
+ * What `use` lists or removes through that name stays in that very folder.
+ */
+export function inRealFolder<T>(root: string, folder: string, use: (named: string) => T): T | undefined {
+  if (!isWithin(folder, root)) return undefined;
+  const folders = path.relative(root, folder).split(path.sep).filter(Boolean);
+  if (!(procFds ??= existsSync('/proc/self/fd'))) return foldersAreReal(root, folders) ? use(path.join(root, ...folders)) : undefined;
   const opened: number[] = [];
   try {
     let current = root;
-    for (const folder of ['', ...folders]) {
+    for (const below of ['', ...folders]) {
       // The root as named; every folder below it only if it is no link.
-      const descriptor = openOrUndefined(folder ? `${current}/${folder}` : current, folder ? FOLDER_NO_FOLLOW : FOLDER_NO_FOLLOW & ~constants.O_NOFOLLOW);
+      const descriptor = openOrUndefined(below ? `${current}/${below}` : current, below ? FOLDER_NO_FOLLOW : FOLDER_NO_FOLLOW & ~constants.O_NOFOLLOW);
       if (descriptor === undefined) return undefined;
       opened.push(descriptor);
       current = `/proc/self/fd/${descriptor}`;
     }
-    return use(`${current}/${name}`);
+    return use(current);
   } finally {
     for (const descriptor of opened) closeSync(descriptor);
   }

@@ -9,6 +9,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, rmSync, st
 import os from 'node:os';
 import path from 'node:path';
 import { GIT_COMMAND_SETTINGS } from '../approval-signals/detector/rules/git';
+import { inRealFolder, withinFolderBeneath } from './folder-beneath';
 import { isWithin } from './path-within';
 import { trustedProgram, trustedSearchPath } from './trusted-programs';
 import type { NestedRepositories } from './nested-repositories';
@@ -242,15 +243,33 @@ export function disarmRepository(workspace: string, gitDirectory: string, guarde
   for (const directory of new Set([gitDirectory, commonDirectoryOf(gitDirectory)])) {
     if (!directory || guarded.has(directory) || !isWithin(directory, workspace) || directory === workspace) continue;
     const label = labelOf(workspace, directory);
-    const hooks = path.join(directory, 'hooks');
-    for (const name of safeList(hooks)) {
-      if (name.endsWith('.sample')) continue;
-      rmSync(path.join(hooks, name), { recursive: true, force: true });
-      removed.push(`${label}hook ${name}`);
-    }
+    removed.push(...disarmHooks(workspace, path.join(directory, 'hooks'), label));
     for (const file of ['config', 'config.worktree']) removed.push(...disarmConfig(path.join(directory, file), label, workspace));
   }
   return removed;
+}
+
+/**
+ * The hooks in a real hooks folder go (git's own `.sample` files stay). One that is a link (to
+ * ~/.ssh, or to a folder of the work tree) is never followed, by the listing or the removal: the
+ * link itself goes.
+ */
+function disarmHooks(workspace: string, hooks: string, label: string): string[] {
+  const inFolder = inRealFolder(workspace, hooks, (folder) =>
+    safeList(folder)
+      .filter((name) => !name.endsWith('.sample'))
+      .map((name) => {
+        rmSync(path.join(folder, name), { recursive: true, force: true });
+        return `${label}hook ${name}`;
+      }),
+  );
+  if (inFolder) return inFolder;
+  const link = withinFolderBeneath(workspace, hooks, (named) => {
+    if (!lstatSync(named, { throwIfNoEntry: false })?.isSymbolicLink()) return false;
+    rmSync(named, { force: true });
+    return true;
+  });
+  return link ? [`${label}hooks (a link)`] : [];
 }
 
 function disarmConfig(config: string, label: string, workspace: string): string[] {

@@ -1,9 +1,9 @@
 // Finding repositories the way git does (a .git folder, a .git file's pointer, a commondir), the
 // bounded look for nested ones, and what a session's end disarms: only repositories it made.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { disarmNewNestedRepositories, gitGuardArguments, gitObeyedPathsIn } from '../../../src/environments/git-control';
+import { disarmNewNestedRepositories, disarmRepository, gitGuardArguments, gitObeyedPathsIn } from '../../../src/environments/git-control';
 import { findNestedRepositories, gitDirectoryOf, hasForeignCommonDirectory, repositoryDirectories } from '../../../src/environments/git-repositories';
 import { tempDir } from '../../helpers/temp-dirs';
 
@@ -100,4 +100,24 @@ test('a configured path no mount point can be made for (under a file) is left al
   execFileSync('git', ['-C', workspace, 'config', 'include.path', '../README.md/settings']);
   execFileSync('git', ['-C', workspace, 'config', 'core.hooksPath', 'README.md/hooks']);
   expect(gitGuardArguments(workspace, [workspace]).join(' ')).not.toContain('README.md');
+});
+
+test("disarming a repository whose hooks folder is a link removes the link, never what it leads to", () => {
+  const workspace = realpathSync(tempDir());
+  const secrets = realpathSync(tempDir());
+  writeFileSync(path.join(secrets, 'id_ed25519'), 'key\n');
+  mkdirSync(path.join(workspace, 'own-hooks'));
+  writeFileSync(path.join(workspace, 'own-hooks', 'pre-commit'), '#!/bin/sh\n');
+  gitInit(path.join(workspace, 'out'));
+  gitInit(path.join(workspace, 'in'));
+  for (const [repository, target] of [['out', secrets], ['in', path.join(workspace, 'own-hooks')]] as const) {
+    rmSync(path.join(workspace, repository, '.git', 'hooks'), { recursive: true });
+    symlinkSync(target, path.join(workspace, repository, '.git', 'hooks'));
+  }
+  expect(disarmRepository(workspace, path.join(workspace, 'out', '.git'), new Set())).toEqual(['out/.git: hooks (a link)']);
+  expect(readFileSync(path.join(secrets, 'id_ed25519'), 'utf8')).toBe('key\n');
+  // A link into the work tree goes too: git would run what the commands write there.
+  expect(disarmRepository(workspace, path.join(workspace, 'in', '.git'), new Set())).toEqual(['in/.git: hooks (a link)']);
+  expect(existsSync(path.join(workspace, 'in', '.git', 'hooks'))).toBe(false);
+  expect(existsSync(path.join(workspace, 'own-hooks', 'pre-commit'))).toBe(true);
 });
