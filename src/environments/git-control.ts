@@ -223,7 +223,9 @@ export function checkRepositories(guard: RepositoryGuard, unguarded = false): st
  * the file system records births); otherwise it could be the user's own.
  */
 export function disarmNewNestedRepositories(workspace: string, recorded: NestedRepositories): string[] {
-  const guarded = new Set(repositoryDirectories(workspace, workTreesOf(workspace, recorded.workTrees)));
+  // A repository folder born during the session (one a script made in `.git/modules`, which is
+  // guarded only from the next command on) had nothing read-only while it was planted.
+  const guarded = new Set(repositoryDirectories(workspace, workTreesOf(workspace, recorded.workTrees)).filter((directory) => !bornSince(directory, recorded.since)));
   const known = new Set(recorded.workTrees);
   return findNestedRepositories(workspace, 20_000, 1000)
     .workTrees.filter((relative) => !known.has(relative) && (recorded.complete || bornSince(path.join(workspace, relative, '.git'), recorded.since)))

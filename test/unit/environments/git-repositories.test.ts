@@ -41,6 +41,8 @@ test("a session's end disarms the nested repositories made since it started, not
   const workspace = realpathSync(tempDir());
   gitInit(path.join(workspace, 'users'));
   setFsmonitor(path.join(workspace, 'users'));
+  // One the look at the start found: its repository folders are guarded.
+  gitInit(path.join(workspace, 'known'));
   const since = Date.now() + 1;
   const later = Date.now() + 20;
   while (Date.now() < later) {
@@ -48,9 +50,13 @@ test("a session's end disarms the nested repositories made since it started, not
   }
   gitInit(path.join(workspace, 'made'));
   setFsmonitor(path.join(workspace, 'made'));
+  // One made in the guarded .git/modules of a repository the session found: guarded only after it was planted.
+  mkdirSync(path.join(workspace, 'known', '.git', 'modules'));
+  gitInit(path.join(workspace, 'known', 'vendored'), '--separate-git-dir', path.join(workspace, 'known', '.git', 'modules', 'vendored'));
+  setFsmonitor(path.join(workspace, 'known', 'vendored'));
   // The look at the start did not reach `users`: its birth, before the start, keeps it.
-  const removed = disarmNewNestedRepositories(workspace, { workTrees: [], complete: false, since });
-  expect(removed).toEqual(['made/.git: setting core.fsmonitor']);
+  const removed = disarmNewNestedRepositories(workspace, { workTrees: ['known'], complete: false, since });
+  expect(removed.sort()).toEqual(['known/.git/modules/vendored: setting core.fsmonitor', 'made/.git: setting core.fsmonitor']);
   expect(readFileSync(path.join(workspace, 'users', '.git', 'config'), 'utf8')).toContain('fsmonitor');
   expect(readFileSync(path.join(workspace, 'made', '.git', 'config'), 'utf8')).not.toContain('fsmonitor');
 });
