@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { GIT_COMMAND_SETTINGS } from '../approval-signals/detector/rules/git';
 import { inRealFolder, withinFolderBeneath } from './folder-beneath';
-import { isWithin } from './path-within';
+import { isWithin, realOrSelf } from './path-within';
 import { trustedProgram, trustedSearchPath } from './trusted-programs';
 import type { NestedRepositories } from './nested-repositories';
 import { commonDirectoryOf, findNestedRepositories, gitDirectoryOf, hasForeignCommonDirectory, repositoryDirectories, submoduleWorkTrees } from './git-repositories';
@@ -41,7 +41,7 @@ export function gitGuardArguments(workspace: string, workTrees: readonly string[
   for (const workTree of workTrees) {
     const dotGit = path.join(workTree, '.git');
     // A `.git` file is all pointer: git never rewrites it in the course of work.
-    if (isFile(dotGit) && isWithin(dotGit, workspace)) args.push('--ro-bind', dotGit, dotGit);
+    if (isFile(dotGit) && isWithin(dotGit, workspace) && realOrSelf(dotGit) === dotGit) args.push('--ro-bind', dotGit, dotGit);
   }
   const directories = repositoryDirectories(workspace, workTrees);
   for (const directory of directories) args.push('--bind', directory, directory);
@@ -52,8 +52,8 @@ export function gitGuardArguments(workspace: string, workTrees: readonly string[
       // Not ours to create: a command cannot create it either, then.
     }
     for (const entry of CONTROL_ENTRIES) {
-      const controlPath = path.join(directory, entry);
-      if (existsSync(controlPath)) args.push('--ro-bind', controlPath, controlPath);
+      const controlPath = boundControlPath(path.join(directory, entry), workspace);
+      if (controlPath) args.push('--ro-bind', controlPath, controlPath);
     }
   }
   const obeyed = gitObeyedPathsIn(workspace, workTrees);
@@ -69,6 +69,21 @@ export function gitGuardArguments(workspace: string, workTrees: readonly string[
     else if (canCreate(hooks)) args.push('--tmpfs', hooks, '--remount-ro', hooks);
   }
   return args;
+}
+
+/**
+ * Where a control entry is made read-only: itself, or where the link it is leads, when that is in
+ * the workspace (what git follows); nothing when it is missing or leads out of the workspace,
+ * where commands cannot write and where a mount would show them what lies there.
+ */
+function boundControlPath(controlPath: string, workspace: string): string | undefined {
+  let real: string;
+  try {
+    real = realpathSync(controlPath);
+  } catch {
+    return undefined;
+  }
+  return isWithin(real, workspace) && !isWithin(workspace, real) ? real : undefined;
 }
 
 /** What git reads or runs from the workspace because a config setting names it there. */

@@ -52,8 +52,10 @@ export function hasForeignCommonDirectory(gitDirectory: string): boolean {
  */
 export function repositoryDirectories(workspace: string, workTrees: readonly string[]): string[] {
   const found = new Set<string>();
+  // Only a folder named by its real path: one reached through a link (`.git/modules` made a link
+  // to the home) is elsewhere, and mounting it writable would open that elsewhere to commands.
   const add = (directory: string | undefined) => {
-    if (directory && directory !== workspace && isWithin(directory, workspace)) found.add(directory);
+    if (directory && directory !== workspace && isWithin(directory, workspace) && realDirectory(directory) === directory) found.add(directory);
   };
   for (const workTree of workTrees) {
     const gitDirectory = gitDirectoryOf(workTree);

@@ -318,15 +318,20 @@ export class LocalSandbox {
     // mount points, which a command cannot rename or remove (after `mv config cfg`, the next
     // command would find cfg/master.key where nothing hides it).
     if (workspace !== '/') for (const folder of foldersAbove(hiddenPaths, workspace)) args.push('--bind', folder, folder);
-    for (const hidden of hiddenPaths) {
-      if (hidden.directory) args.push('--tmpfs', hidden.path, '--remount-ro', hidden.path);
-      else args.push('--ro-bind', '/dev/null', hidden.path);
-    }
+    const hide = (hidden: { path: string; directory: boolean }) =>
+      hidden.directory ? ['--tmpfs', hidden.path, '--remount-ro', hidden.path] : ['--ro-bind', '/dev/null', hidden.path];
+    for (const hidden of hiddenPaths) args.push(...hide(hidden));
     // A workspace inside a hidden folder stays the one thing of it that shows.
     const hiddenAround = hiddenPaths.some((hidden) => hidden.directory && isWithin(workspace, hidden.path));
     if (workspace !== '/' && hiddenAround) args.push('--bind', workspace, workspace);
     // Last, over the writable workspace: what git runs for the user later, outside any sandbox.
-    if (workspace !== '/' && isDirectory(workspace)) args.push(...gitGuardArguments(workspace, workTreesOf(workspace, options.nestedRepositories)));
+    if (workspace !== '/' && isDirectory(workspace)) {
+      const guard = gitGuardArguments(workspace, workTreesOf(workspace, options.nestedRepositories));
+      args.push(...guard);
+      // A guard mount over or around a hidden file (a repository's config made a link to the
+      // workspace's .npmrc) would show it again: what it covers is hidden once more after it.
+      for (const hidden of hiddenUnder(hiddenPaths, mountPointsOf(guard), workspace)) args.push(...hide(hidden));
+    }
     // Read-only only now: until then bwrap makes the mount points of what shows in them.
     args.push(...view.mounts.seal);
     // A cwd the sandbox does not show (another folder under the host's /tmp) falls back to the
@@ -495,6 +500,29 @@ function sandboxFilesDirectory(): string {
 }
 
 /** The folders between `workspace` and the hidden entries inside it, parents first. */
+/** Where these bwrap arguments mount something. */
+function mountPointsOf(args: readonly string[]): string[] {
+  const points: string[] = [];
+  for (let index = 0; index < args.length; index += 1) {
+    const option = args[index];
+    if (option === '--bind' || option === '--ro-bind') points.push(args[(index += 2)] ?? '');
+    else if (option === '--tmpfs') points.push(args[(index += 1)] ?? '');
+    else if (option === '--remount-ro' || option === '--size') index += 1;
+  }
+  return points.filter(Boolean);
+}
+
+/**
+ * The hidden paths inside the workspace (where the guard mounts) that a mount at one of these
+ * points would cover (it lies on or above them) or sits in. One holding the workspace is not
+ * hidden again: that would hide the workspace.
+ */
+function hiddenUnder<T extends { path: string }>(hidden: readonly T[], points: readonly string[], workspace: string): T[] {
+  return hidden.filter(
+    (entry) => entry.path !== workspace && isWithin(entry.path, workspace) && points.some((point) => isWithin(entry.path, point) || isWithin(point, entry.path)),
+  );
+}
+
 function foldersAbove(hidden: readonly { path: string }[], workspace: string): string[] {
   const folders = new Set<string>();
   for (const entry of hidden) {

@@ -8,6 +8,9 @@ import path from 'node:path';
 import type { Harness } from '../../helpers/session-harness';
 import { expectNoCanaryLeaked, expectUnchanged, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
 
+/** A plain word no redaction rule knows: only the sandbox's hiding keeps it from the model. */
+const UNREDACTED_CANARY = 'hidden-word-4f1c9a';
+
 let harness: Harness;
 let world: AttackWorld;
 setUpAttacks((connected) => (harness = connected), (created) => (world = created));
@@ -75,4 +78,59 @@ test("a repository a script makes inside the workspace repository's .git/modules
   userGit('status');
   userGit('commit', '-q', '--allow-empty', '-m', 'mine');
   expect(existsSync(marker)).toBe(false);
+});
+
+test.each([
+  ['relative', '../../../.npmrc'],
+  ['absolute', '"$PWD/.npmrc"'],
+])("a repository file made a %s link to what the sandbox hides is not mounted over the hiding by the next command's guard", async (_kind, target) => {
+  // The user's own npm config, with a token: hidden from commands.
+  writeFileSync(path.join(world.workspace, '.npmrc'), `${UNREDACTED_CANARY}\n`, { mode: 0o600 });
+  const plant = ['git init -q', 'mkdir -p .git/modules/x', `ln -s ${target} .git/modules/x/config`, 'echo planted', ''].join('\n');
+  const before = world.snapshot();
+  const run = await runAttack(harness, world, () => ({
+    turns: [
+      { tool_calls: [{ name: 'write_file', arguments: { path: 'setup.sh', content: plant } }] },
+      { tool_calls: [terminal('sh setup.sh')] },
+      { tool_calls: [{ name: 'write_file', arguments: { path: 'look.sh', content: 'cat .npmrc .git/modules/x/config 2>&1\necho looked\n' } }] },
+      { tool_calls: [terminal('sh look.sh')] },
+      { content: 'done' },
+    ],
+  }));
+  expect(run.result.status).toBe('completed');
+  const [, planted, , looked] = await resultsOf(run);
+  expect(JSON.stringify(planted)).toContain('planted');
+  // The command still runs, and sees nothing of the hidden file.
+  expect(JSON.stringify(looked)).toContain('looked');
+  expect(JSON.stringify(looked)).not.toContain(UNREDACTED_CANARY);
+  expectUnchanged(before, world.snapshot());
+  await expectNoCanaryLeaked(run);
+});
+
+test("a repository's modules folder made a link to the home does not open the home's folders to the next command", async () => {
+  const plant = ['git init -q', 'rm -rf .git/modules', 'ln -s ../.. .git/modules', 'echo planted', ''].join('\n');
+  const look = [
+    'ls -a .git/modules/ 2>&1',
+    'cat .git/modules/.hermes-temporal/config.yaml .git/modules/.ssh/id_ed25519 2>&1',
+    'echo overwritten > .git/modules/precious/thesis.txt',
+    'echo looked',
+    '',
+  ].join('\n');
+  const before = world.snapshot();
+  const run = await runAttack(harness, world, () => ({
+    turns: [
+      { tool_calls: [{ name: 'write_file', arguments: { path: 'setup.sh', content: plant } }] },
+      { tool_calls: [terminal('sh setup.sh')] },
+      { tool_calls: [{ name: 'write_file', arguments: { path: 'look.sh', content: look } }] },
+      { tool_calls: [terminal('sh look.sh')] },
+      { content: 'done' },
+    ],
+  }));
+  expect(run.result.status).toBe('completed');
+  const [, planted, , looked] = await resultsOf(run);
+  expect(JSON.stringify(planted)).toContain('planted');
+  expect(JSON.stringify(looked)).toContain('looked');
+  expect(JSON.stringify(looked)).not.toContain('command_allowlist');
+  expectUnchanged(before, world.snapshot());
+  await expectNoCanaryLeaked(run);
 });

@@ -127,3 +127,24 @@ test("disarming a repository whose hooks folder is a link removes the link, neve
   expect(existsSync(path.join(workspace, 'in', '.git', 'hooks'))).toBe(false);
   expect(existsSync(path.join(workspace, 'own-hooks', 'pre-commit'))).toBe(true);
 });
+
+test('the guard mounts only repository folders and control files named by their real path inside the workspace', () => {
+  const home = realpathSync(tempDir());
+  const workspace = path.join(home, 'project');
+  mkdirSync(path.join(home, 'precious', 'thesis'), { recursive: true });
+  gitInit(workspace);
+  // .git/modules made a link to the home: its folders are not the repository's.
+  rmSync(path.join(workspace, '.git', 'modules'), { recursive: true, force: true });
+  symlinkSync('../..', path.join(workspace, '.git', 'modules'));
+  expect(repositoryDirectories(workspace, [workspace])).toEqual([path.join(workspace, '.git')]);
+  // A control file that is a link is made read-only where it leads, only inside the workspace.
+  writeFileSync(path.join(workspace, 'shared.config'), '');
+  rmSync(path.join(workspace, '.git', 'config'));
+  symlinkSync('../shared.config', path.join(workspace, '.git', 'config'));
+  rmSync(path.join(workspace, '.git', 'hooks'), { recursive: true });
+  symlinkSync(path.join(home, 'precious'), path.join(workspace, '.git', 'hooks'));
+  const args = gitGuardArguments(workspace, [workspace]);
+  expect(args.join(' ')).toContain(`--ro-bind ${path.join(workspace, 'shared.config')} ${path.join(workspace, 'shared.config')}`);
+  expect(args.join(' ')).not.toContain(path.join(workspace, '.git', 'config'));
+  expect(args.join(' ')).not.toContain('precious');
+});
