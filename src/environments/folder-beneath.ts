@@ -1,10 +1,10 @@
 // The worker itself (outside the sandbox) reads, rewrites, renames and removes files inside the
-// workspace by path: the package configs, code files and repository hooks it disarms. A command can swap a folder on such a
-// path for a symbolic link (`ln -s ~ packages/app`), and a path the worker then opens would lead
-// out of the workspace (to ~/.npmrc). Here every folder below the workspace is opened without
-// following a link, each inside the one opened before it, and the file is named through the last
-// one's descriptor (/proc/self/fd/N/name): that stays the folder that was opened, even if the
-// path is swapped again meanwhile.
+// workspace by path: the package configs, code files and repository hooks it disarms. A command
+// can swap a folder on such a path for a symbolic link (`ln -s ~ packages/app`), and a path the
+// worker then opens would lead out of the workspace (to ~/.npmrc). Here every folder below the
+// workspace is opened without following a link, each inside the one opened before it, and the
+// file is named through the last one's descriptor (/proc/self/fd/N/name): that stays the folder
+// that was opened, even if the path is swapped again meanwhile.
 import { closeSync, constants, existsSync, lstatSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { isWithin } from './path-within';

@@ -1,7 +1,8 @@
-// The worker itself, outside the sandbox, opens files in the workspace by path after commands:
-// the package configs it disarms, the repositories it disarms. A command of the model's swaps a
-// folder on such a path for a symbolic link to the home: what the worker then reads, rewrites or
-// renames must still be in the workspace, never the file the link leads to.
+// The worker itself, outside the sandbox, opens files in the workspace by path after commands
+// (the package configs and repositories it disarms) and mounts repository folders into the next
+// command's sandbox. A script of the model's makes a folder or file on such a path a symbolic link
+// to the home: what the worker reads, rewrites, removes or mounts must still be in the workspace,
+// never what the link leads to, and what the sandbox hides stays hidden.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
