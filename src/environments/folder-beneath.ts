@@ -5,7 +5,7 @@
 // workspace is opened without following a link, each inside the one opened before it, and the
 // file is named through the last one's descriptor (/proc/self/fd/N/name): that stays the folder
 // that was opened, even if the path is swapped again meanwhile.
-import { closeSync, constants, existsSync, lstatSync, openSync } from 'node:fs';
+import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { isWithin } from './path-within';
 
@@ -47,6 +47,37 @@ export function inRealFolder<T>(root: string, folder: string, use: (named: strin
     return use(current);
   } finally {
     for (const descriptor of opened) closeSync(descriptor);
+  }
+}
+
+/**
+ * Makes `folder` (a real path when it was resolved: no link on it) with its missing parents, each
+ * inside the folder opened before it and never through a link, so a folder swapped for a link
+ * since it was resolved gets nothing made beyond it (`mkdir -p` would follow it). Throws EPERM
+ * when a part of the path is no longer a folder.
+ */
+export function makeRealFolders(folder: string): void {
+  if (!(procFds ??= existsSync('/proc/self/fd'))) {
+    mkdirSync(folder, { recursive: true });
+    return;
+  }
+  let parent = openSync('/', FOLDER_NO_FOLLOW & ~constants.O_NOFOLLOW);
+  try {
+    for (const part of folder.split('/').filter(Boolean)) {
+      const named = `/proc/self/fd/${parent}/${part}`;
+      let opened = openOrUndefined(named, FOLDER_NO_FOLLOW);
+      if (opened === undefined && !lstatSync(named, { throwIfNoEntry: false })) {
+        mkdirSync(named);
+        opened = openOrUndefined(named, FOLDER_NO_FOLLOW);
+      }
+      if (opened === undefined) {
+        throw Object.assign(new Error(`${folder}: ${part} is no longer a folder on that path (a link or a file); nothing was made there`), { code: 'EPERM' });
+      }
+      closeSync(parent);
+      parent = opened;
+    }
+  } finally {
+    closeSync(parent);
   }
 }
 

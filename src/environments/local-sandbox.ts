@@ -499,7 +499,6 @@ function sandboxFilesDirectory(): string {
   return directory;
 }
 
-/** The folders between `workspace` and the hidden entries inside it, parents first. */
 /** Where these bwrap arguments mount something. */
 function mountPointsOf(args: readonly string[]): string[] {
   const points: string[] = [];
@@ -523,6 +522,7 @@ function hiddenUnder<T extends { path: string }>(hidden: readonly T[], points: r
   );
 }
 
+/** The folders between `workspace` and the hidden entries inside it, parents first. */
 function foldersAbove(hidden: readonly { path: string }[], workspace: string): string[] {
   const folders = new Set<string>();
   for (const entry of hidden) {

@@ -5,6 +5,7 @@ import { constants } from 'node:fs';
 import { mkdir, open, readlink, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { makeRealFolders } from './folder-beneath';
 import { listWithin, readWithin } from './no-follow';
 import { isWithin } from './path-within';
 import { resolveRealPath } from './real-path';
@@ -54,7 +55,14 @@ export class LocalWorkspace implements Workspace {
    */
   async writeFile(target: string, content: string): Promise<void> {
     const absolute = this.checked ? await this.realpath(target) : this.resolve(target);
-    await mkdir(path.dirname(absolute), { recursive: true });
+    if (this.checked) {
+      // Judged by where it leads now, before a folder is made for it: a folder swapped for a link
+      // since the check would get the new folders, outside, even though the write is refused.
+      this.refuseUnlessChecked(absolute, target);
+      makeRealFolders(path.dirname(absolute));
+    } else {
+      await mkdir(path.dirname(absolute), { recursive: true });
+    }
     const temporary = `${absolute}.hermes-tmp-${process.pid}-${Date.now()}`;
     const mode = await stat(absolute).then((existing) => existing.mode, () => undefined);
     // O_EXCL: a fresh file, never one a link named like it leads to.
@@ -79,8 +87,11 @@ export class LocalWorkspace implements Workspace {
     if (!this.checked) return;
     const real = await openedPath(file);
     if (real === undefined) return;
-    const lands = landing(real);
-    if (!this.checked.some((checked) => isWithin(lands, checked))) {
+    this.refuseUnlessChecked(landing(real), target);
+  }
+
+  private refuseUnlessChecked(lands: string, target: string): void {
+    if (this.checked && !this.checked.some((checked) => isWithin(lands, checked))) {
       throw Object.assign(new Error(`${target} now leads to ${lands}, not to the path that was checked before this call was allowed; nothing was read or written`), {
         code: 'EPERM',
       });

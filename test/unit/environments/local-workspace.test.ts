@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { makeRealFolders } from '../../../src/environments/folder-beneath';
 import { LocalWorkspace } from '../../../src/environments/local-workspace';
 import { expectReadsBoundedBySize, expectWalkBoundedByBytes, expectWalkBoundedByEntries } from '../../helpers/bounded-read-contract';
 import { tempDir } from '../../helpers/temp-dirs';
@@ -50,6 +51,25 @@ test('a write lands where the gate judged it, and a folder swapped after the che
   await expect(pinned.writeFile('docs/notes.txt', 'planted')).rejects.toThrow(/not to the path that was checked/);
   expect(existsSync(path.join(secrets, 'notes.txt'))).toBe(false);
   expect(execFileSync('ls', ['-A', secrets], { encoding: 'utf8' })).toBe('readme.txt\n');
+});
+
+test('a write into new folders under a folder swapped after the check makes no folder outside', async () => {
+  const target = path.join(workspace, 'docs', 'new', 'deeper', 'notes.txt');
+  const pinned = new LocalWorkspace(workspace).pinned([target]);
+  swapDocsForLink();
+  await expect(pinned.writeFile('docs/new/deeper/notes.txt', 'planted')).rejects.toThrow(/not to the path that was checked/);
+  expect(execFileSync('ls', ['-A', secrets], { encoding: 'utf8' })).toBe('readme.txt\n');
+});
+
+test('folders are made one inside another, never through a link swapped in for one of them', () => {
+  const resolved = path.join(workspace, 'docs', 'made', 'here');
+  swapDocsForLink();
+  expect(() => makeRealFolders(resolved)).toThrow(/docs is no longer a folder on that path/);
+  expect(execFileSync('ls', ['-A', secrets], { encoding: 'utf8' })).toBe('readme.txt\n');
+  makeRealFolders(path.join(workspace, 'fresh', 'a', 'b'));
+  expect(existsSync(path.join(workspace, 'fresh', 'a', 'b'))).toBe(true);
+  // Made already: nothing to do, no error.
+  makeRealFolders(path.join(workspace, 'fresh', 'a'));
 });
 
 test('a pinned write through a link the gate followed writes the file it leads to, keeping its mode', async () => {
