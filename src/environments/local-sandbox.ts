@@ -15,6 +15,7 @@ import { shellQuote } from './shell-quote';
 import { trustedProgram, trustedSearchPath, type TrustedLookup } from './trusted-programs';
 import { isWithin, realOrSelf } from './path-within';
 import { isShownInSandbox, readScopeMounts, recentReadScope, type ReadScope } from './sandbox-read-scope';
+import { hostMounts, mountAuditScript, type HostMount } from './sandbox-mount-audit';
 
 export type SandboxMode = 'on' | 'off';
 /** none: the sandbox has only its own loopback; host: the machine's network (loopback included). */
@@ -189,6 +190,7 @@ export class LocalSandbox {
   /** ~100 realpath/stat calls per command cost milliseconds: the answer is kept briefly. */
   private viewCache?: { key: string; at: number; view: SandboxView };
   private hiddenCache?: { workspace: string; at: number; paths: string[] };
+  private hostMountsCache?: { at: number; mounts: HostMount[] };
 
   constructor(
     readonly settings: LocalSandboxSettings = DEFAULT_SANDBOX_SETTINGS,
@@ -214,9 +216,12 @@ export class LocalSandbox {
       if (state.unavailableReason) throw new Error(state.unavailableReason);
       return { file: trustedProgram('bash', { outside: [options.workspace] }), args: ['-c', script] };
     }
-    const inner = `${this.limitsPrologue()}\n${script}`;
     const launcherArgs: string[] = [];
     const seccomp = this.seccompPath();
+    const bwrapArgs = this.bwrapArguments(options, seccomp !== undefined);
+    // First of all, inside: the mounts are checked against the plan before the command runs.
+    const audit = mountAuditScript(bwrapArgs, realOrSelf(options.workspace), this.cachedHostMounts());
+    const inner = [audit, this.limitsPrologue(), script].filter((part) => part !== undefined).join('\n');
     const cgroup = this.processCaps.procsFile(options.sessionKey);
     // The launcher runs outside the sandbox (as root, it may be): its own lookups and bwrap's use
     // the trusted PATH; bwrap gives the command the user's PATH back (see bwrapArguments).
@@ -234,7 +239,7 @@ export class LocalSandbox {
     launcherArgs.push('-c', launcher, 'hermes-sandbox', seccomp ?? '', cgroup ?? '', String(this.settings.maxProcesses));
     return {
       file: '/bin/sh',
-      args: [...launcherArgs, this.bwrap(outside), ...this.bwrapArguments(options, seccomp !== undefined), 'bash', '-c', inner],
+      args: [...launcherArgs, this.bwrap(outside), ...bwrapArgs, 'bash', '-c', inner],
     };
   }
 
@@ -270,6 +275,15 @@ export class LocalSandbox {
   /** Removes this session's process group when nothing runs in it (best effort). */
   releaseSession(sessionKey: string): void {
     this.processCaps.release(sessionKey);
+  }
+
+  /** The worker's mounts, read again when older than the hidden paths may be. */
+  private cachedHostMounts(): HostMount[] {
+    const cached = this.hostMountsCache;
+    if (cached && Date.now() - cached.at < HIDDEN_PATHS_TTL_MS) return cached.mounts;
+    const mounts = hostMounts();
+    this.hostMountsCache = { at: Date.now(), mounts };
+    return mounts;
   }
 
   /** A configured path as given; else bwrap from the trusted PATH, never one the workspace holds. */

@@ -1,7 +1,7 @@
 // What a command on the local backend can and cannot reach, with the real bubblewrap sandbox: the
 // worker's environment and processes, the user's secrets, anything outside the workspace, the
 // host's loopback services (standing in for the Temporal frontend), Unix sockets, unbounded forks.
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { execFileSync, spawnSync } from 'node:child_process';
 import os from 'node:os';
@@ -10,6 +10,7 @@ import { LocalEnvironment, type LocalEnvironmentOptions } from '../../../src/env
 import { LocalDriver } from '../../../src/environments/factory';
 import { DEFAULT_SANDBOX_SETTINGS, LocalSandbox, type LocalSandboxSettings } from '../../../src/environments/local-sandbox';
 import { LocalPtyProcesses } from '../../../src/environments/background/local-pty-processes';
+import { MOUNTS_CHANGED_STATUS } from '../../../src/environments/sandbox-mount-audit';
 import { PACKAGE_CONFIG_FILES } from '../../../src/environments/package-config-guard';
 import { waitFor } from '../../helpers/wait';
 
@@ -177,6 +178,30 @@ describe('a sandboxed local command', () => {
     expect(output).toContain('committed');
     expect(existsSync(path.join(workspace, '.git', 'hooks', 'pre-commit'))).toBe(false);
     expect(readFileSync(path.join(workspace, '.git', 'config'), 'utf8')).toBe(config);
+  });
+
+  it('a folder swapped for a link between the plan and the mounts stops the command before it runs', () => {
+    // A submodule's repository, named like a secrets folder of the home.
+    execFileSync('git', ['init', '-q', workspace]);
+    mkdirSync(path.join(workspace, '.git', 'modules'));
+    execFileSync('git', ['init', '-q', '--separate-git-dir', path.join(workspace, '.git', 'modules', '.ssh'), path.join(workspace, 'vendor')]);
+    const command = new LocalSandbox({ ...DEFAULT_SANDBOX_SETTINGS }).command('cat .git/modules/.ssh/id_ed25519; echo ran', {
+      workspace,
+      cwd: workspace,
+      sessionKey: `swap-${path.basename(dir)}`,
+    });
+    // The agent's background loop wins the race: when bwrap mounts the repository folder,
+    // `.git/modules` is a link to the home, and the writable mount would show ~/.ssh (here with
+    // what the guard mounts in a repository, as if the loop swapped back for those mounts).
+    mkdirSync(path.join(home, '.ssh', 'hooks'));
+    writeFileSync(path.join(home, '.ssh', 'config'), '');
+    renameSync(path.join(workspace, '.git', 'modules'), path.join(workspace, '.git', 'modules-real'));
+    symlinkSync(path.relative(path.join(workspace, '.git'), home), path.join(workspace, '.git', 'modules'));
+    const result = spawnSync(command.file, command.args, { encoding: 'utf8', timeout: 20_000 });
+    expect(result.stdout).not.toContain('PRIVATE-KEY-MATERIAL');
+    expect(result.stdout).not.toContain('ran');
+    expect(result.stderr).toContain('replaced while the command started');
+    expect(result.status).toBe(MOUNTS_CHANGED_STATUS);
   });
 
   it('disarms a repository a command creates: its planted hook and command-running settings go, the rest stays', async () => {
