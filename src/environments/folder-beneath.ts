@@ -81,6 +81,11 @@ export function makeRealFolders(folder: string): void {
   }
 }
 
+/** A name from these functions as a child process (git) can use it: this process's descriptors, not its own. */
+export function nameForChildProcess(named: string): string {
+  return named.startsWith('/proc/self/') ? `/proc/${process.pid}/${named.slice('/proc/self/'.length)}` : named;
+}
+
 function openOrUndefined(target: string, flags: number): number | undefined {
   try {
     return openSync(target, flags);

@@ -9,7 +9,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, rmSync, st
 import os from 'node:os';
 import path from 'node:path';
 import { GIT_COMMAND_SETTINGS } from '../approval-signals/detector/rules/git';
-import { inRealFolder, withinFolderBeneath } from './folder-beneath';
+import { inRealFolder, nameForChildProcess, withinFolderBeneath } from './folder-beneath';
 import { isWithin, realOrSelf } from './path-within';
 import { trustedProgram, trustedSearchPath } from './trusted-programs';
 import type { NestedRepositories } from './nested-repositories';
@@ -289,13 +289,28 @@ function disarmHooks(workspace: string, hooks: string, label: string): string[] 
   return link ? [`${label}hooks (a link)`] : [];
 }
 
+/**
+ * Unsets the settings that run programs. git edits the file by its name, so it gets the name
+ * through the folder the worker opened without following links (a `.git/modules` swapped for a
+ * link to the home must not have git edit ~/.config/git/config); a config that is itself a link
+ * is not followed either: the link goes.
+ */
 function disarmConfig(config: string, label: string, workspace: string): string[] {
-  if (!isFile(config)) return [];
-  const listed = runGit(['config', '--file', config, '--name-only', '--list'], workspace);
-  if (listed?.status !== 0) return [];
-  const keys = new Set(listed.stdout.split('\n').filter((name) => GIT_COMMAND_SETTINGS.test(name)));
-  for (const key of keys) runGit(['config', '--file', config, '--unset-all', key], workspace);
-  return [...keys].map((key) => `${label}setting ${key}`);
+  const removed = withinFolderBeneath(workspace, config, (named) => {
+    const info = lstatSync(named, { throwIfNoEntry: false });
+    if (info?.isSymbolicLink()) {
+      rmSync(named, { force: true });
+      return [`${label}${path.basename(config)} (a link)`];
+    }
+    if (!info?.isFile()) return [];
+    const forGit = nameForChildProcess(named);
+    const listed = runGit(['config', '--file', forGit, '--name-only', '--list'], workspace);
+    if (listed?.status !== 0) return [];
+    const keys = new Set(listed.stdout.split('\n').filter((name) => GIT_COMMAND_SETTINGS.test(name)));
+    for (const key of keys) runGit(['config', '--file', forGit, '--unset-all', key], workspace);
+    return [...keys].map((key) => `${label}setting ${key}`);
+  });
+  return removed ?? [];
 }
 
 /** Paths the index records as submodules (mode 160000). Reading the index runs nothing. */

@@ -128,6 +128,29 @@ test("disarming a repository whose hooks folder is a link removes the link, neve
   expect(existsSync(path.join(workspace, 'own-hooks', 'pre-commit'))).toBe(true);
 });
 
+test("disarming a repository edits no config a link leads to: a folder above it or the config itself", () => {
+  const workspace = realpathSync(tempDir());
+  const home = realpathSync(tempDir());
+  // The user's own git config, with settings the disarm step would take out of a repository's.
+  mkdirSync(path.join(home, 'git'));
+  const userConfig = '[alias]\n\tst = !git status\n[core]\n\tfsmonitor = true\n';
+  writeFileSync(path.join(home, 'git', 'config'), userConfig);
+  gitInit(path.join(workspace, 'linked'));
+  // A folder above a repository (`modules/git`) swapped for a link to the home after it was found...
+  symlinkSync(home, path.join(workspace, 'modules'));
+  expect(disarmRepository(workspace, path.join(workspace, 'modules', 'git'), new Set())).toEqual([]);
+  // ...and a repository's config that is a link to the user's: only the link goes.
+  rmSync(path.join(workspace, 'linked', '.git', 'config'));
+  symlinkSync(path.join(home, 'git', 'config'), path.join(workspace, 'linked', '.git', 'config'));
+  expect(disarmRepository(workspace, path.join(workspace, 'linked', '.git'), new Set())).toEqual(['linked/.git: config (a link)']);
+  expect(readFileSync(path.join(home, 'git', 'config'), 'utf8')).toBe(userConfig);
+  // A real config is still disarmed, through the folder opened below the workspace.
+  gitInit(path.join(workspace, 'plain'));
+  setFsmonitor(path.join(workspace, 'plain'));
+  expect(disarmRepository(workspace, path.join(workspace, 'plain', '.git'), new Set())).toEqual(['plain/.git: setting core.fsmonitor']);
+  expect(readFileSync(path.join(workspace, 'plain', '.git', 'config'), 'utf8')).not.toContain('fsmonitor');
+});
+
 test('the guard mounts only repository folders and control files named by their real path inside the workspace', () => {
   const home = realpathSync(tempDir());
   const workspace = path.join(home, 'project');
