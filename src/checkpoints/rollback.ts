@@ -2,7 +2,8 @@
 // checkpointed first, so a rollback can be undone like anything else; then files the checkpoint
 // holds are written back and files it lacks are removed. What no checkpoint can hold (excluded
 // folders, ignored or too large files) is left alone, so nothing is lost that could not be undone.
-import { lstat, realpath, rmdir, unlink } from 'node:fs/promises';
+import { closeSync, constants, lstatSync, openSync, rmdirSync, unlinkSync } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { runShadowGit, type ShadowRepository } from './shadow-git';
 import type { CheckpointOrigin, CheckpointRecord } from './checkpoint-list';
@@ -66,27 +67,68 @@ function scopeWithin(workTree: string, scope: string): string {
 }
 
 /**
- * Removes these files (links as links), each only when the folder holding it really is inside
- * the work tree (no link on the way), then the folders they leave empty.
+ * Removes these files (links as links) and then the folders they leave empty, each only through
+ * folders of the work tree opened one inside another without following a link: a folder swapped
+ * for a link at any moment (a script of the model's still running) leads the removal nowhere.
  */
 async function removeWithin(workTree: string, names: readonly string[]): Promise<string[]> {
   const removed: string[] = [];
   const emptied = new Set<string>();
-  const workTreeBytes = Buffer.from(workTree).toString('latin1');
   for (const name of names) {
-    const file = workTreePath(workTree, name);
-    const parent = path.posix.dirname(`${workTreeBytes}/${name}`);
-    const realParent = await realpath(Buffer.from(parent, 'latin1'), { encoding: 'buffer' }).then((real) => real.toString('latin1'), () => undefined);
-    if (realParent !== parent) continue;
-    const stat = await lstat(file).catch(() => null);
-    if (!stat || stat.isDirectory()) continue;
-    await unlink(file);
+    const gone = inFolderBeneath(workTree, name, (file) => {
+      const stat = lstatSync(file, { throwIfNoEntry: false });
+      if (!stat || stat.isDirectory()) return false;
+      try {
+        unlinkSync(file);
+        return true;
+      } catch (error) {
+        // Made a folder, or gone, since the look: it is no file of the checkpoint's to remove.
+        if (['EISDIR', 'ENOENT', 'EPERM'].includes((error as NodeJS.ErrnoException).code ?? '')) return false;
+        throw error;
+      }
+    });
+    if (!gone) continue;
     removed.push(name);
     for (let folder = path.posix.dirname(name); folder !== '.'; folder = path.posix.dirname(folder)) emptied.add(folder);
   }
   // Deepest first; a folder still holding anything stays.
-  for (const folder of [...emptied].sort((a, b) => b.length - a.length)) await rmdir(workTreePath(workTree, folder)).catch(() => undefined);
+  for (const folder of [...emptied].sort((a, b) => b.length - a.length)) {
+    inFolderBeneath(workTree, folder, (named) => {
+      try {
+        rmdirSync(named);
+      } catch {
+        // Not empty, or no longer a folder.
+      }
+    });
+  }
   return removed;
+}
+
+const FOLDER_NO_FOLLOW = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/**
+ * Calls `use` with a name for the git name `name` (latin1 string) naming it through the descriptor
+ * of its folder, every folder below the work tree opened without following a link (see
+ * folder-beneath.ts, which takes text paths; git names are bytes); undefined when one is not a folder.
+ */
+function inFolderBeneath<T>(workTree: string, name: string, use: (file: Buffer) => T): T | undefined {
+  const parts = name.split('/');
+  const last = parts.pop()!;
+  const opened: number[] = [];
+  try {
+    opened.push(openSync(workTree, FOLDER_NO_FOLLOW & ~constants.O_NOFOLLOW));
+    for (const part of parts) {
+      const below = Buffer.from(`/proc/self/fd/${opened.at(-1)}/${part}`, 'latin1');
+      try {
+        opened.push(openSync(below, FOLDER_NO_FOLLOW));
+      } catch {
+        return undefined;
+      }
+    }
+    return use(Buffer.from(`/proc/self/fd/${opened.at(-1)}/${last}`, 'latin1'));
+  } finally {
+    for (const descriptor of opened) closeSync(descriptor);
+  }
 }
 
 async function exists(file: Buffer): Promise<boolean> {

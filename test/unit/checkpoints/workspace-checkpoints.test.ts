@@ -1,6 +1,6 @@
 // Checkpoints of a workspace a model wrote: taken and rolled back byte for byte, bounded, and
 // with git outside the sandbox obeying nothing the workspace (or the environment) says.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { listCheckpoints } from '../../../src/checkpoints/checkpoint-list';
@@ -256,3 +256,51 @@ test("a snapshot waits for another one's lock at most its timeout, and breaks a 
   expect(await checkpoint({ ...LIMITS, timeoutMs: 400 })).toMatchObject({ kind: 'taken' });
   expect(existsSync(lock)).toBe(false);
 });
+
+/** Swaps `first` and `second` (a folder and a link) back and forth as fast as it can, for at most 60 s. */
+function startSwapping(first: string, second: string) {
+  const script = [
+    'import ctypes, os, sys, time',
+    'libc = ctypes.CDLL(None, use_errno=True)',
+    'a, b = os.fsencode(sys.argv[1]), os.fsencode(sys.argv[2])',
+    'end = time.time() + 60',
+    'libc.renameat2(-100, a, -100, b, 2)',
+    'print("swapping", flush=True)',
+    'while time.time() < end:',
+    '    for _ in range(1000): libc.renameat2(-100, a, -100, b, 2)',
+  ].join('\n');
+  const swapper = spawn('python3', ['-c', script, first, second], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const started = new Promise((resolve) => swapper.stdout.once('data', resolve));
+  return { swapper, started };
+}
+
+test('a rollback removes nothing outside the workspace when a folder is swapped for a link while it removes', async () => {
+  const outside = tempDir('checkpoint-outside-');
+  const names = Array.from({ length: 40 }, (_, index) => `precious-${index}`);
+  for (const name of names) writeFileSync(path.join(outside, name), 'precious');
+  write('keep.txt', 'kept');
+  const target = await taken();
+  let rounds = 0;
+  for (let round = 0; round < 30; round++) {
+    // A folder holding the same names as the one outside, and a link to that; a rollback to a
+    // checkpoint without them removes them while a script swaps the two.
+    for (const made of ['d', 'd-alt']) rmSync(path.join(workspace, made), { recursive: true, force: true });
+    write('d/x', '');
+    for (const name of names) write(`d/${name}`, 'made since');
+    symlinkSync(outside, path.join(workspace, 'd-alt'));
+    const { swapper, started } = startSwapping(path.join(workspace, 'd'), path.join(workspace, 'd-alt'));
+    try {
+      await started;
+      // git may find a name changed type under it and stop: then nothing is removed at all.
+      await rollbackWorkspace(shadowRepositoryFor(home, workspace), target, { sessionId: 'operator', limits: LIMITS }).then(
+        () => rounds++,
+        (error: Error) => expect(`${error.name}: ${error.message}`).toMatch(/^ShadowGitError/),
+      );
+    } finally {
+      swapper.kill('SIGKILL');
+      await new Promise((resolve) => swapper.once('exit', resolve));
+    }
+    expect(readdirSync(outside).sort()).toEqual([...names].sort());
+  }
+  expect(rounds).toBeGreaterThan(5);
+}, 60_000);
