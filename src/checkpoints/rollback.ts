@@ -2,13 +2,14 @@
 // checkpointed first, so a rollback can be undone like anything else; then files the checkpoint
 // holds are written back and files it lacks are removed. What no checkpoint can hold (excluded
 // folders, ignored or too large files) is left alone, so nothing is lost that could not be undone.
-import { closeSync, constants, lstatSync, openSync, rmdirSync, unlinkSync } from 'node:fs';
+import { lstatSync, rmdirSync, unlinkSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { runShadowGit, type ShadowRepository } from './shadow-git';
 import type { CheckpointOrigin, CheckpointRecord } from './checkpoint-list';
 import { deadlineIn, displayName, nulList, parseNameStatus, snapshotLocked, workTreePath, type CheckpointLimits } from './snapshot';
 import { withWorkspaceLock } from './workspace-lock';
+import { inFolderBeneath } from './folder-chain';
 
 export interface RollbackResult {
   /** The checkpoint of the state before the rollback (the latest one, when nothing had changed since). */
@@ -102,33 +103,6 @@ async function removeWithin(workTree: string, names: readonly string[]): Promise
     });
   }
   return removed;
-}
-
-const FOLDER_NO_FOLLOW = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-
-/**
- * Calls `use` with a name for the git name `name` (latin1 string) naming it through the descriptor
- * of its folder, every folder below the work tree opened without following a link (see
- * folder-beneath.ts, which takes text paths; git names are bytes); undefined when one is not a folder.
- */
-function inFolderBeneath<T>(workTree: string, name: string, use: (file: Buffer) => T): T | undefined {
-  const parts = name.split('/');
-  const last = parts.pop()!;
-  const opened: number[] = [];
-  try {
-    opened.push(openSync(workTree, FOLDER_NO_FOLLOW & ~constants.O_NOFOLLOW));
-    for (const part of parts) {
-      const below = Buffer.from(`/proc/self/fd/${opened.at(-1)}/${part}`, 'latin1');
-      try {
-        opened.push(openSync(below, FOLDER_NO_FOLLOW));
-      } catch {
-        return undefined;
-      }
-    }
-    return use(Buffer.from(`/proc/self/fd/${opened.at(-1)}/${last}`, 'latin1'));
-  } finally {
-    for (const descriptor of opened) closeSync(descriptor);
-  }
 }
 
 async function exists(file: Buffer): Promise<boolean> {

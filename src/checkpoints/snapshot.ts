@@ -3,10 +3,13 @@
 // listing stops past `maxFiles` (the snapshot is then skipped, never half taken), larger files
 // than `maxFileBytes` are left out, and every git run shares one deadline. Unchanged files cost
 // a stat each: the shadow index remembers what it hashed.
+import { createHash } from 'node:crypto';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readlinkSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { runShadowGit, type ShadowRepository } from './shadow-git';
 import { ensureShadowRepository } from './shadow-repository';
+import { inFolderBeneath } from './folder-chain';
 import { listCheckpoints, CHECKPOINT_REFS, type CheckpointRecord, type CheckpointOrigin } from './checkpoint-list';
 
 export interface CheckpointLimits {
@@ -59,7 +62,11 @@ export async function snapshotLocked(repository: ShadowRepository, origin: Check
   // An unchanged file's stat matches its index entry and it is not read again.
   const leaving = [...sorted.gone, ...sorted.dropped];
   if (leaving.length) await git(['update-index', '--force-remove', '-z', '--stdin'], nulList(leaving));
-  if (sorted.present.length) await git(['update-index', '--add', '--replace', '-z', '--stdin'], nulList(sorted.present));
+  if (sorted.present.length) {
+    const indexed = await indexEntries(git);
+    await git(['update-index', '--add', '--replace', '-z', '--stdin'], nulList(sorted.present));
+    await keepOnlyWhatIsInside(repository.workTree, indexed, await indexEntries(git), git);
+  }
   const tree = (await git(['write-tree'])).toString('utf8').trim();
 
   const all = await listCheckpoints(repository, deadline.remainingMs());
@@ -92,6 +99,59 @@ export async function snapshotLocked(repository: ShadowRepository, origin: Check
     }
   }
   return { kind: 'taken', checkpoint: { ...record, commit, tree }, tree, durationMs: elapsed() };
+}
+
+/** The shadow index: name -> `mode oid`. */
+async function indexEntries(git: (args: string[]) => Promise<Buffer>): Promise<Map<string, string>> {
+  const entries = new Map<string, string>();
+  for (const line of (await git(['ls-files', '-s', '-z'])).toString('latin1').split('\0')) {
+    const tab = line.indexOf('\t');
+    if (tab > 0) entries.set(line.slice(tab + 1), line.slice(0, tab).split(' ').slice(0, 2).join(' '));
+  }
+  return entries;
+}
+
+/**
+ * git read the files it hashed by path: a folder a running script swapped for a link meanwhile
+ * had it read files behind the link (the user's) into the checkpoint. So what it hashed just now
+ * is read again through folders opened without following links; an entry whose bytes differ
+ * (swapped, or changing while snapshotted) goes back to what the index held before, or out.
+ */
+async function keepOnlyWhatIsInside(workTree: string, before: Map<string, string>, after: Map<string, string>, git: (args: string[], input?: string | Buffer) => Promise<Buffer>): Promise<void> {
+  const restore: string[] = [];
+  const remove: string[] = [];
+  for (const [name, entry] of after) {
+    if (before.get(name) === entry) continue;
+    const [mode, oid] = entry.split(' ') as [string, string];
+    if (blobIdInside(workTree, name, mode) === oid) continue;
+    const previous = before.get(name);
+    if (previous) restore.push(`${previous}\t${name}\0`);
+    else remove.push(name);
+  }
+  if (remove.length) await git(['update-index', '--force-remove', '-z', '--stdin'], nulList(remove));
+  if (restore.length) await git(['update-index', '-z', '--index-info'], Buffer.from(restore.join(''), 'latin1'));
+}
+
+/** The blob id of a work-tree file or link as found inside the work tree (undefined: not there as that kind). */
+function blobIdInside(workTree: string, name: string, mode: string): string | undefined {
+  return inFolderBeneath(workTree, name, (file) => {
+    let bytes: Buffer;
+    try {
+      if (mode === '120000') bytes = readlinkSync(file, { encoding: 'buffer' });
+      else {
+        const descriptor = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+        try {
+          if (!fstatSync(descriptor).isFile()) return undefined;
+          bytes = readFileSync(descriptor);
+        } finally {
+          closeSync(descriptor);
+        }
+      }
+    } catch {
+      return undefined;
+    }
+    return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+  });
 }
 
 export function refOf(id: number): string {

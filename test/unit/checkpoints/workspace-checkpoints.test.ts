@@ -304,3 +304,35 @@ test('a rollback removes nothing outside the workspace when a folder is swapped 
   }
   expect(rounds).toBeGreaterThan(5);
 }, 60_000);
+
+test('a snapshot holds nothing from outside the workspace when a folder is swapped for a link while it is taken', async () => {
+  const outside = tempDir('checkpoint-outside-');
+  // Same names and sizes inside and outside: only the bytes tell them apart.
+  for (let index = 0; index < 100; index++) {
+    writeFileSync(path.join(outside, `s${index}`), `SECRET-${String(index).padStart(4, '0')}`);
+    write(`d/s${index}`, `inside-${String(index).padStart(4, '0')}`);
+  }
+  symlinkSync(outside, path.join(workspace, 'd-alt'));
+  const repository = shadowRepositoryFor(home, workspace);
+  const { swapper, started } = startSwapping(path.join(workspace, 'd'), path.join(workspace, 'd-alt'));
+  let snapshots = 0;
+  try {
+    await started;
+    for (let round = 0; round < 30; round++) {
+      // git may find a name changed type under it and stop: then there is no checkpoint at all.
+      await takeCheckpoint(repository, BY_TOOL, LIMITS).then(
+        () => snapshots++,
+        (error: Error) => expect(error.name).toBe('ShadowGitError'),
+      );
+    }
+  } finally {
+    swapper.kill('SIGKILL');
+    await new Promise((resolve) => swapper.once('exit', resolve));
+  }
+  expect(snapshots).toBeGreaterThan(5);
+  const blobs = execFileSync('git', ['rev-list', '--all', '--objects'], { env: { ...savedEnvironment, GIT_DIR: repository.gitDirectory }, maxBuffer: 64 << 20 })
+    .toString('latin1').split('\n').map((line) => line.split(' ')[0]!).filter(Boolean);
+  const held = execFileSync('git', ['cat-file', '--batch'], { input: `${blobs.join('\n')}\n`, env: { ...savedEnvironment, GIT_DIR: repository.gitDirectory }, maxBuffer: 64 << 20 }).toString('latin1');
+  expect(held).toContain('inside-');
+  expect(held).not.toContain('SECRET-');
+}, 60_000);
