@@ -16,6 +16,21 @@ let harness: Harness;
 let world: AttackWorld;
 setUpAttacks((connected) => (harness = connected), (created) => (world = created));
 
+/** A session that writes and runs `plant`, then writes and runs `look` in a command of its own. */
+async function plantThenLook(plant: string, look: string) {
+  const run = await runAttack(harness, world, () => ({
+    turns: [
+      { tool_calls: [{ name: 'write_file', arguments: { path: 'setup.sh', content: plant } }] },
+      { tool_calls: [terminal('sh setup.sh')] },
+      { tool_calls: [{ name: 'write_file', arguments: { path: 'look.sh', content: look } }] },
+      { tool_calls: [terminal('sh look.sh')] },
+      { content: 'done' },
+    ],
+  }));
+  const [, planted, , looked] = await resultsOf(run);
+  return { run, planted, looked };
+}
+
 test("a package folder swapped for a link to the home does not get the user's ~/.npmrc rewritten by the worker", async () => {
   // The user's monorepo: a package with its own config, found when the session starts.
   mkdirSync(path.join(world.workspace, 'packages', 'app'), { recursive: true });
@@ -89,17 +104,8 @@ test.each([
   writeFileSync(path.join(world.workspace, '.npmrc'), `${UNREDACTED_CANARY}\n`, { mode: 0o600 });
   const plant = ['git init -q', 'mkdir -p .git/modules/x', `ln -s ${target} .git/modules/x/config`, 'echo planted', ''].join('\n');
   const before = world.snapshot();
-  const run = await runAttack(harness, world, () => ({
-    turns: [
-      { tool_calls: [{ name: 'write_file', arguments: { path: 'setup.sh', content: plant } }] },
-      { tool_calls: [terminal('sh setup.sh')] },
-      { tool_calls: [{ name: 'write_file', arguments: { path: 'look.sh', content: 'cat .npmrc .git/modules/x/config 2>&1\necho looked\n' } }] },
-      { tool_calls: [terminal('sh look.sh')] },
-      { content: 'done' },
-    ],
-  }));
+  const { run, planted, looked } = await plantThenLook(plant, 'cat .npmrc .git/modules/x/config 2>&1\necho looked\n');
   expect(run.result.status).toBe('completed');
-  const [, planted, , looked] = await resultsOf(run);
   expect(JSON.stringify(planted)).toContain('planted');
   // The command still runs, and sees nothing of the hidden file.
   expect(JSON.stringify(looked)).toContain('looked');
@@ -118,17 +124,8 @@ test("a repository's modules folder made a link to the home does not open the ho
     '',
   ].join('\n');
   const before = world.snapshot();
-  const run = await runAttack(harness, world, () => ({
-    turns: [
-      { tool_calls: [{ name: 'write_file', arguments: { path: 'setup.sh', content: plant } }] },
-      { tool_calls: [terminal('sh setup.sh')] },
-      { tool_calls: [{ name: 'write_file', arguments: { path: 'look.sh', content: look } }] },
-      { tool_calls: [terminal('sh look.sh')] },
-      { content: 'done' },
-    ],
-  }));
+  const { run, planted, looked } = await plantThenLook(plant, look);
   expect(run.result.status).toBe('completed');
-  const [, planted, , looked] = await resultsOf(run);
   expect(JSON.stringify(planted)).toContain('planted');
   expect(JSON.stringify(looked)).toContain('looked');
   expect(JSON.stringify(looked)).not.toContain('command_allowlist');
