@@ -11,6 +11,8 @@ import { isWithin } from './path-within';
 
 const FOLDER_NO_FOLLOW = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
+const SLASH = Buffer.from('/');
+
 let procFds: boolean | undefined;
 
 /**
@@ -34,15 +36,24 @@ export function inRealFolder<T>(root: string, folder: string, use: (named: strin
   if (!isWithin(folder, root)) return undefined;
   const folders = path.relative(root, folder).split(path.sep).filter(Boolean);
   if (!(procFds ??= existsSync('/proc/self/fd'))) return foldersAreReal(root, folders) ? use(path.join(root, ...folders)) : undefined;
+  return throughFolderChain(root, folders.map((folder) => Buffer.from(folder)), (named) => use(named.toString()));
+}
+
+/**
+ * Calls `use` with the /proc name of `root`'s folder `parts` (names as bytes, as git gives them),
+ * each folder opened inside the one before it without following a link; undefined without calling
+ * it when one is a link or no folder. `root` itself is trusted.
+ */
+export function throughFolderChain<T>(root: string, parts: readonly Buffer[], use: (named: Buffer) => T): T | undefined {
   const opened: number[] = [];
   try {
-    let current = root;
-    for (const below of ['', ...folders]) {
+    let current = Buffer.from(root);
+    for (const below of [undefined, ...parts]) {
       // The root as named; every folder below it only if it is no link.
-      const descriptor = openOrUndefined(below ? `${current}/${below}` : current, below ? FOLDER_NO_FOLLOW : FOLDER_NO_FOLLOW & ~constants.O_NOFOLLOW);
+      const descriptor = openOrUndefined(below ? Buffer.concat([current, SLASH, below]) : current, below ? FOLDER_NO_FOLLOW : FOLDER_NO_FOLLOW & ~constants.O_NOFOLLOW);
       if (descriptor === undefined) return undefined;
       opened.push(descriptor);
-      current = `/proc/self/fd/${descriptor}`;
+      current = Buffer.from(`/proc/self/fd/${descriptor}`);
     }
     return use(current);
   } finally {
@@ -86,7 +97,7 @@ export function nameForChildProcess(named: string): string {
   return named.startsWith('/proc/self/') ? `/proc/${process.pid}/${named.slice('/proc/self/'.length)}` : named;
 }
 
-function openOrUndefined(target: string, flags: number): number | undefined {
+function openOrUndefined(target: string | Buffer, flags: number): number | undefined {
   try {
     return openSync(target, flags);
   } catch {

@@ -15,7 +15,7 @@ import { shellQuote } from './shell-quote';
 import { trustedProgram, trustedSearchPath, type TrustedLookup } from './trusted-programs';
 import { isWithin, realOrSelf } from './path-within';
 import { isShownInSandbox, readScopeMounts, recentReadScope, type ReadScope } from './sandbox-read-scope';
-import { hostMounts, mountAuditScript, type HostMount } from './sandbox-mount-audit';
+import { bwrapMounts, hostMounts, mountAuditScript, type HostMount } from './sandbox-mount-audit';
 
 export type SandboxMode = 'on' | 'off';
 /** none: the sandbox has only its own loopback; host: the machine's network (loopback included). */
@@ -344,7 +344,7 @@ export class LocalSandbox {
       args.push(...guard);
       // A guard mount over or around a hidden file (a repository's config made a link to the
       // workspace's .npmrc) would show it again: what it covers is hidden once more after it.
-      for (const hidden of hiddenUnder(hiddenPaths, mountPointsOf(guard), workspace)) args.push(...hide(hidden));
+      for (const hidden of hiddenUnder(hiddenPaths, bwrapMounts(guard).map((mount) => mount.target), workspace)) args.push(...hide(hidden));
     }
     // Read-only only now: until then bwrap makes the mount points of what shows in them.
     args.push(...view.mounts.seal);
@@ -511,18 +511,6 @@ function sandboxFilesDirectory(): string {
   const directory = path.join(os.tmpdir(), `hermes-sandbox-${process.getuid?.() ?? 'user'}`);
   mkdirSync(directory, { recursive: true, mode: 0o700 });
   return directory;
-}
-
-/** Where these bwrap arguments mount something. */
-function mountPointsOf(args: readonly string[]): string[] {
-  const points: string[] = [];
-  for (let index = 0; index < args.length; index += 1) {
-    const option = args[index];
-    if (option === '--bind' || option === '--ro-bind') points.push(args[(index += 2)] ?? '');
-    else if (option === '--tmpfs') points.push(args[(index += 1)] ?? '');
-    else if (option === '--remount-ro' || option === '--size') index += 1;
-  }
-  return points.filter(Boolean);
 }
 
 /**

@@ -6,9 +6,9 @@
 // its shell compares the mounts inside the workspace with the plan, in /proc/self/mountinfo:
 // at each planned mount point the same mounts, in order, each of the folder or file the worker
 // meant (its root there). A difference stops the command.
-import { readFileSync, realpathSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isWithin } from './path-within';
+import { isWithin, realOrSelf } from './path-within';
 import { shellQuote } from './shell-quote';
 
 /** Exit status of a command stopped because its mounts were not the planned ones. */
@@ -100,38 +100,51 @@ export function mountAuditScript(bwrapArgs: readonly string[], workspace: string
   ].join('\n');
 }
 
+/** A mount bwrap arguments make: a bind of `source`, or a fresh file system, at `target`. */
+export interface BwrapMount {
+  source?: string;
+  target: string;
+}
+
+/** The mounts in these bwrap arguments, in order (read with every option's arity, so none is misread). */
+export function bwrapMounts(args: readonly string[]): BwrapMount[] {
+  const found: BwrapMount[] = [];
+  for (let index = 0; index < args.length; index += 1) {
+    const option = args[index] ?? '';
+    if (!option.startsWith('--')) break; // the command itself
+    if (BINDS.has(option)) found.push({ source: args[index + 1] ?? '', target: args[index + 2] ?? '' });
+    else if (FRESH_MOUNTS.has(option)) found.push({ target: args[index + 1] ?? '' });
+    const arity = OPTION_ARITY[option];
+    if (arity === undefined && !/^--(unshare-|share-|die-with-parent|new-session|disable-userns|as-pid-1|clearenv)/.test(option)) {
+      throw new Error(`bwrapMounts does not know the bwrap option ${option}`);
+    }
+    index += arity ?? 0;
+  }
+  return found;
+}
+
 /**
  * The mounts the arguments make at or below the workspace, in order, with the root mountinfo will
  * show for each. What lands elsewhere is of no concern here: only the workspace is the agent's to swap.
  */
 function plannedMounts(args: readonly string[], mounts: readonly HostMount[], workspace: string): HostMount[] {
   const planned: HostMount[] = [];
-  for (let index = 0; index < args.length; index += 1) {
-    const option = args[index] ?? '';
-    if (!option.startsWith('--')) break; // the command itself
-    const bind = BINDS.has(option);
-    // Only mounts in the workspace (their copies of the host's own mounts there are left alone).
-    const target = bind || FRESH_MOUNTS.has(option) ? (args[index + (bind ? 2 : 1)] ?? '') : undefined;
-    if (target !== undefined && isWithin(target, workspace)) {
-      const mountPoint = realOrSelf(target);
-      if (!bind) {
-        planned.push({ mountPoint, root: '/' });
-      } else {
-        const source = realOrSelf(args[index + 1] ?? '');
-        planned.push({ mountPoint, root: rootOf(source, mounts) });
-        // A bind takes the mounts below its source with it.
-        for (const below of mounts) {
-          if (below.mountPoint !== source && isWithin(below.mountPoint, source)) {
-            planned.push({ mountPoint: path.join(mountPoint, path.relative(source, below.mountPoint)), root: below.root });
-          }
-        }
+  // Only mounts in the workspace (their copies of the host's own mounts there are left alone).
+  for (const { source: asked, target } of bwrapMounts(args)) {
+    if (!isWithin(target, workspace)) continue;
+    const mountPoint = realOrSelf(target);
+    if (asked === undefined) {
+      planned.push({ mountPoint, root: '/' });
+      continue;
+    }
+    const source = realOrSelf(asked);
+    planned.push({ mountPoint, root: rootOf(source, mounts) });
+    // A bind takes the mounts below its source with it.
+    for (const below of mounts) {
+      if (below.mountPoint !== source && isWithin(below.mountPoint, source)) {
+        planned.push({ mountPoint: path.join(mountPoint, path.relative(source, below.mountPoint)), root: below.root });
       }
     }
-    const arity = OPTION_ARITY[option];
-    if (arity === undefined && !/^--(unshare-|share-|die-with-parent|new-session|disable-userns|as-pid-1|clearenv)/.test(option)) {
-      throw new Error(`mountAuditScript does not know the bwrap option ${option}`);
-    }
-    index += arity ?? 0;
   }
   return planned;
 }
@@ -145,14 +158,6 @@ function rootOf(source: string, mounts: readonly HostMount[]): string {
   }
   if (!best) return source;
   return path.join(best.root, path.relative(best.mountPoint, source));
-}
-
-function realOrSelf(target: string): string {
-  try {
-    return realpathSync(target);
-  } catch {
-    return path.resolve(target);
-  }
 }
 
 /** mountinfo writes a space, tab, line feed and backslash as an octal escape. */
