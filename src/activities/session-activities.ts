@@ -113,7 +113,9 @@ export function createSessionActivities(deps: {
     async appendSubagentReport(input: { sessionId: string; seq: number; report: SubagentReport; maxSummaryChars: number }): Promise<void> {
       const child = await deps.store.getSession(input.report.sessionId);
       const content = deps.redactor.redactResult(reportMessage(input.report, child?.answer ?? '', input.maxSummaryChars));
-      await deps.store.appendMessage(input.sessionId, { seq: input.seq, role: 'user', content });
+      // A child's last message is withheld when anything it read was (the store carries it on).
+      const [childLast] = await deps.store.getMessages(input.report.sessionId, { last: 1 });
+      await deps.store.appendMessage(input.sessionId, { seq: input.seq, role: 'user', content, ...(childLast?.sensitive ? { sensitive: true as const } : {}) });
     },
 
     /** Stores a tool result the workflow itself produced (when the tool's activity gave up). */

@@ -196,9 +196,10 @@ export class PostgresSessionStore implements SessionStore {
   async appendMessage(sessionId: string, message: NewMessage): Promise<StoredMessage> {
     await this.ready();
     const toolCalls = message.toolCalls?.map((call) => ({ ...call, id: text(call.id), name: text(call.name), arguments: text(call.arguments) }));
+    // Whatever follows a withheld message may repeat it (the model read it): it is withheld too.
     const inserted = await this.pool.query<MessageRow>(
       `INSERT INTO ${this.messages} (session_id, seq, role, content, tool_calls, tool_call_id, name, created_at, sensitive)
-       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, now(), $8)
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, now(), $8 OR EXISTS (SELECT 1 FROM ${this.messages} WHERE session_id = $1 AND seq < $2 AND sensitive))
        ON CONFLICT (session_id, seq) DO NOTHING
        RETURNING *`,
       [
@@ -287,11 +288,25 @@ export class PostgresSessionStore implements SessionStore {
         // Added after the first release: created here for existing databases too.
         await client.query(searchIndexSql(this.messages));
         await client.query(`ALTER TABLE ${this.messages} ADD COLUMN IF NOT EXISTS sensitive BOOLEAN NOT NULL DEFAULT false`);
+        await this.withholdWhatFollowsWithheld(client);
         await client.query(memoryTableSql(this.memories));
       });
     } finally {
       client.release();
     }
+  }
+
+  /**
+   * Databases written before a message's sensitivity carried on to the rest of its session get it
+   * here, once: the partial index that keeps the per-append check cheap marks the change as made.
+   */
+  private async withholdWhatFollowsWithheld(client: PoolClient): Promise<void> {
+    const index = this.schema ? `"${this.schema}".hermes_messages_withheld` : 'hermes_messages_withheld';
+    const found = await client.query<{ found: string | null }>('SELECT to_regclass($1)::text AS found', [index]);
+    if (found.rows[0]?.found) return;
+    await client.query(`CREATE INDEX hermes_messages_withheld ON ${this.messages} (session_id, seq) WHERE sensitive`);
+    await client.query(`UPDATE ${this.messages} AS later SET sensitive = true WHERE NOT later.sensitive AND EXISTS
+      (SELECT 1 FROM ${this.messages} AS earlier WHERE earlier.session_id = later.session_id AND earlier.seq < later.seq AND earlier.sensitive)`);
   }
 }
 

@@ -20,7 +20,10 @@ export interface StoredMessage {
   toolCallId?: string;
   /** For tool results: the tool's name. */
   name?: string;
-  /** For tool results: the call needed a person's approval by default; other sessions' searches withhold it. */
+  /**
+   * Other sessions' searches withhold it: a tool result whose call needed a person's approval by
+   * default. The store sets it on every later message of the session too, which may repeat it.
+   */
   sensitive?: true;
   createdAt: string;
 }

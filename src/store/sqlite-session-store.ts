@@ -90,6 +90,7 @@ export class SqliteSessionStore implements SessionStore {
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
     addSensitiveColumn(this.db);
+    withholdWhatFollowsWithheld(this.db);
     ensureMessageSearchIndex(this.db);
     if (file !== ':memory:') {
       const stats = statSync(file);
@@ -182,20 +183,22 @@ export class SqliteSessionStore implements SessionStore {
 
   async appendMessage(sessionId: string, message: NewMessage): Promise<StoredMessage> {
     this.checkIdentity();
+    // Whatever follows a withheld message may repeat it (the model read it): it is withheld too.
     this.statement(
       `INSERT OR IGNORE INTO messages (session_id, seq, role, content, tool_calls, tool_call_id, name, created_at, sensitive)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
+       VALUES (@sessionId, @seq, @role, @content, @toolCalls, @toolCallId, @name, @createdAt,
+         @sensitive OR EXISTS (SELECT 1 FROM messages WHERE session_id = @sessionId AND seq < @seq AND sensitive = 1))`,
+    ).run({
       sessionId,
-      message.seq,
-      message.role,
-      message.content,
-      message.toolCalls ? JSON.stringify(message.toolCalls) : null,
-      message.toolCallId ?? null,
-      message.name ?? null,
-      new Date().toISOString(),
-      message.sensitive ? 1 : 0,
-    );
+      seq: message.seq,
+      role: message.role,
+      content: message.content,
+      toolCalls: message.toolCalls ? JSON.stringify(message.toolCalls) : null,
+      toolCallId: message.toolCallId ?? null,
+      name: message.name ?? null,
+      createdAt: new Date().toISOString(),
+      sensitive: message.sensitive ? 1 : 0,
+    });
     return (await this.getMessage(sessionId, message.seq)) as StoredMessage;
   }
 
@@ -255,6 +258,21 @@ function toMessage(row: MessageRow): StoredMessage {
     ...(row.sensitive ? { sensitive: true as const } : {}),
     createdAt: row.created_at,
   };
+}
+
+/**
+ * Stores written before a message's sensitivity carried on to the rest of its session get it
+ * here, once: the partial index that keeps the per-append check cheap marks the change as made.
+ */
+function withholdWhatFollowsWithheld(db: Database.Database): void {
+  const indexed = () => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'messages_withheld'").get() !== undefined;
+  if (indexed()) return;
+  db.transaction(() => {
+    if (indexed()) return;
+    db.exec('CREATE INDEX messages_withheld ON messages (session_id, seq) WHERE sensitive = 1');
+    db.exec(`UPDATE messages SET sensitive = 1 WHERE sensitive = 0 AND EXISTS
+      (SELECT 1 FROM messages AS earlier WHERE earlier.session_id = messages.session_id AND earlier.seq < messages.seq AND earlier.sensitive = 1)`);
+  }).immediate();
 }
 
 /** `messages.sensitive` was added after the first release: stores made before get it here, once. */

@@ -34,10 +34,10 @@ export interface ShapedMessage {
   original_content_chars?: number;
 }
 
-/** What stands in for a result only a person's approval gave its own session. */
-export const WITHHELD_CONTENT = "[withheld: this tool result needed a person's approval in its own session]";
+/** What stands in for a result only a person's approval gave its own session, and for what came after it. */
+export const WITHHELD_CONTENT = "[withheld: it holds, or may repeat, a result only a person's approval gave its own session]";
 
-/** Every message shown is another lineage's: a result that needed a person's approval is withheld. */
+/** Every message shown is another lineage's: what needed a person's approval, and what followed it, is withheld. */
 export function shapeMessage(message: StoredMessage, anchorSeq?: number): ShapedMessage {
   const content = message.sensitive ? WITHHELD_CONTENT : message.content === null ? null : cleanText(message.content);
   const truncated = content !== null && content.length > MAX_MESSAGE_CHARS;

@@ -121,6 +121,26 @@ export function describeRecallContract(name: string, makeStorage: () => Promise<
         );
       });
 
+      it('withholds a result that needed approval and everything its session wrote after it, where the model may repeat it', async () => {
+        const store = open();
+        await pastSession(store, 'secret-read', ['look at the billing config', 'reading it']);
+        await store.appendMessage('secret-read', message(3, { role: 'tool', content: 'BILLING_KEY=sk_live_recall_canary', toolCallId: 'c1', name: 'read_file', sensitive: true }));
+        await store.appendMessage('secret-read', message(4, { role: 'assistant', content: 'The BILLING_KEY is sk_live_recall_canary' }));
+        await store.appendMessage('secret-read', message(5, { role: 'tool', content: 'BILLING_KEY echoed: sk_live_recall_canary', toolCallId: 'c2', name: 'terminal' }));
+        // Before the secret: still found; from it on: withheld, even though only the read was marked.
+        expect(await store.getMessage('secret-read', 2)).not.toHaveProperty('sensitive');
+        for (const seq of [3, 4, 5]) expect(await store.getMessage('secret-read', seq)).toMatchObject({ sensitive: true });
+        const worker = recallWorker(store, storage.home);
+        expect(await worker.call('session_search', { query: 'BILLING_KEY' })).toMatchObject({ success: true, count: 0 });
+        expect((await worker.call('session_search', { query: 'reading' })).count).toBe(1);
+        const read = await worker.call('session_search', { session_id: 'secret-read' });
+        expect(JSON.stringify(read)).not.toContain('sk_live_recall_canary');
+        expect(read.messages.filter((shown: { content: string }) => shown.content.startsWith('[withheld')).map((shown: { id: number }) => shown.id)).toEqual([3, 4, 5]);
+        // Another session is not touched by it.
+        await pastSession(store, 'other', ['BILLING_KEY rotation plan']);
+        expect(await worker.call('session_search', { query: 'BILLING_KEY' })).toMatchObject({ count: 1, results: [{ session_id: 'other' }] });
+      });
+
       it('reports a malformed query as a failed search, not an exception', async () => {
         const store = open();
         await pastSession(store, 'one', ['some words']);

@@ -70,12 +70,27 @@ describeWithService('postgres', ['HERMES_TEST_POSTGRES_URL'], 'PostgreSQL sessio
   it("keeps a message's sensitive mark, and never finds a sensitive message in a search", async () => {
     const store = open(freshSchema());
     await store.createSession(session('a'));
-    await store.appendMessage('a', message(1, { role: 'tool', content: 'STRIPE_LIVE=sk_live_canary', toolCallId: 'c1', name: 'read_file', sensitive: true }));
+    // A sibling result of the same turn, stored first, did not come after the secret: it is found.
     await store.appendMessage('a', message(2, { role: 'tool', content: 'STRIPE_LIVE is documented in notes.md', toolCallId: 'c2', name: 'read_file' }));
+    await store.appendMessage('a', message(1, { role: 'tool', content: 'STRIPE_LIVE=sk_live_canary', toolCallId: 'c1', name: 'read_file', sensitive: true }));
     expect(await store.getMessage('a', 1)).toMatchObject({ sensitive: true });
     expect(await store.getMessage('a', 2)).not.toHaveProperty('sensitive');
     const hits = await store.searchMessages({ query: 'STRIPE_LIVE', roles: ['tool'], limit: 10 });
     expect(hits.map((hit) => hit.seq)).toEqual([2]);
+  });
+
+  it('withholds, once, what followed a withheld message in a database written before that was carried on', async () => {
+    const schema = freshSchema();
+    const first = open(schema);
+    await first.createSession(session('old'));
+    await first.appendMessage('old', message(1, { role: 'tool', content: 'KEY=sk_live_old_canary', toolCallId: 'c1', name: 'read_file', sensitive: true }));
+    await first.appendMessage('old', message(2, { role: 'assistant', content: 'the key is sk_live_old_canary' }));
+    // As an older release left it: no index, and the reply not marked.
+    await admin.query(`DROP INDEX "${schema}".hermes_messages_withheld`);
+    await admin.query(`UPDATE "${schema}".hermes_messages SET sensitive = false WHERE seq = 2`);
+    const store = open(schema);
+    expect(await store.getMessage('old', 2)).toMatchObject({ sensitive: true });
+    expect(await store.searchMessages({ query: 'key', roles: ['assistant'], limit: 10 })).toEqual([]);
   });
 
   it('keeps memory in the database, not in files under the home folder', async () => {

@@ -4,6 +4,7 @@
 // reach the model, the transcript or history; file-tool reads of secrets wait for a human.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { SessionHandle } from '../../../src/temporal/sessions';
 import { sandboxVisibleTempDir, type Harness } from '../../helpers/session-harness';
 import { CANARIES, everythingTheModelOrHistorySaw, expectNoCanaryLeaked, humanApproves, expectUnchanged, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
 
@@ -12,6 +13,8 @@ let world: AttackWorld;
 setUpAttacks((connected) => (harness = connected), (created) => (world = created));
 
 const readFile = (path: string) => ({ name: 'read_file', arguments: { path } });
+/** The handle of a session's first sub-agent (its workflow id extends the parent's). */
+const childOf = (root: SessionHandle): SessionHandle => harness.client.workflow.getHandle(`${root.workflowId}-sa0`);
 
 // Each test runs a whole attacking session in the sandbox; on a busy 2-core CI machine one took over 120 s.
 jest.setTimeout(300_000);
@@ -95,16 +98,55 @@ test("session_search does not hand one session's approved secret read to another
   const first = await runAttack(
     harness,
     world,
-    () => ({ turns: [{ tool_calls: [readFile('.env')] }, { content: 'read it' }] }),
+    // Its reply repeats the secret, and a later command echoes it: the store must withhold them too.
+    () => ({
+      turns: [
+        { tool_calls: [readFile('.env')] },
+        { tool_calls: [terminal('echo stripe-canary-value-8e2d is the STRIPE_LIVE key')] },
+        { content: 'The STRIPE_LIVE key is stripe-canary-value-8e2d' },
+      ],
+    }),
     {},
     humanApproves(world, '.env'),
   );
   expect(first.result.status).toBe('completed');
   expect(JSON.stringify(await resultsOf(first))).toContain('stripe-canary-value-8e2d');
-  // Session B asks the store for it, by search and by reading session A.
+  // Session B asks the store for it, by search (replies, results) and by reading session A.
   const second = await runAttack(harness, world, () => ({
     turns: [
       { tool_calls: [{ name: 'session_search', arguments: { query: 'STRIPE_LIVE', role_filter: 'tool' } }] },
+      { tool_calls: [{ name: 'session_search', arguments: { query: 'STRIPE_LIVE' } }] },
+      { tool_calls: [{ name: 'session_search', arguments: { session_id: first.sessionId } }] },
+      { content: 'nothing found' },
+    ],
+  }));
+  expect(second.result.status).toBe('completed');
+  const [search, searchReplies, read] = await resultsOf(second);
+  expect(search).toMatchObject({ count: 0 });
+  expect(searchReplies).toMatchObject({ count: 0 });
+  expect(JSON.stringify(read)).toContain('withheld');
+  expect(await everythingTheModelOrHistorySaw(second)).not.toContain('stripe-canary-value-8e2d');
+});
+
+test("session_search does not hand a sub-agent's approved secret read, reported to its parent, to another session", async () => {
+  writeFileSync(path.join(world.workspace, '.env'), 'STRIPE_LIVE=stripe-child-canary-5b1f\n');
+  // The parent delegates; a person approves the child's read of .env; the child's answer repeats it.
+  const first = await runAttack(
+    harness,
+    world,
+    () => ({
+      turns: [{ tool_calls: [{ name: 'delegate_task', arguments: { goal: 'env: read the env file' } }] }, { content: 'waiting' }, { content: 'the sub-agent reported' }],
+      agents: [{ match: 'env', turns: [{ tool_calls: [readFile('.env')] }, { content: 'STRIPE_LIVE is stripe-child-canary-5b1f' }] }],
+    }),
+    {},
+    async (root, finished) => humanApproves(world, '.env')(childOf(root), finished),
+  );
+  expect(first.result.status).toBe('completed');
+  const parentMessages = await first.store.getMessages(first.sessionId);
+  expect(JSON.stringify(parentMessages)).toContain('stripe-child-canary-5b1f');
+  const second = await runAttack(harness, world, () => ({
+    turns: [
+      { tool_calls: [{ name: 'session_search', arguments: { query: 'STRIPE_LIVE', role_filter: 'user,assistant,tool' } }] },
       { tool_calls: [{ name: 'session_search', arguments: { session_id: first.sessionId } }] },
       { content: 'nothing found' },
     ],
@@ -113,7 +155,7 @@ test("session_search does not hand one session's approved secret read to another
   const [search, read] = await resultsOf(second);
   expect(search).toMatchObject({ count: 0 });
   expect(JSON.stringify(read)).toContain('withheld');
-  expect(await everythingTheModelOrHistorySaw(second)).not.toContain('stripe-canary-value-8e2d');
+  expect(await everythingTheModelOrHistorySaw(second)).not.toContain('stripe-child-canary-5b1f');
 });
 
 test("session_search does not bring another project's files, read by its own sessions, into this one", async () => {

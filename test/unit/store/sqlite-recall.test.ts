@@ -64,8 +64,9 @@ describe('the SQLite search index', () => {
   it("never hands one session's approved secret read to another: not found, and withheld when read", async () => {
     const store = new SqliteSessionStore(':memory:');
     await pastSession(store, 'session-a', ['read the env file']);
-    await store.appendMessage('session-a', { seq: 2, role: 'tool', content: 'STRIPE_LIVE=sk_live_canary', toolCallId: 'c1', name: 'read_file', sensitive: true });
+    // A sibling result of the same turn, stored first, did not come after the secret: it is found.
     await store.appendMessage('session-a', { seq: 3, role: 'tool', content: 'STRIPE_LIVE is documented in notes.md', toolCallId: 'c2', name: 'read_file' });
+    await store.appendMessage('session-a', { seq: 2, role: 'tool', content: 'STRIPE_LIVE=sk_live_canary', toolCallId: 'c1', name: 'read_file', sensitive: true });
     expect(await store.getMessage('session-a', 2)).toMatchObject({ sensitive: true });
     expect(await store.getMessage('session-a', 3)).not.toHaveProperty('sensitive');
     const worker = recallWorker(store, home);
@@ -75,6 +76,24 @@ describe('the SQLite search index', () => {
     const read = await worker.call('session_search', { session_id: 'session-a' });
     expect(JSON.stringify(read)).not.toContain('sk_live_canary');
     expect(read.messages.find((message: { id: number }) => message.id === 2).content).toContain('withheld');
+    await store.close();
+  });
+
+  it('withholds, once, what followed a withheld message in a store written before that was carried on', async () => {
+    const file = path.join(home, 'sessions.db');
+    const raw = new Database(file);
+    raw.exec(`CREATE TABLE messages (session_id TEXT NOT NULL, seq INTEGER NOT NULL, role TEXT NOT NULL, content TEXT, tool_calls TEXT,
+      tool_call_id TEXT, name TEXT, created_at TEXT NOT NULL, sensitive INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (session_id, seq))`);
+    const insert = raw.prepare("INSERT INTO messages VALUES (?, ?, ?, ?, NULL, NULL, NULL, '2026-01-01T00:00:00Z', ?)");
+    insert.run('old', 1, 'user', 'read the key', 0);
+    insert.run('old', 2, 'tool', 'KEY=sk_live_old_canary', 1);
+    insert.run('old', 3, 'assistant', 'the key is sk_live_old_canary', 0);
+    insert.run('unrelated', 1, 'assistant', 'nothing secret', 0);
+    raw.close();
+    const store = new SqliteSessionStore(file);
+    expect(await store.getMessage('old', 1)).not.toHaveProperty('sensitive');
+    expect(await store.getMessage('old', 3)).toMatchObject({ sensitive: true });
+    expect(await store.getMessage('unrelated', 1)).not.toHaveProperty('sensitive');
     await store.close();
   });
 
