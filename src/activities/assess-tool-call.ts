@@ -68,6 +68,15 @@ export interface AssessDeps {
   localSandbox?: LocalSandbox;
 }
 
+/**
+ * A memory write by a session whose model read what only a person's approval gave it (the store
+ * marks its later messages): every later session would read what it keeps.
+ */
+const REMEMBERS_AFTER_WITHHELD = {
+  description: "memory write by a session given a result that needed a person's approval (every later session reads memory)",
+  key: 'memory:after-approved-result',
+};
+
 const MAX_VERDICT_COMMANDS = 20;
 const MAX_TEXT = 300;
 const MAX_DISPLAY = 4000;
@@ -117,6 +126,11 @@ export function createAssessToolCall(deps: AssessDeps) {
       request = requestOf(entry, args);
     } catch (error) {
       return { ...base, display: quotedText(`${call.name} ${call.arguments ?? ''}`), problem: `the ${call.name} call could not be assessed (${describe(error)})` };
+    }
+    // Kept for every later session: a person looks first when this session was given a secret.
+    if (request?.remembers !== undefined) {
+      const asked = await deps.store.getMessage(input.sessionId, input.assistantSeq);
+      return asked?.sensitive ? { ...base, display: `${call.name}: ${request.remembers}`, required: REMEMBERS_AFTER_WITHHELD } : base;
     }
     // Arguments the tool will reject run nothing; an empty request touches nothing.
     if (!request || isEmpty(request)) return base;

@@ -120,6 +120,11 @@ export interface AssessmentRequest {
    * `display` is what the approver reads, `key` what a `session` answer approves from then on.
    */
   approval?: { description: string; key: string; display: string };
+  /**
+   * Text kept where every later session reads it (memory). It waits for a human when this
+   * session holds what only a person's approval gave it: the model may be passing that on.
+   */
+  remembers?: string;
 }
 
 /** The part of the configuration tools read; plain data so tests can build it by hand. */

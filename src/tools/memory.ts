@@ -57,6 +57,11 @@ register({
   retrySafe: false,
   // Its files live in the hermes home, never in the workspace.
   changesWorkspace: () => false,
+  // Every later session reads what is kept: the gate sees it (memory-gate in assess-tool-call.ts).
+  assess: (args) => {
+    const text = keptText(args as z.infer<typeof memoryArguments>);
+    return text ? { remembers: text } : {};
+  },
   handler: async ({ action, target, content, old_text: oldText, operations }, context) => {
     const memory = await memoryFor(context);
     if (!memory) return unavailable();
@@ -81,6 +86,15 @@ register({
     }
   },
 });
+
+/** What a call would add to memory (a batch is applied whole, or a single operation). */
+function keptText({ action, content, operations }: z.infer<typeof memoryArguments>): string {
+  const operationsKept = operations?.length ? operations : [{ action: action ?? '', content }];
+  return operationsKept
+    .filter((operation) => operation.action !== 'remove' && operation.content)
+    .map((operation) => operation.content)
+    .join('\n');
+}
 
 /** A write's answer; past three failed consolidations in a row, the instruction to stop trying. */
 async function answer(result: MemoryResponse, context: ToolContext): Promise<string> {

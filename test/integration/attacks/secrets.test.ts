@@ -2,7 +2,7 @@
 // the config with the model key and webhook secret, the approver key, the session store and
 // the SSH key, by commands and by file tools, directly and through symlinks. Nothing of it may
 // reach the model, the transcript or history; file-tool reads of secrets wait for a human.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SessionHandle } from '../../../src/temporal/sessions';
 import { sandboxVisibleTempDir, type Harness } from '../../helpers/session-harness';
@@ -156,6 +156,36 @@ test("session_search does not hand a sub-agent's approved secret read, reported 
   expect(search).toMatchObject({ count: 0 });
   expect(JSON.stringify(read)).toContain('withheld');
   expect(await everythingTheModelOrHistorySaw(second)).not.toContain('stripe-child-canary-5b1f');
+});
+
+test("a session given an approved secret cannot put it into memory, which every later session reads, unless a person agrees", async () => {
+  writeFileSync(path.join(world.workspace, '.env'), 'STRIPE_LIVE=stripe-memory-canary-3c9a\n');
+  const memoryFile = path.join(world.hermesHome, 'memories', 'MEMORY.md');
+  const remember = (content: string) => ({ name: 'memory', arguments: { action: 'add', target: 'memory', content } });
+  const batch = (content: string) => ({ name: 'memory', arguments: { operations: [{ action: 'add', content: 'harmless note' }, { action: 'add', content }] } });
+  // Before the secret, memory is written without asking; after it, both shapes wait and nobody answers.
+  const run = await runAttack(
+    harness,
+    world,
+    () => ({
+      turns: [
+        { tool_calls: [remember('The project deploys with make release')] },
+        { tool_calls: [readFile('.env')] },
+        { tool_calls: [remember('STRIPE_LIVE is stripe-memory-canary-3c9a')] },
+        { tool_calls: [batch('stripe-memory-canary-3c9a')] },
+        { content: 'done' },
+      ],
+    }),
+    {},
+    humanApproves(world, '.env'),
+  );
+  expect(run.result.status).toBe('completed');
+  const [before, , after, afterBatch] = await resultsOf(run);
+  expect(before).toMatchObject({ success: true });
+  for (const refused of [after, afterBatch]) expect(JSON.stringify(refused)).toMatch(/timed out without user response|denied/i);
+  const kept = readFileSync(memoryFile, 'utf8');
+  expect(kept).toContain('make release');
+  expect(kept).not.toContain('stripe-memory-canary-3c9a');
 });
 
 test("session_search does not bring another project's files, read by its own sessions, into this one", async () => {
