@@ -22,8 +22,9 @@ function file(directory: string, name: string, content = '', old = true): string
 test('stale pid, log and cwd files go; fresh ones and a running command\'s pid file stay', async () => {
   const commands = path.join(os.tmpdir(), 'hermes-commands');
   const id = `sweep-test-${randomUUID()}`;
-  // A process whose command line carries the wrapper's marker, as a running command's does.
-  const running = spawn('bash', ['-c', ': __hermes_exit; sleep 30; :'], { stdio: 'ignore' });
+  // A process whose command line carries the wrapper's marker, as a running command's does. In a
+  // group of its own, so that its `sleep` dies with it and outlives no test run.
+  const running = spawn('bash', ['-c', ': __hermes_exit; sleep 30; :'], { stdio: 'ignore', detached: true });
   await waitFor(() => readFileSync(`/proc/${running.pid}/cmdline`, 'utf8').includes('__hermes_exit'), { timeoutMs: 5000, what: 'the stand-in command to start' });
   let kept: string[] = [];
   try {
@@ -33,7 +34,7 @@ test('stale pid, log and cwd files go; fresh ones and a running command\'s pid f
     expect(stale.filter((target) => existsSync(target))).toEqual([]);
     expect(kept.filter((target) => existsSync(target))).toEqual(kept);
   } finally {
-    running.kill('SIGKILL');
+    process.kill(-running.pid!, 'SIGKILL');
     for (const target of kept) rmSync(target, { force: true });
   }
 });
