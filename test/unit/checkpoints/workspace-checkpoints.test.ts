@@ -1,6 +1,6 @@
 // Checkpoints of a workspace a model wrote: taken and rolled back byte for byte, bounded, and
 // with git outside the sandbox obeying nothing the workspace (or the environment) says.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { listCheckpoints } from '../../../src/checkpoints/checkpoint-list';
@@ -10,6 +10,7 @@ import type { CheckpointLimits, SnapshotOutcome } from '../../../src/checkpoints
 import { takeCheckpoint } from '../../../src/checkpoints/take-checkpoint';
 import { createTurnCheckpoints } from '../../../src/checkpoints/turn-checkpoints';
 import { silentLogger } from '../../../src/logging';
+import { startSwapping } from '../../helpers/folder-swapper';
 import { tempDir } from '../../helpers/temp-dirs';
 
 const LIMITS: CheckpointLimits = { maxFiles: 1000, maxFileBytes: 1024 * 1024, timeoutMs: 20_000, keep: 50 };
@@ -257,23 +258,6 @@ test("a snapshot waits for another one's lock at most its timeout, and breaks a 
   expect(existsSync(lock)).toBe(false);
 });
 
-/** Swaps `first` and `second` (a folder and a link) back and forth as fast as it can, for at most 60 s. */
-function startSwapping(first: string, second: string) {
-  const script = [
-    'import ctypes, os, sys, time',
-    'libc = ctypes.CDLL(None, use_errno=True)',
-    'a, b = os.fsencode(sys.argv[1]), os.fsencode(sys.argv[2])',
-    'end = time.time() + 60',
-    'libc.renameat2(-100, a, -100, b, 2)',
-    'print("swapping", flush=True)',
-    'while time.time() < end:',
-    '    for _ in range(1000): libc.renameat2(-100, a, -100, b, 2)',
-  ].join('\n');
-  const swapper = spawn('python3', ['-c', script, first, second], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const started = new Promise((resolve) => swapper.stdout.once('data', resolve));
-  return { swapper, started };
-}
-
 test('a rollback removes nothing outside the workspace when a folder is swapped for a link while it removes', async () => {
   const outside = tempDir('checkpoint-outside-');
   const names = Array.from({ length: 40 }, (_, index) => `precious-${index}`);
@@ -288,7 +272,7 @@ test('a rollback removes nothing outside the workspace when a folder is swapped 
     write('d/x', '');
     for (const name of names) write(`d/${name}`, 'made since');
     symlinkSync(outside, path.join(workspace, 'd-alt'));
-    const { swapper, started } = startSwapping(path.join(workspace, 'd'), path.join(workspace, 'd-alt'));
+    const { started, stop } = startSwapping(path.join(workspace, 'd'), path.join(workspace, 'd-alt'));
     try {
       await started;
       // git may find a name changed type under it and stop: then nothing is removed at all.
@@ -297,8 +281,7 @@ test('a rollback removes nothing outside the workspace when a folder is swapped 
         (error: Error) => expect(`${error.name}: ${error.message}`).toMatch(/^ShadowGitError/),
       );
     } finally {
-      swapper.kill('SIGKILL');
-      await new Promise((resolve) => swapper.once('exit', resolve));
+      await stop();
     }
     expect(readdirSync(outside).sort()).toEqual([...names].sort());
   }
@@ -314,7 +297,7 @@ test('a snapshot holds nothing from outside the workspace when a folder is swapp
   }
   symlinkSync(outside, path.join(workspace, 'd-alt'));
   const repository = shadowRepositoryFor(home, workspace);
-  const { swapper, started } = startSwapping(path.join(workspace, 'd'), path.join(workspace, 'd-alt'));
+  const { started, stop } = startSwapping(path.join(workspace, 'd'), path.join(workspace, 'd-alt'));
   let snapshots = 0;
   try {
     await started;
@@ -326,8 +309,7 @@ test('a snapshot holds nothing from outside the workspace when a folder is swapp
       );
     }
   } finally {
-    swapper.kill('SIGKILL');
-    await new Promise((resolve) => swapper.once('exit', resolve));
+    await stop();
   }
   expect(snapshots).toBeGreaterThan(5);
   const blobs = execFileSync('git', ['rev-list', '--all', '--objects'], { env: { ...savedEnvironment, GIT_DIR: repository.gitDirectory }, maxBuffer: 64 << 20 })

@@ -1,0 +1,23 @@
+// A stand-in for a script of the model's still running in the workspace: it swaps a folder and a
+// link (renameat2 RENAME_EXCHANGE, atomic) back and forth as fast as it can, for at most 60 s.
+import { spawn } from 'node:child_process';
+
+export function startSwapping(first: string, second: string) {
+  const script = [
+    'import ctypes, os, sys, time',
+    'libc = ctypes.CDLL(None, use_errno=True)',
+    'a, b = os.fsencode(sys.argv[1]), os.fsencode(sys.argv[2])',
+    'end = time.time() + 60',
+    'libc.renameat2(-100, a, -100, b, 2)',
+    'print("swapping", flush=True)',
+    'while time.time() < end:',
+    '    for _ in range(1000): libc.renameat2(-100, a, -100, b, 2)',
+  ].join('\n');
+  const swapper = spawn('python3', ['-c', script, first, second], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const started = new Promise((resolve) => swapper.stdout.once('data', resolve));
+  const stop = async () => {
+    swapper.kill('SIGKILL');
+    if (swapper.exitCode === null && swapper.signalCode === null) await new Promise((resolve) => swapper.once('exit', resolve));
+  };
+  return { swapper, started, stop };
+}
