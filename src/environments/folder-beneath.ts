@@ -5,13 +5,17 @@
 // workspace is opened without following a link, each inside the one opened before it, and the
 // file is named through the last one's descriptor (/proc/self/fd/N/name): that stays the folder
 // that was opened, even if the path is swapped again meanwhile.
-import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { isWithin } from './path-within';
 
 const FOLDER_NO_FOLLOW = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 const SLASH = Buffer.from('/');
+/** Folders deeper than this in what `removeBeneath` removes stay (each level holds a descriptor). */
+const REMOVAL_DEPTH = 64;
+/** Times one name is tried again when a script swaps it between a file and a folder meanwhile. */
+const REMOVAL_ATTEMPTS = 3;
 
 let procFds: boolean | undefined;
 
@@ -89,6 +93,53 @@ export function makeRealFolders(folder: string): void {
     }
   } finally {
     closeSync(parent);
+  }
+}
+
+/**
+ * Removes `name` from `folder` (a name from these functions): a file or link as itself, a folder
+ * with all it holds. Each folder is opened without following a link and emptied through its
+ * descriptor, never by a path a script could swap a link into while the removal runs (`rm -r`
+ * would then delete where the link leads). Returns whether `name` is gone.
+ */
+export function removeBeneath(folder: string, name: string): boolean {
+  if (!(procFds ??= existsSync('/proc/self/fd'))) {
+    rmSync(path.join(folder, name), { recursive: true, force: true });
+    return true;
+  }
+  return removeNamed(`${folder}/${name}`, REMOVAL_DEPTH);
+}
+
+function removeNamed(named: string, depth: number): boolean {
+  for (let attempt = 0; attempt < REMOVAL_ATTEMPTS; attempt++) {
+    const opened = openOrUndefined(named, FOLDER_NO_FOLLOW);
+    if (opened === undefined) {
+      // No folder (a file, a link, nothing): unlink never follows the last name.
+      if (removedBy(() => unlinkSync(named))) return true;
+      continue;
+    }
+    try {
+      const inside = `/proc/self/fd/${opened}`;
+      if (depth > 0) for (const entry of readdirSync(inside)) removeNamed(`${inside}/${entry}`, depth - 1);
+    } finally {
+      closeSync(opened);
+    }
+    // rmdir does not follow a link either: one swapped in since is tried again as a link.
+    if (removedBy(() => rmdirSync(named))) return true;
+  }
+  return false;
+}
+
+/** Whether the name is gone after `remove`; false when it changed kind meanwhile or still holds something. */
+function removedBy(remove: () => void): boolean {
+  try {
+    remove();
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return true;
+    if (['EISDIR', 'EPERM', 'ENOTDIR', 'ENOTEMPTY', 'EEXIST'].includes(code ?? '')) return false;
+    throw error;
   }
 }
 

@@ -9,7 +9,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, rmSync, st
 import os from 'node:os';
 import path from 'node:path';
 import { GIT_COMMAND_SETTINGS } from '../approval-signals/detector/rules/git';
-import { inRealFolder, nameForChildProcess, withinFolderBeneath } from './folder-beneath';
+import { inRealFolder, nameForChildProcess, removeBeneath, withinFolderBeneath } from './folder-beneath';
 import { isWithin, realOrSelf } from './path-within';
 import { trustedProgram, trustedSearchPath } from './trusted-programs';
 import type { NestedRepositories } from './nested-repositories';
@@ -274,11 +274,8 @@ export function disarmRepository(workspace: string, gitDirectory: string, guarde
 function disarmHooks(workspace: string, hooks: string, label: string): string[] {
   const inFolder = inRealFolder(workspace, hooks, (folder) =>
     safeList(folder)
-      .filter((name) => !name.endsWith('.sample'))
-      .map((name) => {
-        rmSync(path.join(folder, name), { recursive: true, force: true });
-        return `${label}hook ${name}`;
-      }),
+      .filter((name) => !name.endsWith('.sample') && removeBeneath(folder, name))
+      .map((name) => `${label}hook ${name}`),
   );
   if (inFolder) return inFolder;
   const link = withinFolderBeneath(workspace, hooks, (named) => {

@@ -9,7 +9,7 @@
 // code file in that state is set aside, renamed, so the tool no longer finds it.
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { withinFolderBeneath } from './folder-beneath';
+import { removeBeneath, withinFolderBeneath } from './folder-beneath';
 
 /** The configs hidden from commands in the workspace's top folder. */
 export const PACKAGE_CONFIG_FILES = ['.npmrc', '.yarnrc', '.yarnrc.yml'] as const;
@@ -109,8 +109,13 @@ function disarmNamed(file: string, relative: string): string[] {
   const info = lstatSync(file, { throwIfNoEntry: false });
   if (!info || info.isDirectory()) return [];
   if ((PACKAGE_CODE_FILES as readonly string[]).includes(name)) {
-    // Kept for the user to read, where no tool looks for it.
-    rmSync(`${file}${SET_ASIDE_SUFFIX}`, { force: true, recursive: true });
+    // Kept for the user to read, where no tool looks for it. What a command left under that name
+    // (a folder, with a link swapped into it meanwhile) goes without following a link; if it
+    // cannot go, the code file goes whole.
+    if (!removeBeneath(path.dirname(file), `${name}${SET_ASIDE_SUFFIX}`)) {
+      rmSync(file, { force: true });
+      return [relative];
+    }
     renameSync(file, `${file}${SET_ASIDE_SUFFIX}`);
     return [`${relative} (set aside as ${name}${SET_ASIDE_SUFFIX})`];
   }

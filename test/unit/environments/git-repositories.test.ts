@@ -1,10 +1,11 @@
 // Finding repositories the way git does (a .git folder, a .git file's pointer, a commondir), the
 // bounded look for nested ones, and what a session's end disarms: only repositories it made.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { disarmNewNestedRepositories, disarmRepository, gitGuardArguments, gitObeyedPathsIn } from '../../../src/environments/git-control';
 import { findNestedRepositories, gitDirectoryOf, hasForeignCommonDirectory, repositoryDirectories } from '../../../src/environments/git-repositories';
+import { startSwapping } from '../../helpers/folder-swapper';
 import { tempDir } from '../../helpers/temp-dirs';
 
 const gitInit = (directory: string, ...extra: string[]) => execFileSync('git', ['init', '-q', ...extra, directory]);
@@ -127,6 +128,33 @@ test("disarming a repository whose hooks folder is a link removes the link, neve
   expect(existsSync(path.join(workspace, 'in', '.git', 'hooks'))).toBe(false);
   expect(existsSync(path.join(workspace, 'own-hooks', 'pre-commit'))).toBe(true);
 });
+
+test('disarming removes nothing outside the workspace when a folder in the hooks is swapped for a link while it removes', async () => {
+  const workspace = realpathSync(tempDir());
+  const home = realpathSync(tempDir());
+  const names = Array.from({ length: 40 }, (_, index) => `precious-${index}`);
+  for (const name of names) writeFileSync(path.join(home, name), 'precious');
+  const hooks = path.join(workspace, 'made', '.git', 'hooks');
+  let rounds = 0;
+  for (let round = 0; round < 30; round++) {
+    rmSync(path.join(workspace, 'made'), { recursive: true, force: true });
+    gitInit(path.join(workspace, 'made'));
+    // A folder among the hooks holding the same names as the home, and a link to the home; a
+    // script of the model's swaps the two while the disarm step removes the folder.
+    mkdirSync(path.join(hooks, 'kit', 'inner'), { recursive: true });
+    for (const name of names) writeFileSync(path.join(hooks, 'kit', 'inner', name), 'made by the session');
+    symlinkSync(home, path.join(hooks, 'kit', 'inner-alt'));
+    const { started, stop } = startSwapping(path.join(hooks, 'kit', 'inner'), path.join(hooks, 'kit', 'inner-alt'));
+    try {
+      await started;
+      if (disarmRepository(workspace, path.join(workspace, 'made', '.git'), new Set()).includes('made/.git: hook kit')) rounds++;
+    } finally {
+      await stop();
+    }
+    expect(readdirSync(home).sort()).toEqual([...names].sort());
+  }
+  expect(rounds).toBeGreaterThan(5);
+}, 60_000);
 
 test("disarming a repository edits no config a link leads to: a folder above it or the config itself", () => {
   const workspace = realpathSync(tempDir());

@@ -1,9 +1,10 @@
 // What the next npm, npx or yarn would read in the workspace, outside any sandbox: keys that run
 // programs or load code are taken out of any package config the session created or changed; the
 // user's own, unchanged, stay as they are.
-import { readFileSync, renameSync, symlinkSync, writeFileSync, existsSync, lstatSync, mkdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync, existsSync, lstatSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { disarmPackageConfigs, readPackageConfigBaseline, recordPackageConfigBaseline, withoutIniKeys, withoutYamlKeys } from '../../../src/environments/package-config-guard';
+import { disarmPackageConfigs, packageConfigBaseline, readPackageConfigBaseline, recordPackageConfigBaseline, withoutIniKeys, withoutYamlKeys } from '../../../src/environments/package-config-guard';
+import { startSwapping } from '../../helpers/folder-swapper';
 import { tempDir } from '../../helpers/temp-dirs';
 
 describe('the keys that go', () => {
@@ -186,4 +187,34 @@ describe('disarmPackageConfigs', () => {
     const lagged = { ...baseline, since: statSync(planted).ctimeMs + 8 };
     expect(disarmPackageConfigs(lagged, { everywhere: true })).toEqual(['deep/.npmrc node-options']);
   });
+  it('setting a code file aside removes nothing outside the workspace when a folder under that name has a link swapped in', async () => {
+    const workspace = realpathSync(tempDir());
+    const home = realpathSync(tempDir());
+    const names = Array.from({ length: 40 }, (_, index) => `precious-${index}`);
+    for (const name of names) writeFileSync(path.join(home, name), 'precious');
+    const baseline = packageConfigBaseline(workspace);
+    const setAside = path.join(workspace, 'bunfig.toml.hermes-disarmed');
+    let rounds = 0;
+    for (let round = 0; round < 30; round++) {
+      // The name the code file is set aside under, taken by a folder whose subfolder a script
+      // swaps with a link to the home while the worker clears the name.
+      rmSync(setAside, { recursive: true, force: true });
+      mkdirSync(path.join(setAside, 'inner'), { recursive: true });
+      for (const name of names) writeFileSync(path.join(setAside, 'inner', name), 'made by the session');
+      symlinkSync(home, path.join(setAside, 'inner-alt'));
+      rmSync(path.join(workspace, 'bunfig.toml'), { force: true });
+      writeFileSync(path.join(workspace, 'bunfig.toml'), `preload = ["./x${round}.js"]\n`);
+      const { started, stop } = startSwapping(path.join(setAside, 'inner'), path.join(setAside, 'inner-alt'));
+      try {
+        await started;
+        if (disarmPackageConfigs(baseline).includes('bunfig.toml (set aside as bunfig.toml.hermes-disarmed)')) rounds++;
+      } finally {
+        await stop();
+      }
+      expect(readdirSync(home).sort()).toEqual([...names].sort());
+      expect(existsSync(path.join(workspace, 'bunfig.toml'))).toBe(false);
+    }
+    expect(rounds).toBeGreaterThan(5);
+  }, 60_000);
 });
+
