@@ -10,8 +10,25 @@ import { captureExec } from './run-exec';
 
 const posix = path.posix;
 
-/** Regular files only (a FIFO would block, a device never end), and at most `$2` bytes of one. */
-const READ_SCRIPT = 'if [ -d "$1" ]; then exit 21; fi; [ -e "$1" ] || exit 2; [ -f "$1" ] || exit 22; exec head -c "$2" -- "$1"';
+/**
+ * Regular files only (a FIFO would block, a device never end), and at most `$2` bytes of one. A
+ * script of the container's can swap the file for a FIFO after the look, and opening that waits
+ * for a writer: the open gets `$3` seconds (a watchdog then kills the script, exit 137), and what
+ * was opened is looked at again before it is read.
+ */
+const READ_SCRIPT = [
+  'if [ -d "$1" ]; then exit 21; fi; [ -e "$1" ] || exit 2; [ -f "$1" ] || exit 22',
+  // Stopped once the open is done, its sleep with it (no process stays behind for $3 seconds).
+  `(trap 'kill $nap; exit' TERM; sleep "$3" & nap=$!; wait $nap && kill -KILL $$) </dev/null >/dev/null 2>&1 & watchdog=$!`,
+  'exec 3<"$1" || { kill $watchdog; exit 1; }',
+  'kill $watchdog',
+  '[ -f /dev/fd/3 ] || exit 22',
+  'exec head -c "$2" <&3',
+].join('\n');
+/** Exit code of a read whose open was stopped by its watchdog (128 + SIGKILL). */
+const OPEN_WAITED = 137;
+/** How long opening a file may wait before the read is refused (a regular file's open does not wait). */
+const OPEN_WAIT_SECONDS = 5;
 /** Writes beside the target, keeps an existing file's mode, then renames over it. */
 const WRITE_SCRIPT = [
   'set -e',
@@ -49,6 +66,8 @@ function errorFromStderr(stderr: string, target: string): NodeJS.ErrnoException 
 export interface DockerWorkspaceOptions {
   /** How long one file command may take before the tool reports ETIMEDOUT (default 120 s). */
   timeoutMs?: number;
+  /** How long opening a file to read may wait (a FIFO swapped in) before the read is refused (default 5 s). */
+  openWaitSeconds?: number;
 }
 
 export class DockerWorkspace implements Workspace {
@@ -67,10 +86,12 @@ export class DockerWorkspace implements Workspace {
   async readFile(target: string, maxBytes = MAX_READ_BYTES): Promise<Buffer> {
     const absolute = this.resolve(target);
     // One byte more than allowed tells a file that is too large; the worker keeps no more than that.
-    const result = await this.exec(absolute, ['bash', '-c', READ_SCRIPT, 'hermes-file', absolute, String(maxBytes + 1)], undefined, maxBytes + 1);
+    const openWait = String(this.options.openWaitSeconds ?? OPEN_WAIT_SECONDS);
+    const result = await this.exec(absolute, ['bash', '-c', READ_SCRIPT, 'hermes-file', absolute, String(maxBytes + 1), openWait], undefined, maxBytes + 1);
     if (result.exitCode === 21) throw fileError('EISDIR', absolute, 'illegal operation on a directory');
     if (result.exitCode === 2) throw fileError('ENOENT', absolute, 'no such file or directory');
     if (result.exitCode === 22) throw fileError('EINVAL', absolute, 'not a regular file');
+    if (result.exitCode === OPEN_WAITED && result.stdout.length === 0) throw fileError('EINVAL', absolute, `not a regular file: its open waited ${openWait} s (a FIFO)`);
     if (result.stdout.length > maxBytes) throw fileTooLarge(absolute, maxBytes);
     if (result.exitCode !== 0) throw errorFromStderr(result.stderr, absolute);
     return result.stdout;
@@ -119,7 +140,7 @@ export class DockerWorkspace implements Workspace {
   /** `target` names the file in errors. */
   private async exec(target: string, cmd: string[], input?: Buffer, maxStdoutBytes = MAX_READ_BYTES) {
     try {
-      return await captureExec(this.container, cmd, { ...(input ? { input } : {}), maxStdoutBytes, ...this.options });
+      return await captureExec(this.container, cmd, { ...(input ? { input } : {}), maxStdoutBytes, ...(this.options.timeoutMs === undefined ? {} : { timeoutMs: this.options.timeoutMs }) });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ETIMEDOUT') throw fileError('ETIMEDOUT', target, (error as Error).message);
       throw error;
