@@ -1,7 +1,8 @@
 // Puts the workspace (or one path of it) back as a checkpoint holds it: the current state is
 // checkpointed first, so a rollback can be undone like anything else; then files the checkpoint
-// holds are written back and files it lacks are removed. What no checkpoint can hold (excluded
-// folders, ignored or too large files) is left alone, so nothing is lost that could not be undone.
+// lacks are removed and files it holds are written back, both through folders opened without
+// following links. What no checkpoint can hold (excluded folders, ignored or too large files) is
+// left alone, so nothing is lost that could not be undone.
 import { lstatSync, rmdirSync, unlinkSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import type { CheckpointOrigin, CheckpointRecord } from './checkpoint-list';
 import { deadlineIn, displayName, nulList, parseNameStatus, snapshotLocked, workTreePath, type CheckpointLimits } from './snapshot';
 import { withWorkspaceLock } from './workspace-lock';
 import { inFolderBeneath } from './folder-chain';
+import { writeBackWithin } from './write-back';
 
 export interface RollbackResult {
   /** The checkpoint of the state before the rollback (the latest one, when nothing had changed since). */
@@ -18,6 +20,8 @@ export interface RollbackResult {
   removed: string[];
   /** Present now but in no checkpoint (ignored or too large): not overwritten, since that could not be undone. */
   kept: string[];
+  /** Not written back: a folder on the way is a link or a file now, or a folder holds the name (a script still running?). */
+  skipped: string[];
 }
 
 export class RollbackRefused extends Error {
@@ -53,9 +57,8 @@ export async function rollbackWorkspace(
       if (added.has(name) && (await exists(workTreePath(repository.workTree, name)))) kept.push(name);
       else toWrite.push(name);
     }
-    // git writes each file afresh, replacing a link on the way rather than writing through it.
-    if (toWrite.length) await git(['checkout', target.commit, '--pathspec-from-file=-', '--pathspec-file-nul'], nulList(toWrite));
-    return { undo, restored: toWrite.map(displayName), removed: removed.map(displayName), kept: kept.map(displayName) };
+    const { written, skipped } = toWrite.length ? await writeBackWithin(repository.workTree, target.tree, toWrite, git) : { written: [], skipped: [] };
+    return { undo, restored: written.map(displayName), removed: removed.map(displayName), kept: kept.map(displayName), skipped: skipped.map(displayName) };
   });
 }
 

@@ -46,15 +46,16 @@ export function inRealFolder<T>(root: string, folder: string, use: (named: strin
 /**
  * Calls `use` with the /proc name of `root`'s folder `parts` (names as bytes, as git gives them),
  * each folder opened inside the one before it without following a link; undefined without calling
- * it when one is a link or no folder. `root` itself is trusted.
+ * it when one is a link or no folder. `root` itself is trusted. `makeMissing`: a folder not there
+ * is made (inside the one opened before it) rather than the call refused.
  */
-export function throughFolderChain<T>(root: string, parts: readonly Buffer[], use: (named: Buffer) => T): T | undefined {
+export function throughFolderChain<T>(root: string, parts: readonly Buffer[], use: (named: Buffer) => T, makeMissing = false): T | undefined {
   const opened: number[] = [];
   try {
     let current = Buffer.from(root);
     for (const below of [undefined, ...parts]) {
       // The root as named; every folder below it only if it is no link.
-      const descriptor = openOrUndefined(below ? Buffer.concat([current, SLASH, below]) : current, below ? FOLDER_NO_FOLLOW : FOLDER_NO_FOLLOW & ~constants.O_NOFOLLOW);
+      const descriptor = below ? openFolderBelow(Buffer.concat([current, SLASH, below]), makeMissing) : openOrUndefined(current, FOLDER_NO_FOLLOW & ~constants.O_NOFOLLOW);
       if (descriptor === undefined) return undefined;
       opened.push(descriptor);
       current = Buffer.from(`/proc/self/fd/${descriptor}`);
@@ -146,6 +147,17 @@ function removedBy(remove: () => void): boolean {
 /** A name from these functions as a child process (git) can use it: this process's descriptors, not its own. */
 export function nameForChildProcess(named: string): string {
   return named.startsWith('/proc/self/') ? `/proc/${process.pid}/${named.slice('/proc/self/'.length)}` : named;
+}
+
+function openFolderBelow(named: Buffer, makeMissing: boolean): number | undefined {
+  const opened = openOrUndefined(named, FOLDER_NO_FOLLOW);
+  if (opened !== undefined || !makeMissing || lstatSync(named, { throwIfNoEntry: false })) return opened;
+  try {
+    mkdirSync(named);
+  } catch {
+    // Made by someone else meanwhile (a folder or not): the open below decides.
+  }
+  return openOrUndefined(named, FOLDER_NO_FOLLOW);
 }
 
 function openOrUndefined(target: string | Buffer, flags: number): number | undefined {

@@ -66,6 +66,7 @@ export function registerCheckpointCommands(program: Command): void {
       for (const file of result.restored) console.log(`  restored ${visibleText(file)}`);
       for (const file of result.removed) console.log(`  removed  ${visibleText(file)}`);
       for (const file of result.kept) console.log(`  kept     ${visibleText(file)} (in no checkpoint now: overwriting it could not be undone)`);
+      for (const file of result.skipped) console.log(`  skipped  ${visibleText(file)} (a folder on its way is a link or a file now, or a folder holds its name: stop the session's processes and roll back again)`);
       if (!result.restored.length && !result.removed.length) console.log('  nothing to change');
       console.log(`Undo with: hermes-temporal rollback ${sessionId} ${result.undo.id}`);
     });
