@@ -108,10 +108,11 @@ export function removeBeneath(folder: string, name: string): boolean {
     rmSync(path.join(folder, name), { recursive: true, force: true });
     return true;
   }
-  return removeNamed(`${folder}/${name}`, REMOVAL_DEPTH);
+  return removeNamed(Buffer.from(`${folder}/${name}`), REMOVAL_DEPTH);
 }
 
-function removeNamed(named: string, depth: number): boolean {
+/** Names as bytes: one that is no UTF-8 (a script can make it) is removed all the same. */
+function removeNamed(named: Buffer, depth: number): boolean {
   for (let attempt = 0; attempt < REMOVAL_ATTEMPTS; attempt++) {
     const opened = openOrUndefined(named, FOLDER_NO_FOLLOW);
     if (opened === undefined) {
@@ -120,8 +121,8 @@ function removeNamed(named: string, depth: number): boolean {
       continue;
     }
     try {
-      const inside = `/proc/self/fd/${opened}`;
-      if (depth > 0) for (const entry of readdirSync(inside)) removeNamed(`${inside}/${entry}`, depth - 1);
+      const inside = Buffer.from(`/proc/self/fd/${opened}/`);
+      if (depth > 0) for (const entry of readdirSync(inside, { encoding: 'buffer' })) removeNamed(Buffer.concat([inside, entry]), depth - 1);
     } finally {
       closeSync(opened);
     }

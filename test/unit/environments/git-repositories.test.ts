@@ -129,6 +129,16 @@ test("disarming a repository whose hooks folder is a link removes the link, neve
   expect(existsSync(path.join(workspace, 'own-hooks', 'pre-commit'))).toBe(true);
 });
 
+test('a folder among the hooks goes whole, a name in it that is no UTF-8 included', () => {
+  const workspace = realpathSync(tempDir());
+  gitInit(path.join(workspace, 'made'));
+  const kit = path.join(workspace, 'made', '.git', 'hooks', 'kit');
+  mkdirSync(path.join(kit, 'deeper'), { recursive: true });
+  writeFileSync(Buffer.concat([Buffer.from(`${kit}/deeper/`), Buffer.from([0x6e, 0xff, 0xfe])]), '#!/bin/sh\n');
+  expect(disarmRepository(workspace, path.join(workspace, 'made', '.git'), new Set())).toEqual(['made/.git: hook kit']);
+  expect(existsSync(kit)).toBe(false);
+});
+
 test('disarming removes nothing outside the workspace when a folder in the hooks is swapped for a link while it removes', async () => {
   const workspace = realpathSync(tempDir());
   const home = realpathSync(tempDir());
