@@ -52,15 +52,15 @@ function writeEntry(workTree: string, entry: TreeEntry, bytes: Buffer): boolean 
       try {
         if (entry.mode === SYMLINK_MODE) symlinkSync(bytes, temporary);
         else writeNewFile(temporary, bytes, entry.mode === '100755' ? 0o777 : 0o666);
-      } catch {
-        return false;
-      }
-      try {
         renameSync(temporary, file);
         return true;
       } catch {
-        // A folder holds the name (one a running script made): it stays, the file is not written.
-        unlinkSync(temporary);
+        // A folder holds the name (one a running script made), or the disk is full: what is there stays.
+        try {
+          unlinkSync(temporary);
+        } catch {
+          // Never made, or a folder a script put under that name: left to it.
+        }
         return false;
       }
     },
