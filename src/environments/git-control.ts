@@ -212,8 +212,8 @@ export function checkRepositories(guard: RepositoryGuard, unguarded = false): st
   const root = gitDirectoryOf(workspace);
   const directories = root && !guarded.has(root) ? [...guard.guarded, root] : guard.guarded;
   directories.forEach((directory, position) => {
-    if (hasForeignCommonDirectory(directory)) {
-      rmSync(path.join(directory, 'commondir'), { force: true });
+    // Through the folders as they were opened: a link swapped in above it since leads elsewhere.
+    if (hasForeignCommonDirectory(directory) && inRealFolder(workspace, directory, (folder) => removeBeneath(folder, 'commondir'))) {
       removed.push(`${labelOf(workspace, directory)}file commondir`);
     }
     // A new repository's goes with the rest of it, below.

@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { disarmNewNestedRepositories, disarmRepository, gitGuardArguments, gitObeyedPathsIn } from '../../../src/environments/git-control';
+import { checkRepositories, disarmNewNestedRepositories, disarmRepository, gitGuardArguments, gitObeyedPathsIn, guardRepositories } from '../../../src/environments/git-control';
 import { findNestedRepositories, gitDirectoryOf, hasForeignCommonDirectory, repositoryDirectories } from '../../../src/environments/git-repositories';
 import { startSwapping } from '../../helpers/folder-swapper';
 import { tempDir } from '../../helpers/temp-dirs';
@@ -162,6 +162,31 @@ test('disarming removes nothing outside the workspace when a folder in the hooks
       await stop();
     }
     expect(readdirSync(home).sort()).toEqual([...names].sort());
+  }
+  expect(rounds).toBeGreaterThan(5);
+}, 60_000);
+
+test("removing a planted commondir removes none outside the workspace when a folder above it is swapped for a link meanwhile", async () => {
+  const workspace = realpathSync(tempDir());
+  const outside = realpathSync(tempDir());
+  gitInit(path.join(workspace, 'sub'));
+  gitInit(path.join(outside, 'sub'));
+  const guard = guardRepositories(workspace, [workspace, path.join(workspace, 'sub')]);
+  symlinkSync(path.join(outside, 'sub'), path.join(workspace, 'sub-alt'));
+  const { started, stop } = startSwapping(path.join(workspace, 'sub'), path.join(workspace, 'sub-alt'));
+  let rounds = 0;
+  try {
+    await started;
+    for (let round = 0; round < 200; round++) {
+      // The same redirect on both sides, so that the look finds one whichever side it sees.
+      for (const side of [path.join(outside, 'sub', '.git'), path.join(workspace, 'sub-alt', '.git'), path.join(workspace, 'sub', '.git')]) {
+        writeFileSync(path.join(side, 'commondir'), 'hooks\n');
+      }
+      if (checkRepositories(guard).some((removed) => removed.endsWith('file commondir'))) rounds++;
+      expect(existsSync(path.join(outside, 'sub', '.git', 'commondir'))).toBe(true);
+    }
+  } finally {
+    await stop();
   }
   expect(rounds).toBeGreaterThan(5);
 }, 60_000);
