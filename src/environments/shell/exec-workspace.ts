@@ -13,6 +13,10 @@ type Exec = (request: ExecRequest) => Promise<ExecResult>;
 const FILE_TIMEOUT_MS = 120_000;
 /** Raw bytes per write exec: base64 makes it ~43 KiB, well under exec argument limits (Modal: 64 KiB). */
 const DEFAULT_CHUNK_BYTES = 32 * 1024;
+/** How long opening a file may wait before a read is refused (a regular file's open does not wait). */
+const OPEN_WAIT_SECONDS = 5;
+/** Exit status of a read whose open its watchdog stopped (128 + SIGKILL). */
+const OPEN_WAITED = 137;
 /** What the worker keeps of a command that is no read or walk (stat, realpath, errors): they print little. */
 const MAX_OUTPUT_CHARS = 1024 * 1024;
 
@@ -28,6 +32,8 @@ export class ExecWorkspace implements Workspace {
     readonly cwd: string,
     private readonly home = '/root',
     private readonly chunkBytes = DEFAULT_CHUNK_BYTES,
+    /** How long opening a file to read may wait (a FIFO swapped in) before the read is refused. */
+    private readonly openWaitSeconds = OPEN_WAIT_SECONDS,
   ) {}
 
   resolve(target: string): string {
@@ -35,13 +41,25 @@ export class ExecWorkspace implements Workspace {
     return path.posix.resolve(this.cwd, target);
   }
 
-  /** Regular files only, and one byte past `maxBytes` at most is sent: a device would never end. */
+  /**
+   * Regular files only, and one byte past `maxBytes` at most is sent: a device would never end. A
+   * script of the sandbox's can swap the file for a FIFO after the look, and opening that waits
+   * for a writer: the open gets `openWaitSeconds` in a subshell that a watchdog then kills (the
+   * subshell only: the sandbox's shell goes on), and what was opened is looked at again.
+   */
   async readFile(target: string, maxBytes = MAX_READ_BYTES): Promise<Buffer> {
     const file = shellQuote(this.resolve(target));
-    const result = await this.run(
-      `if [ ! -e ${file} ]; then echo ENOENT; exit 3; elif [ -d ${file} ]; then echo EISDIR; exit 3; elif [ ! -f ${file} ]; then echo EINVAL; exit 3; elif [ ! -r ${file} ]; then echo EACCES; exit 3; fi\nhead -c ${maxBytes + 1} < ${file} | base64`,
-      base64Chars(maxBytes + 1),
-    );
+    const script = [
+      `if [ ! -e ${file} ]; then echo ENOENT; exit 3; elif [ -d ${file} ]; then echo EISDIR; exit 3; elif [ ! -f ${file} ]; then echo EINVAL; exit 3; elif [ ! -r ${file} ]; then echo EACCES; exit 3; fi`,
+      `(me=$BASHPID; (trap 'kill $nap 2>/dev/null; exit' TERM; sleep ${this.openWaitSeconds} & nap=$!; wait $nap && kill -KILL $me) </dev/null >/dev/null 2>&1 & watchdog=$!`,
+      ` exec 3< ${file} || { kill $watchdog; exit 1; }`,
+      ' kill $watchdog',
+      // Without /dev/fd the open at least did not wait, and the read below is bounded all the same.
+      ' [ ! -e /dev/fd/3 ] || [ -f /dev/fd/3 ] || { echo EINVAL; exit 3; }',
+      ` head -c ${maxBytes + 1} <&3 | base64)`,
+      `status=$?; [ $status -ne ${OPEN_WAITED} ] || echo 'EINVAL: not a regular file: its open waited ${this.openWaitSeconds} s (a FIFO)'; exit $status`,
+    ].join('\n');
+    const result = await this.run(script, base64Chars(maxBytes + 1));
     if (result.exitCode !== 0) throw fileError(result.output, `Cannot read ${target}`);
     const content = Buffer.from(result.output.replace(/\s+/g, ''), 'base64');
     if (content.length > maxBytes) throw fileTooLarge(this.resolve(target), maxBytes);
