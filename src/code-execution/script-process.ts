@@ -21,6 +21,8 @@ export interface ScriptResult {
   timedOut: boolean;
   toolCalls: number;
   stdoutTruncated: boolean;
+  /** Why the worker stopped the script before it ended by itself (other than its running time). */
+  stoppedFor?: string;
 }
 
 /**
@@ -55,6 +57,13 @@ export function runScript(options: {
   let remainingMs = limits.timeoutMs;
   let runningSince = Date.now();
   let timer: NodeJS.Timeout | undefined;
+  /** Set once the script has ended: its process group id may then be another's. */
+  let ended = false;
+  // Each request line costs the worker's main thread a parse and an answer: past the calls the
+  // script may make and as many answered 'limit reached', a script is flooding, not working.
+  const requestLinesAllowed = 2 * limits.maxToolCalls;
+  let requestLines = 0;
+  let stoppedFor: string | undefined;
 
   const kill = () => {
     try {
@@ -64,6 +73,7 @@ export function runScript(options: {
     }
   };
   const armTimer = () => {
+    if (ended) return;
     runningSince = Date.now();
     timer = setTimeout(() => {
       timedOut = true;
@@ -109,6 +119,7 @@ export function runScript(options: {
   // Each piece of stdout is searched once, whatever the script sends: a request line that never
   // ends must neither grow without bound in the worker nor be searched again with every chunk.
   const readStdout = (text: string) => {
+    if (stoppedFor) return;
     let rest = text;
     while (rest) {
       if (discarding) {
@@ -140,6 +151,11 @@ export function runScript(options: {
         if (end === -1) return;
         const line = pending.slice(REQUEST_MARK.length);
         pending = '';
+        if (++requestLines > requestLinesAllowed) {
+          stoppedFor = `Script stopped: it kept asking for tool calls (${requestLinesAllowed} requests) past the limit of ${limits.maxToolCalls}`;
+          kill();
+          return;
+        }
         void handle(line);
       }
       rest = end === -1 ? '' : rest.slice(end + 1);
@@ -157,16 +173,18 @@ export function runScript(options: {
 
   return new Promise((resolve, reject) => {
     child.on('error', (error) => {
+      ended = true;
       clearTimeout(timer);
       options.signal.removeEventListener('abort', onAbort);
       reject(error);
     });
     child.on('close', (code) => {
+      ended = true;
       clearTimeout(timer);
       options.signal.removeEventListener('abort', onAbort);
       readStdout(decoder.end());
       if (pending) print(pending);
-      resolve({ output, stderr, exitCode: code, timedOut, toolCalls, stdoutTruncated });
+      resolve({ output, stderr, exitCode: code, timedOut, toolCalls, stdoutTruncated, ...(stoppedFor ? { stoppedFor } : {}) });
     });
   });
 }

@@ -4,8 +4,8 @@
 import { z } from 'zod';
 import { CODE_CALLABLE_TOOLS, CODE_LIMITS } from '../code-execution/callable-tools';
 import { executeCodeDescription, patchExecuteCodeSchema } from '../code-execution/execute-code-schema';
-import { runScript } from '../code-execution/script-process';
-import { PRELUDE_VARIABLE, runtimeFor, SOURCE_VARIABLE, TOOLS_VARIABLE } from '../code-execution/script-runtimes';
+import { runScript, type ScriptResult } from '../code-execution/script-process';
+import { PRELUDE_VARIABLE, runtimeFor, SOURCE_VARIABLE, TOOLS_VARIABLE, type ScriptLanguage } from '../code-execution/script-runtimes';
 import { register } from '../registry/registry';
 import { terminalBackendAvailable } from './terminal-availability';
 import { toolError, toolResult } from '../registry/results';
@@ -59,18 +59,8 @@ register({
       note = command.settle();
     }
     if (context.signal.aborted) throw context.signal.reason ?? new Error('execute_code was cancelled');
-    // 127: bash could not find the interpreter where scripts run (e.g. installed under a hidden home folder).
-    const missing = run.exitCode === 127 && !run.output;
-    const status = run.timedOut ? 'timeout' : run.exitCode === 0 ? 'success' : 'error';
-    const error = run.timedOut
-      ? `Script timed out after ${CODE_LIMITS.timeoutSeconds} seconds of running time`
-      : missing
-        ? language === 'python'
-          ? 'python3 is not available where scripts run; use language "javascript"'
-          : `Node (${process.execPath}) cannot be run where scripts run (the sandbox may hide its folder)`
-        : run.exitCode !== 0
-          ? run.stderr.trim() || `Script exited with code ${run.exitCode}`
-          : undefined;
+    const status = run.timedOut ? 'timeout' : run.exitCode === 0 && !run.stoppedFor ? 'success' : 'error';
+    const error = scriptError(run, language);
     return toolResult({
       status,
       output: (run.stdoutTruncated ? `${run.output}\n[output truncated at ${CODE_LIMITS.maxStdoutBytes / 1000}KB]` : run.output) + note,
@@ -80,3 +70,16 @@ register({
     });
   },
 });
+
+/** What went wrong, for the model; undefined when the script ran to a clean end. */
+function scriptError(run: ScriptResult, language: ScriptLanguage): string | undefined {
+  if (run.timedOut) return `Script timed out after ${CODE_LIMITS.timeoutSeconds} seconds of running time`;
+  if (run.stoppedFor) return run.stoppedFor;
+  // 127: bash could not find the interpreter where scripts run (e.g. installed under a hidden home folder).
+  if (run.exitCode === 127 && !run.output) {
+    return language === 'python'
+      ? 'python3 is not available where scripts run; use language "javascript"'
+      : `Node (${process.execPath}) cannot be run where scripts run (the sandbox may hide its folder)`;
+  }
+  return run.exitCode !== 0 ? run.stderr.trim() || `Script exited with code ${run.exitCode}` : undefined;
+}

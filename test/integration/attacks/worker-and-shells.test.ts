@@ -238,3 +238,35 @@ test("an execute_code script's endless tool request neither fills the worker's m
   // The worker (this process) kept answering: heartbeats and other sessions' activities go on.
   expect(longestStallMs).toBeLessThan(1000);
 }, 120_000);
+
+test("an execute_code script flooding tool requests whose answers it never reads is stopped before the worker queues them", async () => {
+  // Millions of small requests past the 50-call limit: each was parsed and answered on the worker's
+  // main thread, and the answers queued in the worker's memory (1.5 GB in 15 s; these 4 million, 1.3 GB).
+  const flood = [
+    "const chunk = ('\\u001e' + JSON.stringify({ id: 0, name: 'read_file', args: { path: 'x' } }) + '\\n').repeat(4000);",
+    'let sent = 0;',
+    'await new Promise((resolve) => {',
+    "  const write = () => { while (sent < 1000) { sent += 1; if (!process.stdout.write(chunk)) return process.stdout.once('drain', write); } resolve(); };",
+    '  write();',
+    '});',
+  ].join('\n');
+  const rssBefore = process.memoryUsage().rss;
+  let peakRss = rssBefore;
+  const monitor = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
+  try {
+    const run = await runAttack(harness, world, () => ({
+      turns: [{ tool_calls: [{ name: 'execute_code', arguments: { code: flood } }] }, { tool_calls: [terminal('echo alive')] }, { content: 'done' }],
+    }));
+    expect(run.result.status).toBe('completed');
+    // Beside the script's own calls that got in before it was stopped.
+    const results = await resultsOf(run);
+    const flooded = results.find((result) => 'tool_calls_made' in result);
+    const alive = results.find((result) => result.output === 'alive');
+    expect(flooded).toMatchObject({ status: 'error', tool_calls_made: 100 });
+    expect(String(flooded?.error)).toMatch(/kept asking for tool calls/);
+    expect(alive).toMatchObject({ output: 'alive', exit_code: 0 });
+  } finally {
+    clearInterval(monitor);
+  }
+  expect(peakRss - rssBefore).toBeLessThan(300 * 1024 * 1024);
+}, 120_000);

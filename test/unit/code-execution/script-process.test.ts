@@ -66,6 +66,47 @@ it('caps stdout and the number of tool calls', async () => {
   expect(limited.calls).toHaveLength(2);
 });
 
+it('stops a script that floods tool requests past the limit, never reading its answers', async () => {
+  // A million requests of 40 bytes: each would be parsed and answered on the worker's main
+  // thread, and the answers the script never reads would queue in the worker's memory.
+  const flood = [
+    "const chunk = ('\\u001e' + JSON.stringify({ id: 0, name: 'read_file', args: {} }) + '\\n').repeat(1000);",
+    'let sent = 0;',
+    'await new Promise((resolve) => {',
+    "  const write = () => { while (sent < 1000) { sent += 1; if (!process.stdout.write(chunk)) return process.stdout.once('drain', write); } resolve(); };",
+    '  write();',
+    '});',
+    'await new Promise((resolve) => setTimeout(resolve, 60000));',
+  ].join('\n');
+  const started = Date.now();
+  const { result, calls } = run(flood, { limits: { maxToolCalls: 5 } });
+  const outcome = await result;
+  expect(outcome.stoppedFor).toMatch(/kept asking for tool calls \(10 requests\) past the limit of 5/);
+  expect(outcome.toolCalls).toBeLessThanOrEqual(10);
+  expect(calls).toHaveLength(5);
+  expect(Date.now() - started).toBeLessThan(10_000);
+});
+
+it('leaves the process group alone once the script has ended, when a call it left behind is answered', async () => {
+  const kills = jest.spyOn(process, 'kill').mockImplementation(() => true);
+  try {
+    let answer: (text: string) => void = () => undefined;
+    const late = new Promise<string>((resolve) => (answer = resolve));
+    // The script asks, then exits without waiting for the answer.
+    const outcome = await run(`process.stdout.write('\\u001e' + JSON.stringify({ id: 0, name: 'read_file', args: {} }) + '\\n', () => process.exit(0));`, {
+      limits: { timeoutMs: 100 },
+      callTool: () => late,
+    }).result;
+    expect(outcome.exitCode).toBe(0);
+    answer('{}');
+    // The running-time clock would start again and, 100 ms later, kill whatever now has that group id.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(kills.mock.calls.filter(([pid]) => pid < 0)).toEqual([]);
+  } finally {
+    kills.mockRestore();
+  }
+});
+
 it('times out on running time, but not while it waits for a tool call', async () => {
   const slowTool = () => new Promise<string>((resolve) => setTimeout(() => resolve('{"ok":true}'), 1500));
   const waited = await run(`const answer = await read_file('a');\nconsole.log(answer.ok);`, { limits: { timeoutMs: 1000 }, callTool: slowTool }).result;
