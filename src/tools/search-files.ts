@@ -9,7 +9,7 @@ import { register } from '../registry/registry';
 import { persistedResultPath } from '../registry/result-budget';
 import { isCancellation, toolError, toolResult } from '../registry/results';
 import type { ToolContext } from '../registry/tool-entry';
-import { describeFileError, displayPath, globToRegExp, isBinary, SKIPPED_DIRECTORIES, splitLines } from './file-helpers';
+import { describeFileError, displayPath, globMatcher, isBinary, SKIPPED_DIRECTORIES, splitLines } from './file-helpers';
 import { terminalBackendAvailable } from './terminal-availability';
 
 const MAX_FILES = 20_000;
@@ -110,7 +110,7 @@ function isSecret(scope: SearchScope, realPath: string): boolean {
 
 /** Files under `root` whose name passes `file_glob` and that are no secret, with a liveness report every so often. */
 async function* candidateFiles(scope: SearchScope, fileGlob: string | undefined, context: ToolContext) {
-  const nameFilter = fileGlob ? globToRegExp(fileGlob) : undefined;
+  const nameFilter = fileGlob ? globMatcher(fileGlob) : undefined;
   let seen = 0;
   const walk = context.workspace.walk(scope.root, {
     maxFiles: MAX_FILES,
@@ -190,7 +190,7 @@ async function searchContent(args: SearchArguments, root: string, context: ToolC
 
 async function findFiles(args: SearchArguments, root: string, context: ToolContext): Promise<string> {
   const pattern = args.pattern.replace(/^\.\//, '') || '*';
-  const matcher = globToRegExp(pattern);
+  const matcher = globMatcher(pattern);
   const byPath = pattern.includes('/');
   const found: string[] = [];
   const scope = await scopeOf(root, context);

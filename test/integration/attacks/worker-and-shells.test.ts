@@ -270,3 +270,34 @@ test("an execute_code script flooding tool requests whose answers it never reads
   }
   expect(peakRss - rssBefore).toBeLessThan(300 * 1024 * 1024);
 }, 120_000);
+
+test("search_files with a glob of many stars, over a file name the agent made, does not stall the worker's event loop", async () => {
+  // A backtracking engine took 14 s on this glob and name (hours with two more stars), during which
+  // no session on the worker heartbeats or runs anything.
+  const name = 'a'.repeat(200);
+  const glob = `${'*a'.repeat(4)}*b`;
+  let longestStallMs = 0;
+  let last = Date.now();
+  const monitor = setInterval(() => {
+    const now = Date.now();
+    longestStallMs = Math.max(longestStallMs, now - last - 50);
+    last = now;
+  }, 50);
+  try {
+    const run = await runAttack(harness, world, () => ({
+      turns: [
+        { tool_calls: [terminal(`touch ${name} && echo made`)] },
+        { tool_calls: [{ name: 'search_files', arguments: { pattern: glob, target: 'files' } }, { name: 'search_files', arguments: { pattern: 'x', file_glob: glob } }] },
+        { content: 'done' },
+      ],
+    }));
+    expect(run.result.status).toBe('completed');
+    const [made, byName, byContent] = await resultsOf(run);
+    expect(made).toMatchObject({ exit_code: 0 });
+    expect(byName).toMatchObject({ total_matches: 0 });
+    expect(byContent).toMatchObject({ total_matches: 0 });
+  } finally {
+    clearInterval(monitor);
+  }
+  expect(longestStallMs).toBeLessThan(1000);
+}, 120_000);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { registersAtTopLevel } from '../../../src/registry/discovery';
-import { globToRegExp, isBinary, splitLines, unifiedDiff } from '../../../src/tools/file-helpers';
+import { globMatcher, isBinary, splitLines, unifiedDiff } from '../../../src/tools/file-helpers';
 
 describe('file helpers', () => {
   it.each([
@@ -21,7 +21,19 @@ describe('file helpers', () => {
     ['{unclosed', '{unclosed', true],
     ['[unclosed', '[unclosed', true],
   ])('glob %s matching %s is %s', (glob, name, expected) => {
-    expect(globToRegExp(glob).test(name)).toBe(expected);
+    expect(globMatcher(glob).test(name)).toBe(expected);
+  });
+
+  it('matches a glob in time linear in the name, whatever its stars: a session names its own files', () => {
+    // Backtracking took 14 s for four stars on this name, and hours for six.
+    let started = Date.now();
+    expect(globMatcher(`${'*a'.repeat(4)}*b`).test('a'.repeat(200))).toBe(false);
+    expect(Date.now() - started).toBeLessThan(1000);
+    started = Date.now();
+    expect(globMatcher(`${'*a'.repeat(12)}*b`).test('a'.repeat(250))).toBe(false);
+    expect(globMatcher(`**/${'*a'.repeat(12)}*b`).test(`${'a/'.repeat(1000)}${'a'.repeat(250)}`)).toBe(false);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(() => globMatcher('*'.repeat(257))).toThrow(/longer than 256 characters/);
   });
 
   it('splits lines without an extra empty line after a final newline', () => {
