@@ -1,7 +1,6 @@
 // The search_files tool: grep-like content search and find-like file listing through the
 // workspace, so it works on every backend and keeps results small and paged for the model.
 import path from 'node:path';
-import { RE2JS } from 're2js';
 import { z } from 'zod';
 import { isSecretRead } from '../approval-signals/protected-paths';
 import { isWithin } from '../environments/path-within';
@@ -10,6 +9,7 @@ import { persistedResultPath } from '../registry/result-budget';
 import { isCancellation, toolError, toolResult } from '../registry/results';
 import type { ToolContext } from '../registry/tool-entry';
 import { describeFileError, displayPath, globMatcher, isBinary, SKIPPED_DIRECTORIES, splitLines } from './file-helpers';
+import { LineMatcher, MatchBudgetSpent } from './line-matcher';
 import { terminalBackendAvailable } from './terminal-availability';
 
 const MAX_FILES = 20_000;
@@ -19,6 +19,8 @@ const LARGE_FILES_NAMED = 5;
 const MAX_MATCH_CHARS = 500;
 /** How often (in files) a long walk reports liveness and notices cancellation. */
 const HEARTBEAT_EVERY_FILES = 200;
+/** Matching time one content search may spend (in a thread of its own, see line-matcher.ts). */
+const MATCH_BUDGET_MS = 30_000;
 
 const searchArguments = z.object({
   pattern: z.string().describe("A JavaScript regex for target='content'; a glob such as '*.ts' for target='files'"),
@@ -158,34 +160,57 @@ async function readCandidate(scope: SearchScope, file: string, context: ToolCont
 }
 
 async function searchContent(args: SearchArguments, root: string, context: ToolContext): Promise<string> {
-  const { matches: matchesLine, note } = compilePattern(args.pattern);
+  const matcher = new LineMatcher(args.pattern, MATCH_BUDGET_MS, context.signal);
+  try {
+    return await searchContentWith(matcher, args, root, context);
+  } finally {
+    matcher.close();
+  }
+}
+
+async function searchContentWith(matcher: LineMatcher, args: SearchArguments, root: string, context: ToolContext): Promise<string> {
+  const note = literalNote(await matcher.note());
   const scope = await scopeOf(root, context);
   const redact = context.services?.redact ?? ((text: string) => text);
   const matches: ContentMatch[] = [];
   let total = 0;
+  let budgetSpent = false;
   for await (const file of candidateFiles(scope, args.file_glob, context)) {
     const content = await readCandidate(scope, file, context);
     if (content === null) continue;
     const lines = splitLines(content);
-    lines.forEach((line, index) => {
+    let matching: number[];
+    try {
+      const hits = await matcher.matching(lines);
       // A line counts only if the pattern still matches it as the model would see it: counts of
       // matches inside hidden secrets would spell them out a character at a time.
-      if (!matchesLine(line) || !matchesLine(redact(line))) return;
+      const seen = hits.length ? await matcher.matching(hits.map((index) => redact(lines[index]!))) : [];
+      matching = seen.map((position) => hits[position]!);
+    } catch (error) {
+      if (!(error instanceof MatchBudgetSpent)) throw error;
+      budgetSpent = true;
+      break;
+    }
+    for (const index of matching) {
       total += 1;
-      if (total <= args.offset || matches.length >= args.limit) return;
-      const match: ContentMatch = { path: displayPath(context.workspace, file), line: index + 1, text: cut(line) };
+      if (total <= args.offset || matches.length >= args.limit) continue;
+      const match: ContentMatch = { path: displayPath(context.workspace, file), line: index + 1, text: cut(lines[index]!) };
       if (args.context > 0) {
         match.context_before = lines.slice(Math.max(0, index - args.context), index).map(cut);
         match.context_after = lines.slice(index + 1, index + 1 + args.context).map(cut);
       }
       matches.push(match);
-    });
+    }
   }
   const where = args.file_glob ? ` in files matching '${args.file_glob}'` : '';
   const emptyHint =
     `No matches for '${args.pattern}' under ${args.path}${where}. Try a broader pattern, another path, ` +
     "or target='files' to search file names.";
-  return page(matches, total, args, emptyHint, joinNotes(note, cutShortNote(scope), skippedNote(scope), largeFilesNote(scope)));
+  return page(matches, total, args, emptyHint, joinNotes(note, cutShortNote(scope), budgetSpent ? budgetNote() : undefined, skippedNote(scope), largeFilesNote(scope)));
+}
+
+function budgetNote(): string {
+  return `Results are partial: matching this pattern took more than ${MATCH_BUDGET_MS / 1000} s (its size times the length of the lines); use a simpler pattern or a narrower path.`;
 }
 
 async function findFiles(args: SearchArguments, root: string, context: ToolContext): Promise<string> {
@@ -250,21 +275,10 @@ function page<T>(matches: T[], total: number, args: SearchArguments, emptyHint: 
   });
 }
 
-/**
- * The pattern as a line test, on a linear-time engine (RE2): a pattern such as `^(a+)+$` cannot
- * stall the worker's event loop, which every session shares. `(?i)` turns on case-insensitivity.
- */
-function compilePattern(pattern: string): { matches: (line: string) => boolean; note?: string } {
-  const test = (compiled: RE2JS) => (line: string) => compiled.matcher(line).find();
-  try {
-    return { matches: test(RE2JS.compile(pattern)) };
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return {
-      matches: test(RE2JS.compile(RE2JS.quote(pattern))),
-      note: `The pattern is not a regular expression this search supports (${reason}; lookaround and backreferences are not); it was searched for as literal text.`,
-    };
-  }
+/** Why the pattern was searched for as literal text, in the model's words. */
+function literalNote(reason: string | undefined): string | undefined {
+  if (reason === undefined) return undefined;
+  return `The pattern is not a regular expression this search supports (${reason}; lookaround and backreferences are not); it was searched for as literal text.`;
 }
 
 function cut(line: string): string {

@@ -301,3 +301,32 @@ test("search_files with a glob of many stars, over a file name the agent made, d
   }
   expect(longestStallMs).toBeLessThan(1000);
 }, 120_000);
+
+test("search_files with a costly pattern over a long line the agent wrote does not stall the worker's event loop", async () => {
+  // RE2 is linear, but in the line's length times the pattern's size: 3.5 s here on the main
+  // thread, minutes for a file that is one 2 MB line, hours with a longer pattern.
+  let longestStallMs = 0;
+  let last = Date.now();
+  const monitor = setInterval(() => {
+    const now = Date.now();
+    longestStallMs = Math.max(longestStallMs, now - last - 50);
+    last = now;
+  }, 50);
+  try {
+    const run = await runAttack(harness, world, () => ({
+      turns: [
+        { tool_calls: [terminal("printf '%*s' 20000 '' | tr ' ' a > min.js && wc -c < min.js")] },
+        { tool_calls: [{ name: 'search_files', arguments: { pattern: `${'[a-y]{1000}'.repeat(8)}[b-z]`, path: 'min.js' } }] },
+        { content: 'done' },
+      ],
+    }));
+    expect(run.result.status).toBe('completed');
+    const [made, search] = await resultsOf(run);
+    expect(made).toMatchObject({ output: '20000', exit_code: 0 });
+    expect(search).toMatchObject({ total_matches: 0 });
+    expect(search).not.toHaveProperty('note');
+  } finally {
+    clearInterval(monitor);
+  }
+  expect(longestStallMs).toBeLessThan(1000);
+}, 120_000);

@@ -270,3 +270,24 @@ describe('search_files (files)', () => {
     expect(entry.concurrency({ pattern: 'x' })).toEqual({ mode: 'parallel' });
   });
 });
+
+describe('search_files (cost of the pattern)', () => {
+  it("searches a long line with a costly pattern without stalling the worker's thread", async () => {
+    // 3.5 s of RE2 on the main thread, where every session's heartbeats and calls wait.
+    await fixture.put('minified.js', `${'a'.repeat(20_000)}\n`);
+    let stallMs = 0;
+    let last = Date.now();
+    const monitor = setInterval(() => {
+      const now = Date.now();
+      stallMs = Math.max(stallMs, now - last - 20);
+      last = now;
+    }, 20);
+    try {
+      const result = await fixture.call('search_files', { pattern: `${'[a-y]{1000}'.repeat(8)}[b-z]` });
+      expect(result).toMatchObject({ matches: [], total_matches: 0 });
+    } finally {
+      clearInterval(monitor);
+    }
+    expect(stallMs).toBeLessThan(500);
+  });
+});
