@@ -30,11 +30,12 @@ function expand(pattern: string, limit: number): string[] {
     const alternatives = alternativesOf(pattern.slice(open + 1, close));
     if (!alternatives) continue;
     const results: string[] = [];
+    // Each alternative expands only as far as the limit still allows: expanding every one in full
+    // first doubled the work with each group, and 30 groups ({a,b}{a,b}...) held the worker's
+    // thread, which judges every session's commands, for minutes.
     for (const alternative of alternatives) {
-      for (const word of expand(prefix + alternative + suffix, limit)) {
-        if (results.length >= limit) return results;
-        results.push(word);
-      }
+      if (results.length >= limit) break;
+      results.push(...expand(prefix + alternative + suffix, limit - results.length));
     }
     return results;
   }

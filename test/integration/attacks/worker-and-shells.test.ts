@@ -330,3 +330,26 @@ test("search_files with a costly pattern over a long line the agent wrote does n
   }
   expect(longestStallMs).toBeLessThan(1000);
 }, 120_000);
+
+test("a command of many brace groups does not stall the worker while the gate judges it", async () => {
+  // The gate expanded every alternative in full: 3.3 s for these 24 groups on the worker's main
+  // thread (every session's heartbeats and calls wait), twice as long for every two more groups.
+  // Bash never reaches the expansion (the first command succeeds); the gate judges all of it.
+  const command = `echo judged || echo x${'{a,b}'.repeat(24)}`;
+  let longestStallMs = 0;
+  let last = Date.now();
+  const monitor = setInterval(() => {
+    const now = Date.now();
+    longestStallMs = Math.max(longestStallMs, now - last - 50);
+    last = now;
+  }, 50);
+  try {
+    const run = await runAttack(harness, world, () => ({ turns: [{ tool_calls: [terminal(command)] }, { content: 'done' }] }));
+    expect(run.result.status).toBe('completed');
+    const [judged] = await resultsOf(run);
+    expect(judged).toMatchObject({ output: 'judged', exit_code: 0 });
+  } finally {
+    clearInterval(monitor);
+  }
+  expect(longestStallMs).toBeLessThan(1000);
+}, 120_000);
