@@ -85,11 +85,17 @@ function resolve(api: WalkerApi, argv: ShellWord[], options: ResolveOptions): Ex
   const wrappers = [...scope.wrappers, ...options.prefixLabels];
   let current = argv;
   let extraArgsUnknown = false;
-  for (let step = 0; step < MAX_WRAPPERS; step++) {
+  for (let step = 0; ; step++) {
     const program = programOf(current[0]);
     if (program === null) break;
     const unwrapped = unwrapOnce(program, current.slice(1));
     if (unwrapped.kind === 'none') break;
+    // Past the limit the command left is still a wrapper, whose own verdict (env, nice: harmless)
+    // says nothing of what it runs: 20 `env`s before `rm -rf` passed as safe. Unknown asks a person.
+    if (step >= MAX_WRAPPERS) {
+      api.unknown('U04', options.text);
+      break;
+    }
     layers.push({ program, argv: current });
     wrappers.push(unwrapped.label);
     if (unwrapped.kind === 'inner') {

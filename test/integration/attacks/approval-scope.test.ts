@@ -112,3 +112,15 @@ test('deleting, overwriting or moving what the repository keeps its history in w
   for (const result of await resultsOf(run)) expect(JSON.stringify(result)).toContain('timed out without user response');
   expect(execFileSync('git', ['log', '--format=%s'], { cwd: world.workspace, encoding: 'utf8' })).toContain('years of work');
 });
+
+test('a delete behind more wrappers than the gate peels (env env ... rm -rf) waits for a person', async () => {
+  plantProject();
+  // Past sixteen wrappers the gate judged the wrapper left (env: harmless) and ran the delete unasked.
+  const run = await runAttack(harness, world, () => ({
+    turns: [{ tool_calls: [terminal(`${'env '.repeat(20)}rm -rf src .git`)] }, { content: 'done' }],
+  }));
+  expect(run.result.status).toBe('completed');
+  const [deleted] = await resultsOf(run);
+  expect(JSON.stringify(deleted)).toMatch(/timed out without user response/);
+  expectProjectIntact();
+});

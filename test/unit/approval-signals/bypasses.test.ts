@@ -52,6 +52,11 @@ const WRAPPERS: Row[] = [
   ['find / -delete', 'hardline', 'H01'],
   ['ls | xargs rm -rf', 'dangerous', 'D38'],
   ['rsync -a --delete empty/ /', 'hardline', 'H01'],
+  // More wrappers than the detector peels: the command left is a wrapper, never judged harmless.
+  [`${'env '.repeat(16)}rm -rf /`, 'hardline', 'H01'],
+  [`${'env '.repeat(20)}rm -rf /`, 'unknown', 'U04'],
+  [`${'nice '.repeat(17)}rm -rf ~`, 'unknown', 'U04'],
+  [`${'timeout 1 '.repeat(200)}git push --force`, 'unknown', 'U04'],
 ];
 
 const REPARSED_TEXT: Row[] = [
