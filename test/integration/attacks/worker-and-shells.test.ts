@@ -353,3 +353,31 @@ test("a command of many brace groups does not stall the worker while the gate ju
   }
   expect(longestStallMs).toBeLessThan(1000);
 }, 120_000);
+
+test("a patch whose long old_string is missing from a file of many lines does not stall the worker's event loop", async () => {
+  // The closest-line hint counted the old_string's bigrams again for every line: 18 s here on the
+  // worker's main thread (seen), 70 s with twice of each, all of it the session's own input.
+  let longestStallMs = 0;
+  let last = Date.now();
+  const monitor = setInterval(() => {
+    const now = Date.now();
+    longestStallMs = Math.max(longestStallMs, now - last - 50);
+    last = now;
+  }, 50);
+  try {
+    const run = await runAttack(harness, world, () => ({
+      turns: [
+        { tool_calls: [terminal('yes abcdefghij | head -n 25000 > lines.txt && wc -l < lines.txt')] },
+        { tool_calls: [{ name: 'patch', arguments: { path: 'lines.txt', old_string: 'zq'.repeat(10_000), new_string: 'x' } }] },
+        { content: 'done' },
+      ],
+    }));
+    expect(run.result.status).toBe('completed');
+    const [made, patched] = await resultsOf(run);
+    expect(made).toMatchObject({ output: '25000', exit_code: 0 });
+    expect(String(patched?.error)).toContain('Could not find old_string');
+  } finally {
+    clearInterval(monitor);
+  }
+  expect(longestStallMs).toBeLessThan(1000);
+}, 120_000);

@@ -102,6 +102,25 @@ describe('patch', () => {
     expect(await fixture.read('twice.txt')).toBe('c\nc\n');
   });
 
+  it('finds fuzzy blocks that begin inside a near-miss, without overlapping', async () => {
+    await fixture.put('runs.txt', 'a \na \nb \na \na \na \nb \n');
+    const result = await fixture.call('patch', { path: 'runs.txt', old_string: 'a\na\nb\n', new_string: 'X\n', replace_all: true });
+    expect(result).toMatchObject({ success: true, replacements: 2, fuzzy: true });
+    expect(await fixture.read('runs.txt')).toBe('X\na \nX\n');
+  });
+
+  it("takes little time on a block of many equal lines or a long missing line, on the worker's thread", async () => {
+    // Comparing the block at every line took 4 s here; the closest-line hint took 70 s.
+    await fixture.put('same.txt', 'a\n'.repeat(100_000));
+    await fixture.put('short.txt', 'abcdefghij\n'.repeat(50_000));
+    const started = Date.now();
+    const block = await fixture.call('patch', { path: 'same.txt', old_string: `${'a\n'.repeat(20_000)}b\n`, new_string: 'x' });
+    const line = await fixture.call('patch', { path: 'short.txt', old_string: 'zq'.repeat(20_000), new_string: 'x' });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(block.error).toContain('Could not find old_string');
+    expect(line.error).toContain('Could not find old_string');
+  });
+
   it('keeps CRLF line endings in a CRLF file', async () => {
     await fixture.put('win.txt', 'alpha\r\nbeta\r\ngamma\r\n');
     const result = await fixture.call('patch', { path: 'win.txt', old_string: 'beta\ngamma', new_string: 'BETA\nGAMMA\ndelta' });
