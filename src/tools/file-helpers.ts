@@ -157,16 +157,15 @@ export function unifiedDiff(original: string, edits: readonly TextEdit[], label:
     const through = edit.end > starts[last]! + lines[last]!.length ? Math.min(last + 1, lines.length - 1) : last;
     const lineEnd = starts[through]! + lines[through]!.length;
     const replaced = original.slice(starts[first], edit.start) + edit.replacement + original.slice(edit.end, lineEnd);
-    let removed = lines.slice(first, through + 1);
-    let added = replaced.split('\n');
-    let at = first;
-    while (removed.length && added.length && removed[0] === added[0]) {
-      [removed, added, at] = [removed.slice(1), added.slice(1), at + 1];
-    }
-    while (removed.length && added.length && removed[removed.length - 1] === added[added.length - 1]) {
-      [removed, added] = [removed.slice(0, -1), added.slice(0, -1)];
-    }
-    return { at, removed, added };
+    const before = lines.slice(first, through + 1);
+    const after = replaced.split('\n');
+    // Counted, then cut once: cutting a line at a time copied the rest each time, and an edit of
+    // 40,000 unchanged lines took 8 s on the worker's main thread.
+    let same = 0;
+    while (same < before.length && same < after.length && before[same] === after[same]) same += 1;
+    let sameAtEnd = 0;
+    while (sameAtEnd < before.length - same && sameAtEnd < after.length - same && before[before.length - 1 - sameAtEnd] === after[after.length - 1 - sameAtEnd]) sameAtEnd += 1;
+    return { at: first + same, removed: before.slice(same, before.length - sameAtEnd), added: after.slice(same, after.length - sameAtEnd) };
   }).filter((change) => change.removed.length > 0 || change.added.length > 0);
 
   const output = [`--- a/${label}`, `+++ b/${label}`];

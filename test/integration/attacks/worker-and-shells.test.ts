@@ -19,6 +19,22 @@ let harness: Harness;
 let world: AttackWorld;
 setUpAttacks((connected) => (harness = connected), (created) => (world = created));
 
+/** What `work` returns, and the longest the event loop (the worker's too: it runs in this process) was held meanwhile. */
+async function longestStallDuring<T>(work: () => Promise<T>): Promise<{ value: T; longestStallMs: number }> {
+  let longestStallMs = 0;
+  let last = Date.now();
+  const monitor = setInterval(() => {
+    const now = Date.now();
+    longestStallMs = Math.max(longestStallMs, now - last - 50);
+    last = now;
+  }, 50);
+  try {
+    return { value: await work(), longestStallMs };
+  } finally {
+    clearInterval(monitor);
+  }
+}
+
 test('a command cannot kill the worker process that runs it', async () => {
   const sessionId = newSessionId();
   const model = await startScriptedModelServer({
@@ -276,108 +292,90 @@ test("search_files with a glob of many stars, over a file name the agent made, d
   // no session on the worker heartbeats or runs anything.
   const name = 'a'.repeat(200);
   const glob = `${'*a'.repeat(4)}*b`;
-  let longestStallMs = 0;
-  let last = Date.now();
-  const monitor = setInterval(() => {
-    const now = Date.now();
-    longestStallMs = Math.max(longestStallMs, now - last - 50);
-    last = now;
-  }, 50);
-  try {
-    const run = await runAttack(harness, world, () => ({
+  const { value: run, longestStallMs } = await longestStallDuring(() =>
+    runAttack(harness, world, () => ({
       turns: [
         { tool_calls: [terminal(`touch ${name} && echo made`)] },
         { tool_calls: [{ name: 'search_files', arguments: { pattern: glob, target: 'files' } }, { name: 'search_files', arguments: { pattern: 'x', file_glob: glob } }] },
         { content: 'done' },
       ],
-    }));
-    expect(run.result.status).toBe('completed');
-    const [made, byName, byContent] = await resultsOf(run);
-    expect(made).toMatchObject({ exit_code: 0 });
-    expect(byName).toMatchObject({ total_matches: 0 });
-    expect(byContent).toMatchObject({ total_matches: 0 });
-  } finally {
-    clearInterval(monitor);
-  }
+    })),
+  );
+  expect(run.result.status).toBe('completed');
+  const [made, byName, byContent] = await resultsOf(run);
+  expect(made).toMatchObject({ exit_code: 0 });
+  expect(byName).toMatchObject({ total_matches: 0 });
+  expect(byContent).toMatchObject({ total_matches: 0 });
   expect(longestStallMs).toBeLessThan(1000);
 }, 120_000);
 
 test("search_files with a costly pattern over a long line the agent wrote does not stall the worker's event loop", async () => {
   // RE2 is linear, but in the line's length times the pattern's size: 3.5 s here on the main
   // thread, minutes for a file that is one 2 MB line, hours with a longer pattern.
-  let longestStallMs = 0;
-  let last = Date.now();
-  const monitor = setInterval(() => {
-    const now = Date.now();
-    longestStallMs = Math.max(longestStallMs, now - last - 50);
-    last = now;
-  }, 50);
-  try {
-    const run = await runAttack(harness, world, () => ({
+  const { value: run, longestStallMs } = await longestStallDuring(() =>
+    runAttack(harness, world, () => ({
       turns: [
         { tool_calls: [terminal("printf '%*s' 20000 '' | tr ' ' a > min.js && wc -c < min.js")] },
         { tool_calls: [{ name: 'search_files', arguments: { pattern: `${'[a-y]{1000}'.repeat(8)}[b-z]`, path: 'min.js' } }] },
         { content: 'done' },
       ],
-    }));
-    expect(run.result.status).toBe('completed');
-    const [made, search] = await resultsOf(run);
-    expect(made).toMatchObject({ output: '20000', exit_code: 0 });
-    expect(search).toMatchObject({ total_matches: 0 });
-    expect(search).not.toHaveProperty('note');
-  } finally {
-    clearInterval(monitor);
-  }
+    })),
+  );
+  expect(run.result.status).toBe('completed');
+  const [made, search] = await resultsOf(run);
+  expect(made).toMatchObject({ output: '20000', exit_code: 0 });
+  expect(search).toMatchObject({ total_matches: 0 });
+  expect(search).not.toHaveProperty('note');
   expect(longestStallMs).toBeLessThan(1000);
 }, 120_000);
 
-test("a command of many brace groups does not stall the worker while the gate judges it", async () => {
+test('a command of many brace groups does not stall the worker while the gate judges it', async () => {
   // The gate expanded every alternative in full: 3.3 s for these 24 groups on the worker's main
   // thread (every session's heartbeats and calls wait), twice as long for every two more groups.
   // Bash never reaches the expansion (the first command succeeds); the gate judges all of it.
   const command = `echo judged || echo x${'{a,b}'.repeat(24)}`;
-  let longestStallMs = 0;
-  let last = Date.now();
-  const monitor = setInterval(() => {
-    const now = Date.now();
-    longestStallMs = Math.max(longestStallMs, now - last - 50);
-    last = now;
-  }, 50);
-  try {
-    const run = await runAttack(harness, world, () => ({ turns: [{ tool_calls: [terminal(command)] }, { content: 'done' }] }));
-    expect(run.result.status).toBe('completed');
-    const [judged] = await resultsOf(run);
-    expect(judged).toMatchObject({ output: 'judged', exit_code: 0 });
-  } finally {
-    clearInterval(monitor);
-  }
+  const { value: run, longestStallMs } = await longestStallDuring(() => runAttack(harness, world, () => ({ turns: [{ tool_calls: [terminal(command)] }, { content: 'done' }] })));
+  expect(run.result.status).toBe('completed');
+  const [judged] = await resultsOf(run);
+  expect(judged).toMatchObject({ output: 'judged', exit_code: 0 });
   expect(longestStallMs).toBeLessThan(1000);
 }, 120_000);
 
 test("a patch whose long old_string is missing from a file of many lines does not stall the worker's event loop", async () => {
   // The closest-line hint counted the old_string's bigrams again for every line: 18 s here on the
   // worker's main thread (seen), 70 s with twice of each, all of it the session's own input.
-  let longestStallMs = 0;
-  let last = Date.now();
-  const monitor = setInterval(() => {
-    const now = Date.now();
-    longestStallMs = Math.max(longestStallMs, now - last - 50);
-    last = now;
-  }, 50);
-  try {
-    const run = await runAttack(harness, world, () => ({
+  const { value: run, longestStallMs } = await longestStallDuring(() =>
+    runAttack(harness, world, () => ({
       turns: [
         { tool_calls: [terminal('yes abcdefghij | head -n 25000 > lines.txt && wc -l < lines.txt')] },
         { tool_calls: [{ name: 'patch', arguments: { path: 'lines.txt', old_string: 'zq'.repeat(10_000), new_string: 'x' } }] },
         { content: 'done' },
       ],
-    }));
-    expect(run.result.status).toBe('completed');
-    const [made, patched] = await resultsOf(run);
-    expect(made).toMatchObject({ output: '25000', exit_code: 0 });
-    expect(String(patched?.error)).toContain('Could not find old_string');
-  } finally {
-    clearInterval(monitor);
-  }
+    })),
+  );
+  expect(run.result.status).toBe('completed');
+  const [made, patched] = await resultsOf(run);
+  expect(made).toMatchObject({ output: '25000', exit_code: 0 });
+  expect(String(patched?.error)).toContain('Could not find old_string');
+  expect(longestStallMs).toBeLessThan(1000);
+}, 120_000);
+
+test("a patch that leaves most of a long old_string as it was does not stall the worker's event loop", async () => {
+  // Its diff cut the unchanged lines off one at a time, copying the rest each time: 8 s for these
+  // 40,000 lines on the worker's main thread, hours for the megabyte a script's call may carry.
+  const body = 'a\n'.repeat(40_000);
+  const { value: run, longestStallMs } = await longestStallDuring(() =>
+    runAttack(harness, world, () => ({
+      turns: [
+        { tool_calls: [terminal('yes a | head -n 40000 > same.txt && echo END >> same.txt && wc -l < same.txt')] },
+        { tool_calls: [{ name: 'patch', arguments: { path: 'same.txt', old_string: `${body}END`, new_string: `${body}END2` } }] },
+        { content: 'done' },
+      ],
+    })),
+  );
+  expect(run.result.status).toBe('completed');
+  const [made, patched] = await resultsOf(run);
+  expect(made).toMatchObject({ output: '40001', exit_code: 0 });
+  expect(patched).toMatchObject({ success: true, replacements: 1 });
   expect(longestStallMs).toBeLessThan(1000);
 }, 120_000);

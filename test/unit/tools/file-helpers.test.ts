@@ -48,6 +48,16 @@ describe('file helpers', () => {
     expect(isBinary(Buffer.concat([Buffer.alloc(9000, 97), Buffer.from([0])]))).toBe(false);
   });
 
+  it("shows an edit that leaves most of its lines as they were quickly, with only the changed line: the worker's thread waits for it", () => {
+    const body = 'a\n'.repeat(40_000);
+    const original = `${body}END\n`;
+    const started = Date.now();
+    // One edit replacing 40,000 lines by the same ones and a changed last line (8 s when cut a line at a time).
+    const diff = unifiedDiff(original, [{ start: 0, end: original.length - 1, replacement: `${body}END2` }], 'f.txt');
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(diff.split('\n').filter((line) => /^[-+][^-+]/.test(line))).toEqual(['-END', '+END2']);
+  });
+
   it('shows separate hunks for distant edits with correct line numbers', () => {
     const original = Array.from({ length: 20 }, (_, index) => `l${index + 1}`).join('\n') + '\n';
     const first = original.indexOf('l3');
