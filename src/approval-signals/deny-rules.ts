@@ -1,9 +1,14 @@
 // User deny rules (`approvals.deny`): fnmatch-style globs over the whole command and over each
 // command found inside it (so `sudo rm -rf x; ls` still matches `rm -rf *`). Case-insensitive.
+import { RE2JS } from 're2js';
 import type { CommandVerdict } from './verdict';
 
-/** `*` matches anything (slashes too), `?` one character, `[...]` a class (`[!...]` negated). */
-export function fnmatchToRegExp(pattern: string): RegExp {
+/**
+ * `*` matches anything (slashes too), `?` one character, `[...]` a class (`[!...]` negated). On
+ * a linear-time engine (RE2): the command is the model's, and with a backtracking one a rule of
+ * a few stars (`*curl*|*sh*`) took time the square of its length (0.2 s for 40,000 characters).
+ */
+export function fnmatchToRegExp(pattern: string): { test(text: string): boolean } {
   let source = '';
   for (let index = 0; index < pattern.length; index += 1) {
     const char = pattern[index] as string;
@@ -18,7 +23,8 @@ export function fnmatchToRegExp(pattern: string): RegExp {
       index = close;
     } else source += char.replace(/[.+^$(){}|\\[\]]/g, '\\$&');
   }
-  return new RegExp(`^${source}$`, 'is');
+  const compiled = RE2JS.compile(`^${source}$`, RE2JS.CASE_INSENSITIVE | RE2JS.DOTALL);
+  return { test: (text) => compiled.matches(text) };
 }
 
 /** The first deny pattern that matches, if any. */

@@ -19,6 +19,7 @@ test.each([
   ['git push --force*', 'git push origin main', false],
   ['shutdown?now', 'shutdown now', true],
   ['[!a]b', 'ab', false],
+  ['python -c *', 'python -c "a\nimport os"', true],
 ])('deny glob %s against %s → %s', (pattern, command, expected) => {
   expect(fnmatchToRegExp(pattern).test(command)).toBe(expected);
 });
@@ -35,6 +36,14 @@ test('deny rules also match commands found inside a compound command', () => {
   };
   expect(matchDenyRule('ls; sudo rm -rf x', verdict, ['rm -rf *'])).toBe('rm -rf *');
   expect(matchDenyRule('ls', undefined, [])).toBeUndefined();
+});
+
+test("deny globs take time linear in the command, which is the model's", () => {
+  const command = `echo ${'curl '.repeat(40_000)}`;
+  const started = Date.now();
+  // A backtracking engine: 0.2 s at 40,000 characters, the square of that at ten times as many.
+  expect(matchDenyRule(command, undefined, ['*curl*|*sh*', 'curl * | * | sh'])).toBeUndefined();
+  expect(Date.now() - started).toBeLessThan(150);
 });
 
 test('the allowlist is added to without losing other settings or comments, and the file is private', async () => {
