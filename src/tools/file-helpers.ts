@@ -32,6 +32,31 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
+const NEWLINE = 0x0a;
+
+/**
+ * Lines `first` to `first + count - 1` (1-based) of `content`, split as `splitLines` splits, and
+ * how many lines it has. Only the page is decoded: splitting a whole file of 60 MB of newlines
+ * made 63 million strings and held the worker's main thread 2.3 s for each read_file of it.
+ */
+export function linePage(content: Buffer, first: number, count: number): { lines: string[]; total: number } {
+  // The page's bounds, then a plain count of the newlines after it.
+  let newlines = 0;
+  let start = first === 1 ? 0 : -1;
+  let end = -1;
+  let index = 0;
+  for (; index < content.length && end === -1; index += 1) {
+    if (content[index] !== NEWLINE) continue;
+    newlines += 1;
+    if (newlines === first - 1) start = index + 1;
+    if (newlines === first - 1 + count) end = index + 1;
+  }
+  for (; index < content.length; index += 1) if (content[index] === NEWLINE) newlines += 1;
+  const total = content.length === 0 ? 0 : newlines + (content[content.length - 1] === NEWLINE ? 0 : 1);
+  if (start === -1 || start >= content.length) return { lines: [], total };
+  return { lines: splitLines(content.toString('utf8', start, end === -1 ? content.length : end)), total };
+}
+
 /** `target` relative to the workspace cwd when it lies inside it, else absolute: short for the model. */
 export function displayPath(workspace: Workspace, target: string): string {
   const relative = path.relative(workspace.cwd, target);

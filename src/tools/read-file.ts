@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Workspace } from '../environments/workspace';
 import { register } from '../registry/registry';
 import { isCancellation, toolError, toolResult } from '../registry/results';
-import { describeFileError, isBinary, SKIPPED_DIRECTORIES, splitLines } from './file-helpers';
+import { describeFileError, isBinary, linePage, SKIPPED_DIRECTORIES } from './file-helpers';
 import { terminalBackendAvailable } from './terminal-availability';
 
 const MAX_LINE_CHARS = 2000;
@@ -51,12 +51,10 @@ register({
       const content = await workspace.readFile(absolute);
       if (isBinary(content)) return toolError(`Cannot read binary file: ${target} (${content.length} bytes)`);
 
-      const lines = splitLines(content.toString('utf8'));
-      const total = lines.length;
+      const { lines: page, total } = linePage(content, offset, limit);
       if (offset > Math.max(total, 1)) {
         return toolError(`Offset ${offset} is past the end of ${target} (total_lines: ${total}).`, { total_lines: total });
       }
-      const page = lines.slice(offset - 1, offset - 1 + limit);
       const formatted = page.map((line, index) => {
         const text = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)} ... [line truncated]` : line;
         return `${String(offset + index).padStart(6)}|${text}`;

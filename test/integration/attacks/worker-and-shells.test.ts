@@ -379,3 +379,19 @@ test("a patch that leaves most of a long old_string as it was does not stall the
   expect(patched).toMatchObject({ success: true, replacements: 1 });
   expect(longestStallMs).toBeLessThan(1000);
 }, 120_000);
+
+test("read_file of a file of millions of empty lines the agent wrote does not stall the worker's event loop", async () => {
+  // Each read split all 60 MB into lines: 2.3 s on the worker's main thread, one reply of reads after another.
+  const read = { name: 'read_file', arguments: { path: 'newlines.txt', offset: 5, limit: 2 } };
+  const { value: run, longestStallMs } = await longestStallDuring(() =>
+    runAttack(harness, world, () => ({
+      turns: [{ tool_calls: [terminal("yes '' | head -c 62914560 > newlines.txt && wc -l < newlines.txt")] }, { tool_calls: [read, read] }, { content: 'done' }],
+    })),
+  );
+  expect(run.result.status).toBe('completed');
+  const [made, ...reads] = await resultsOf(run);
+  expect(made).toMatchObject({ output: '62914560', exit_code: 0 });
+  expect(reads).toHaveLength(2);
+  for (const result of reads) expect(result).toMatchObject({ total_lines: 62914560 });
+  expect(longestStallMs).toBeLessThan(1000);
+}, 120_000);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { registersAtTopLevel } from '../../../src/registry/discovery';
-import { globMatcher, isBinary, splitLines, unifiedDiff } from '../../../src/tools/file-helpers';
+import { globMatcher, isBinary, linePage, splitLines, unifiedDiff } from '../../../src/tools/file-helpers';
 
 describe('file helpers', () => {
   it.each([
@@ -40,6 +40,24 @@ describe('file helpers', () => {
     expect(splitLines('')).toEqual([]);
     expect(splitLines('a\r\nb\n')).toEqual(['a', 'b']);
     expect(splitLines('a\n\n')).toEqual(['a', '']);
+  });
+
+  it('takes a page of lines as splitting the whole text would', () => {
+    const texts = ['', 'a', 'a\n', '\n', 'a\n\n', 'a\nb', 'a\r\nb\r\n', 'é\n€\nz', '\n\nx\n\n'];
+    for (const text of texts) {
+      const all = splitLines(text);
+      for (const [first, count] of [[1, 1], [1, 500], [2, 1], [2, 2], [3, 5], [6, 1]] as const) {
+        expect({ text, first, count, ...linePage(Buffer.from(text), first, count) }).toEqual({ text, first, count, lines: all.slice(first - 1, first - 1 + count), total: all.length });
+      }
+    }
+  });
+
+  it("pages a file of millions of lines without making a string of each, on the worker's thread", () => {
+    const content = Buffer.alloc(60 * 1024 * 1024, 10);
+    const started = Date.now();
+    // Splitting it whole took 2.3 s.
+    expect(linePage(content, 1_000_000, 3)).toEqual({ lines: ['', '', ''], total: 60 * 1024 * 1024 });
+    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   it('calls content with a NUL byte in the first 8 KB binary', () => {
