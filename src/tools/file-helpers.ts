@@ -211,13 +211,16 @@ export function unifiedDiff(original: string, edits: readonly TextEdit[], label:
     let groupDelta = 0;
     for (const change of group) {
       for (; cursor < change.at; cursor += 1) body.push(` ${lines[cursor]}`);
-      body.push(...change.removed.map((line) => `-${line}`), ...change.added.map((line) => `+${line}`));
+      // Pushed one by one: spread as arguments, a change of 100,000 lines overflows the stack.
+      for (const line of change.removed) body.push(`-${line}`);
+      for (const line of change.added) body.push(`+${line}`);
       cursor = change.at + change.removed.length;
       groupDelta += change.added.length - change.removed.length;
     }
     for (; cursor < hunkEnd; cursor += 1) body.push(` ${lines[cursor]}`);
     const oldCount = Math.max(hunkEnd, cursor) - hunkStart;
-    output.push(`@@ -${hunkStart + 1},${oldCount} +${hunkStart + 1 + delta},${oldCount + groupDelta} @@`, ...body);
+    output.push(`@@ -${hunkStart + 1},${oldCount} +${hunkStart + 1 + delta},${oldCount + groupDelta} @@`);
+    for (const line of body) output.push(line);
     delta += groupDelta;
     index = stop + 1;
   }

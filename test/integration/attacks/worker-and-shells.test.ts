@@ -395,3 +395,21 @@ test("read_file of a file of millions of empty lines the agent wrote does not st
   for (const result of reads) expect(result).toMatchObject({ total_lines: 62914560 });
   expect(longestStallMs).toBeLessThan(1000);
 }, 120_000);
+
+test("a patch replacing every one of 80,000 occurrences does not stall the worker's event loop", async () => {
+  // The text was rebuilt once per replacement: 11 s on the worker's main thread, then a stack overflow.
+  const { value: run, longestStallMs } = await longestStallDuring(() =>
+    runAttack(harness, world, () => ({
+      turns: [
+        { tool_calls: [terminal('yes a | head -n 80000 > many.txt && wc -l < many.txt')] },
+        { tool_calls: [{ name: 'patch', arguments: { path: 'many.txt', old_string: 'a', new_string: 'b', replace_all: true } }] },
+        { content: 'done' },
+      ],
+    })),
+  );
+  expect(run.result.status).toBe('completed');
+  const [made, patched] = await resultsOf(run);
+  expect(made).toMatchObject({ output: '80000', exit_code: 0 });
+  expect(patched).toMatchObject({ success: true, replacements: 80_000 });
+  expect(longestStallMs).toBeLessThan(1000);
+}, 120_000);

@@ -121,6 +121,28 @@ describe('patch', () => {
     expect(line.error).toContain('Could not find old_string');
   });
 
+  it('replaces tens of thousands of occurrences at once, and refuses more than 100,000', async () => {
+    await fixture.put('many.txt', 'a\n'.repeat(80_000));
+    const started = Date.now();
+    // Rebuilt once per edit: 11 s, then a stack overflow.
+    const result = await fixture.call('patch', { path: 'many.txt', old_string: 'a', new_string: 'b', replace_all: true });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(result).toMatchObject({ success: true, replacements: 80_000 });
+    expect(await fixture.read('many.txt')).toBe('b\n'.repeat(80_000));
+    await fixture.put('more.txt', 'a\n'.repeat(100_001));
+    const refused = await fixture.call('patch', { path: 'more.txt', old_string: 'a', new_string: 'b', replace_all: true });
+    expect(refused.error).toContain('more than 100000 times');
+  });
+
+  it('matches a file over 2 MB exactly only, and says so, instead of normalising its every line', async () => {
+    await fixture.put('big.txt', Buffer.alloc(20 * 1024 * 1024, 10));
+    const started = Date.now();
+    // The tolerant match and the hint took 2.5 s here on the worker's main thread.
+    const result = await fixture.call('patch', { path: 'big.txt', old_string: 'a\n b', new_string: 'x' });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(result.hint).toContain('must match exactly');
+  });
+
   it('keeps CRLF line endings in a CRLF file', async () => {
     await fixture.put('win.txt', 'alpha\r\nbeta\r\ngamma\r\n');
     const result = await fixture.call('patch', { path: 'win.txt', old_string: 'beta\ngamma', new_string: 'BETA\nGAMMA\ndelta' });
