@@ -23,6 +23,9 @@ export type PolicyDecision =
   | { action: 'smart-review'; description: string; keys: string[]; allowAlways: boolean }
   | { action: 'block'; message: string; kind: 'hardline' | 'deny-rule' | 'unattended' };
 
+/** The detector's rule for a command it could not analyse whole (too long, too deeply nested). */
+const UNREAD_RULE = 'U04';
+
 /** What one part of a call needs a human for: shown as `description`, approved by `key`. */
 interface Concern {
   description: string;
@@ -44,9 +47,15 @@ export function decideCommand(input: PolicyInput): PolicyDecision {
   const hardlinePath = paths.find((finding) => finding.hardline && !finding.contained);
   if (hardlinePath) return { action: 'block', kind: 'hardline', message: hardlineBlocked(`${hardlinePath.risk ?? 'write to a device'}: ${hardlinePath.resolved}`) };
   if (assessment.deniedBy) return { action: 'block', kind: 'deny-rule', message: userDenyRuleBlocked(assessment.deniedBy) };
-  if (input.mode === 'off') return { action: 'run' };
+  // The floor above holds in every mode, but only for a command the detector read whole: one it
+  // could not (padded past its length limit, behind more wrappers than it peels) could hide
+  // `rm -rf /`, so it is asked about even where nothing else would be.
+  const unread = verdict?.rules.find((rule) => rule.id === UNREAD_RULE);
+  const unreadConcern = unread && { description: `${unread.description} (so not checked against what is always blocked)`, key: unread.key };
+  if (input.mode === 'off') return unreadConcern ? decideConcerns(input, [unreadConcern]) : { action: 'run' };
 
   const concerns: Concern[] = [];
+  if (unreadConcern && assessment.isolated) concerns.push(unreadConcern);
   if (assessment.problem) concerns.push({ description: assessment.problem, key: assessment.problemKey ?? `PROBLEM:${assessment.display ?? assessment.problem}` });
   if (assessment.required) concerns.push(assessment.required);
   // A sandbox without host mounts contains what its commands do; the worker's own files never are.
@@ -65,7 +74,13 @@ export function decideCommand(input: PolicyInput): PolicyDecision {
   for (const finding of paths) {
     if (finding.risk && !finding.contained) concerns.push({ description: `${finding.risk}: ${finding.shown ?? finding.resolved}`, key: pathApprovalKey(finding) });
   }
+  return decideConcerns(input, concerns);
+}
 
+/** Runs what every concern of is approved already; otherwise asks (or applies the unattended policy). */
+function decideConcerns(input: PolicyInput, concerns: Concern[]): PolicyDecision {
+  const { assessment } = input;
+  const { verdict, command } = assessment;
   const unapproved = concerns.filter((concern) => !input.sessionApprovals.has(concern.key) && !input.allowlist.has(concern.key));
   if (!unapproved.length) return { action: 'run' };
 

@@ -13,10 +13,17 @@ export function restoreSpecials(pattern: string): string {
   return pattern.replace(/[\uE000-\uE005]/g, (character) => UNQUOTE.get(character) ?? character);
 }
 
-/** Every word the pattern expands to, or `undefined` when it holds no brace expression. */
-export function expandBraces(pattern: string, limit = 64): string[] | undefined {
+/**
+ * Every word the pattern expands to, or `undefined` when it holds no brace expression. Past
+ * `limit` words only the first are kept and `onCut` is called: a word left out could be `/`.
+ */
+export function expandBraces(pattern: string, limit = 64, onCut?: () => void): string[] | undefined {
   if (!pattern.includes('{')) return undefined;
-  const words = expand(pattern, limit);
+  const words = expand(pattern, limit + 1);
+  if (words.length > limit) {
+    onCut?.();
+    words.length = limit;
+  }
   return words.length === 1 && words[0] === pattern ? undefined : words;
 }
 

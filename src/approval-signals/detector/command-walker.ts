@@ -162,6 +162,7 @@ export class CommandWalker implements WalkerApi {
       substitution: (node) => this.substitution(node, scope),
       descend: (node) => void this.visit(node, scope),
       variable: (name) => scope.vars.get(name),
+      cut: (word) => this.unknown('U04', word),
     };
   }
 

@@ -13,6 +13,8 @@ export interface WordHooks {
   descend(node: SyntaxNode): void;
   /** The literal value of a variable assigned earlier in the same text, if known. */
   variable(name: string): string | undefined;
+  /** A word (its text) makes more words than are judged (brace expansion past its limit): some go unread. */
+  cut?(word: string): void;
 }
 
 interface Segment {
@@ -160,7 +162,7 @@ function runTimeFields(segments: Segment[], hooks: WordHooks): string[] | undefi
     pattern += protectedValue.replace(/\s+/g, FIELD_BREAK);
   }
   const pieces = pattern.split(FIELD_BREAK).filter(Boolean);
-  const expanded = pieces.flatMap((piece) => expandBraces(piece) ?? [piece]);
+  const expanded = pieces.flatMap((piece) => expandBraces(piece, undefined, () => hooks.cut?.(restoreSpecials(piece))) ?? [piece]);
   if (!splits && expanded.length === 1) return undefined;
   return expanded.map(restoreSpecials);
 }

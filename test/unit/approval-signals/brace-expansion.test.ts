@@ -11,9 +11,16 @@ it('expands alternatives, sequences and nested groups in bash order', () => {
   expect(expandBraces('plain')).toBeUndefined();
 });
 
-it('stops at the limit, taking the first words', () => {
-  expect(expandBraces('{a,b}{c,d}{e,f}', 3)).toEqual(['ace', 'acf', 'ade']);
-  expect(expandBraces(`x${'{a,b}'.repeat(10)}`)).toHaveLength(64);
+it('stops at the limit, taking the first words, and says it cut some', () => {
+  const cut = jest.fn();
+  expect(expandBraces('{a,b}{c,d}{e,f}', 3, cut)).toEqual(['ace', 'acf', 'ade']);
+  expect(expandBraces(`x${'{a,b}'.repeat(10)}`, undefined, cut)).toHaveLength(64);
+  expect(cut).toHaveBeenCalledTimes(2);
+  // Exactly at the limit nothing is cut; a sequence keeps its first 64 values, all of one shape.
+  const none = jest.fn();
+  expect(expandBraces('{a,b}{c,d}', 4, none)).toHaveLength(4);
+  expect(expandBraces('file{1..100}', undefined, none)).toHaveLength(64);
+  expect(none).not.toHaveBeenCalled();
 });
 
 it('takes little time for a word of many groups, which the worker judges on the thread every session shares', () => {

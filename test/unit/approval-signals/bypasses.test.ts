@@ -57,6 +57,8 @@ const WRAPPERS: Row[] = [
   [`${'env '.repeat(20)}rm -rf /`, 'unknown', 'U04'],
   [`${'nice '.repeat(17)}rm -rf ~`, 'unknown', 'U04'],
   [`${'timeout 1 '.repeat(200)}git push --force`, 'unknown', 'U04'],
+  // More words than a brace expansion judges: the one left out could be `/`.
+  [`rm -rf {${Array.from({ length: 70 }, (_, index) => `x${index}`).join(',')},/}`, 'dangerous', 'U04'],
 ];
 
 const REPARSED_TEXT: Row[] = [

@@ -33,6 +33,22 @@ test.each([
   expect(decideCommand(input({ ...overrides, verdict: hardline }))).toMatchObject({ action: 'block', kind: 'hardline' });
 });
 
+test('a command the detector could not read whole is asked about even with mode off or in a container, where only the hardline floor stands', () => {
+  // Padded past the length limit, or behind more wrappers than are peeled, it could hide `rm -rf /`.
+  const unread = verdict('dangerous', [rule('D02', 'dangerous'), rule('U04', 'unknown')]);
+  for (const overrides of [{ mode: 'off' as const }, { isolated: true }]) {
+    const decision = decideCommand(input({ ...overrides, verdict: unread }));
+    expect(decision).toMatchObject({ action: 'ask', keys: ['U04:x'] });
+    expect(decision.action === 'ask' && decision.description).toMatch(/not checked against what is always blocked/);
+  }
+  // Unattended, it follows the unattended policy; approved for the session, it runs.
+  expect(decideCommand(input({ mode: 'off', surface: 'unattended', verdict: unread }))).toMatchObject({ action: 'block', kind: 'unattended' });
+  expect(decideCommand(input({ mode: 'off', verdict: unread, sessionApprovals: new Set(['U04:x']) }))).toEqual({ action: 'run' });
+  // Everything else still runs unasked with mode off.
+  expect(decideCommand(input({ mode: 'off' }))).toEqual({ action: 'run' });
+  expect(decideCommand(input({ mode: 'off', verdict: verdict('unknown', [rule('U01', 'unknown')]) }))).toEqual({ action: 'run' });
+});
+
 test('a user deny rule blocks even with mode off, and names the rule', () => {
   const decision = decideCommand(input({ mode: 'off', deniedBy: 'curl * | sh', verdict: verdict('safe', []) }));
   expect(decision).toMatchObject({ action: 'block', kind: 'deny-rule' });
