@@ -25,6 +25,38 @@ export async function expectReadsOfSpecialFilesRefused(workspace: Workspace, run
   expect(Date.now() - started).toBeLessThan(10_000);
 }
 
+/**
+ * A loop of the sandbox's own that renames a FIFO and a file in turn under `file`, for at most
+ * 60 s: perl (in every Debian image) renames without a process each, so a read's window between
+ * its look and its open is often hit (a loop of `mv`s hit it too rarely on a busy machine).
+ */
+const FIFO_SWAP_LOOP = 'my $end = time + 60; while (time < $end) { for (1..1000) { rename "file", "held"; rename "pipe", "file"; rename "file", "pipe"; rename "held", "file" } }';
+
+/**
+ * A file swapped for a FIFO between the look and the open is refused within seconds, not waited
+ * on until the file tool's timeout. `workspace` must give an open 1 s before it refuses the read.
+ */
+export async function expectSwappedFifoReadsRefused(workspace: Workspace, run: Run, workdir: string): Promise<void> {
+  await run(`mkdir -p ${workdir} && cd ${workdir} && rm -f pipe file held && echo text > file && mkfifo pipe && (perl -e '${FIFO_SWAP_LOOP}' >/dev/null 2>&1 & echo $! > loop.pid)`);
+  const outcomes = new Map<string, number>();
+  try {
+    for (let read = 0; read < 200 && (outcomes.get('waited') ?? 0) < 3; read++) {
+      const started = Date.now();
+      const outcome = await workspace.readFile(`${workdir}/file`).then(
+        (content) => content.toString(),
+        (error: NodeJS.ErrnoException) => (/waited/.test(error.message) ? 'waited' : (error.code ?? error.message)),
+      );
+      expect(Date.now() - started).toBeLessThan(4_000);
+      expect(['text\n', 'waited', 'EINVAL', 'ENOENT']).toContain(outcome);
+      outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+    }
+  } finally {
+    await run(`kill $(cat ${workdir}/loop.pid)`);
+  }
+  // The race was hit: the open found a FIFO where the look had found a file.
+  expect(outcomes.get('waited')).toBeGreaterThan(0);
+}
+
 /** A walk reads at most `maxEntries` directory entries: a folder of thousands of names is cut short, and says so. */
 export async function expectWalkBoundedByEntries(workspace: Workspace, run: Run, workdir: string): Promise<void> {
   await run(`mkdir -p ${workdir}/a ${workdir}/b && cd ${workdir}/a && seq -f 'name-%.0f.txt' 1 3000 | xargs touch && touch ${workdir}/b/z.txt`);
