@@ -7,7 +7,7 @@ import path from 'node:path';
 import { startScriptedModelServer } from '../../../src/model/scripted-model-server';
 import { newSessionId, startSession } from '../../../src/temporal/sessions';
 import { testConfig, type Harness } from '../../helpers/session-harness';
-import { CANARIES, expectUnchanged, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
+import { CANARIES, expectUnchanged, humanApproves, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
 import { spawnWorkerProcess } from '../../helpers/worker-process';
 import { decideSigned } from '../../helpers/approver';
 import { pendingApprovalsQuery } from '../../../src/approval-signals/definitions';
@@ -332,9 +332,12 @@ test("search_files with a costly pattern over a long line the agent wrote does n
 test('a command of many brace groups does not stall the worker while the gate judges it', async () => {
   // The gate expanded every alternative in full: 3.3 s for these 24 groups on the worker's main
   // thread (every session's heartbeats and calls wait), twice as long for every two more groups.
-  // Bash never reaches the expansion (the first command succeeds); the gate judges all of it.
+  // Bash never reaches the expansion (the first command succeeds); the gate judges all of it. Its
+  // words past the gate's 64 go unread, so a person is asked (here: approves) first.
   const command = `echo judged || echo x${'{a,b}'.repeat(24)}`;
-  const { value: run, longestStallMs } = await longestStallDuring(() => runAttack(harness, world, () => ({ turns: [{ tool_calls: [terminal(command)] }, { content: 'done' }] })));
+  const { value: run, longestStallMs } = await longestStallDuring(() =>
+    runAttack(harness, world, () => ({ turns: [{ tool_calls: [terminal(command)] }, { content: 'done' }] }), {}, humanApproves(world, 'echo judged')),
+  );
   expect(run.result.status).toBe('completed');
   const [judged] = await resultsOf(run);
   expect(judged).toMatchObject({ output: 'judged', exit_code: 0 });
