@@ -14,26 +14,11 @@ import { pendingApprovalsQuery } from '../../../src/approval-signals/definitions
 import type { SessionHandle } from '../../../src/temporal/sessions';
 import { isAlive, markedSleep, pidsRunning } from '../../helpers/processes';
 import { waitFor } from '../../helpers/wait';
+import { longestStallDuring } from '../../helpers/event-loop-stall';
 
 let harness: Harness;
 let world: AttackWorld;
 setUpAttacks((connected) => (harness = connected), (created) => (world = created));
-
-/** What `work` returns, and the longest the event loop (the worker's too: it runs in this process) was held meanwhile. */
-async function longestStallDuring<T>(work: () => Promise<T>): Promise<{ value: T; longestStallMs: number }> {
-  let longestStallMs = 0;
-  let last = Date.now();
-  const monitor = setInterval(() => {
-    const now = Date.now();
-    longestStallMs = Math.max(longestStallMs, now - last - 50);
-    last = now;
-  }, 50);
-  try {
-    return { value: await work(), longestStallMs };
-  } finally {
-    clearInterval(monitor);
-  }
-}
 
 test('a command cannot kill the worker process that runs it', async () => {
   const sessionId = newSessionId();

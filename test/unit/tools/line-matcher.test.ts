@@ -1,29 +1,10 @@
 // The content pattern runs in a thread of its own with a time budget: a costly pattern on long
 // lines spends the search's budget, not the worker's main thread (which every session shares).
 import { LineMatcher, MatchBudgetSpent, MAX_PATTERN_CHARS } from '../../../src/tools/line-matcher';
+import { longestStallDuring } from '../../helpers/event-loop-stall';
 
 /** RE2's work is the line's length times the pattern's size: 8,000 states here. */
 const COSTLY = `${'[a-y]{1000}'.repeat(8)}[b-z]`;
-
-function longestStallDuring<T>(work: () => Promise<T>): Promise<{ value: T; stallMs: number }> {
-  let stallMs = 0;
-  let last = Date.now();
-  const monitor = setInterval(() => {
-    const now = Date.now();
-    stallMs = Math.max(stallMs, now - last - 20);
-    last = now;
-  }, 20);
-  return work().then(
-    (value) => {
-      clearInterval(monitor);
-      return { value, stallMs };
-    },
-    (error: unknown) => {
-      clearInterval(monitor);
-      throw error;
-    },
-  );
-}
 
 it('answers which lines match, and why a pattern RE2 cannot compile is searched as text', async () => {
   const matcher = new LineMatcher('help(er|ing)\\(', 10_000);
@@ -45,9 +26,9 @@ it('answers which lines match, and why a pattern RE2 cannot compile is searched 
 it("matches a costly pattern on a long line without stalling the caller's thread", async () => {
   const matcher = new LineMatcher(COSTLY, 60_000);
   try {
-    const { value, stallMs } = await longestStallDuring(() => matcher.matching(['a'.repeat(20_000)]));
+    const { value, longestStallMs } = await longestStallDuring(() => matcher.matching(['a'.repeat(20_000)]));
     expect(value).toEqual([]);
-    expect(stallMs).toBeLessThan(500);
+    expect(longestStallMs).toBeLessThan(500);
   } finally {
     matcher.close();
   }
