@@ -10,6 +10,7 @@ import { refOf, type CheckpointLimits, type SnapshotOutcome } from '../../../src
 import { takeCheckpoint } from '../../../src/checkpoints/take-checkpoint';
 import { createTurnCheckpoints } from '../../../src/checkpoints/turn-checkpoints';
 import { silentLogger } from '../../../src/logging';
+import { longestStallDuring } from '../../helpers/event-loop-stall';
 import { startSwapping } from '../../helpers/folder-swapper';
 import { tempDir } from '../../helpers/temp-dirs';
 
@@ -352,3 +353,13 @@ test('a snapshot holds nothing from outside the workspace when a folder is swapp
   expect(held).toContain('inside-');
   expect(held).not.toContain('SECRET-');
 }, 60_000);
+
+test("a snapshot's second look at large files does not hold the worker's thread, which every session shares", async () => {
+  // 150 files of 10 MB (sparse: cheap to make), each read again after git hashed it.
+  for (let index = 0; index < 150; index++) write(`large/${index}.bin`, '');
+  execFileSync('truncate', ['-s', '10M', ...Array.from({ length: 150 }, (_, index) => path.join(workspace, 'large', `${index}.bin`))]);
+  const { value: outcome, longestStallMs } = await longestStallDuring(() => checkpoint({ ...LIMITS, maxFileBytes: 16 * 1024 * 1024, timeoutMs: 120_000 }));
+  expect(outcome).toMatchObject({ kind: 'taken', checkpoint: { changed: { added: 150 } } });
+  // Read whole at once, each file held it for its read and hash: 1.5 s in all here.
+  expect(longestStallMs).toBeLessThan(300);
+}, 180_000);
