@@ -4,13 +4,14 @@
 // than `maxFileBytes` are left out, and every git run shares one deadline. Unchanged files cost
 // a stat each: the shadow index remembers what it hashed.
 import { createHash } from 'node:crypto';
-import { close, constants, fstat, openSync, read, readlinkSync } from 'node:fs';
+import { close, constants, fstat, read, readlinkSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { runShadowGit, type ShadowRepository } from './shadow-git';
 import { ensureShadowRepository } from './shadow-repository';
 import { inFolderBeneath } from './folder-chain';
+import { openOrUndefined } from '../environments/folder-beneath';
 import { listCheckpoints, CHECKPOINT_REFS, type CheckpointRecord, type CheckpointOrigin } from './checkpoint-list';
 
 export interface CheckpointLimits {
@@ -153,7 +154,7 @@ async function blobIdInside(workTree: string, name: string, mode: string, maxByt
     const target = inFolderBeneath(workTree, name, (file) => attempt(() => readlinkSync(file, { encoding: 'buffer' })));
     return target && createHash('sha1').update(`blob ${target.length}\0`).update(target).digest('hex');
   }
-  const descriptor = inFolderBeneath(workTree, name, (file) => attempt(() => openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)));
+  const descriptor = inFolderBeneath(workTree, name, (file) => openOrUndefined(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK));
   if (descriptor === undefined) return undefined;
   try {
     const info = await fstatAsync(descriptor);

@@ -161,7 +161,8 @@ function openFolderBelow(named: Buffer, makeMissing: boolean): number | undefine
   return openOrUndefined(named, FOLDER_NO_FOLLOW);
 }
 
-function openOrUndefined(target: string | Buffer, flags: number): number | undefined {
+/** A descriptor for `target`, or undefined when it cannot be opened so (a link, gone, the wrong kind). */
+export function openOrUndefined(target: string | Buffer, flags: number): number | undefined {
   try {
     return openSync(target, flags);
   } catch {
