@@ -45,3 +45,49 @@ it('stops when the budget is spent, and refuses a pattern too long to compile ch
   }
   expect(() => new LineMatcher('a'.repeat(MAX_PATTERN_CHARS + 1), 1000)).toThrow(/longer than/);
 });
+
+it('keeps a thread for the next search, with its own pattern, but never one stopped mid-match', async () => {
+  const first = new LineMatcher('(?<=x)y', 10_000);
+  expect(await first.note()).toMatch(/\S/);
+  first.close();
+  const second = new LineMatcher('b+c', 10_000);
+  try {
+    expect(second.threadId).toBe(first.threadId);
+    expect(await second.note()).toBeUndefined();
+    expect(await second.matching(['abbc', '(?<=x)y', 'ac'])).toEqual([0]);
+  } finally {
+    second.close();
+  }
+  const spent = new LineMatcher(COSTLY, 300);
+  expect(spent.threadId).toBe(first.threadId);
+  await expect(spent.matching(['a'.repeat(2_000_000)])).rejects.toBeInstanceOf(MatchBudgetSpent);
+  spent.close();
+  // Stopped, not left matching the rest of those lines: the process stays idle while it waits.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const cpuBefore = process.cpuUsage();
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  expect(process.cpuUsage(cpuBefore).user / 1000).toBeLessThan(150);
+  const after = new LineMatcher('z', 10_000);
+  try {
+    expect(after.threadId).not.toBe(spent.threadId);
+    expect(await after.matching(['a', 'z'])).toEqual([1]);
+  } finally {
+    after.close();
+  }
+});
+
+it('stops the thread of a cancelled search and starts the next one afresh', async () => {
+  const controller = new AbortController();
+  const cancelled = new LineMatcher(COSTLY, 60_000, controller.signal);
+  const pending = cancelled.matching(['a'.repeat(200_000)]);
+  setTimeout(() => controller.abort(new Error('stop')), 100);
+  await expect(pending).rejects.toThrow('stop');
+  cancelled.close();
+  const next = new LineMatcher('q', 10_000);
+  try {
+    expect(next.threadId).not.toBe(cancelled.threadId);
+    expect(await next.matching(['q'])).toEqual([0]);
+  } finally {
+    next.close();
+  }
+});
