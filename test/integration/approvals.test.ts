@@ -295,6 +295,28 @@ describe('smart approval with a scripted auxiliary model', () => {
     }));
 });
 
+test('with approvals off, a command the detector could not read whole is still asked about', async () => {
+  // Each could hide what is always blocked; here each only makes a file, which shows if it ran.
+  const braceWords = Array.from({ length: 70 }, (_, index) => `w${index}`).join(',');
+  const unread = [
+    `echo {${braceWords}} > braces-ran`, // a brace expansion past the words the detector expands
+    `${'env '.repeat(20)}touch wrappers-ran`, // more wrappers than the detector peels
+    `touch padded-ran # ${'x'.repeat(100_001)}`, // longer than the detector reads
+  ];
+  const script = { turns: [turnOf(...unread, 'touch plain-ran'), { content: 'done' }] };
+  await withScriptedSession(harness, { script, config: { approvals: { mode: 'off' } } }, async ({ handle, store, config }) => {
+    const pending = await pendingApprovals(handle, 3);
+    expect(pending.map((approval) => approval.description)).toEqual(Array(3).fill(expect.stringMatching(/not checked against what is always blocked/)));
+    for (const approval of pending) await decideSigned(handle, config, { approvalId: approval.approvalId, choice: 'deny' });
+    await handle.result();
+    const results = await toolResults(store, handle);
+    for (const result of results.slice(0, 3)) expect(String(result.error)).toMatch(/denied/i);
+    expect(results[3]).toMatchObject({ exit_code: 0 });
+    for (const marker of ['braces-ran', 'wrappers-ran', 'padded-ran']) expect(existsSync(path.join(config.session.cwd, marker))).toBe(false);
+    expect(existsSync(path.join(config.session.cwd, 'plain-ran'))).toBe(true);
+  });
+});
+
 test('unattended sessions: dangerous commands are blocked by default, hardline always, deny rules always', async () => {
   // Even if a check failed, these would do no harm here: no such disk, no such host.
   const script = {
