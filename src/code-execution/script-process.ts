@@ -1,10 +1,12 @@
 // Runs a script process and answers its tool calls: requests arrive on stdout (a line starting
-// with \x1e), answers go back on stdin as JSON lines. Enforces the limits: running time (time
-// spent waiting for a tool call does not count: an approval may take hours), stdout and stderr
-// caps, and the number of tool calls. The whole process group dies on timeout or cancellation.
+// with \x1e), answers go back on stdin as JSON lines. Enforces the limits: running time (while a
+// tool call is outstanding only the CPU the script uses counts: an approval may take hours, but
+// the script must not compute unbounded meanwhile), stdout and stderr caps, and the number of
+// tool calls. The whole process group dies on timeout or cancellation.
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
+import { processTreeCpuMs } from './process-tree-cpu';
 import { REQUEST_MARK } from './script-runtimes';
 
 export interface ScriptLimits {
@@ -30,6 +32,9 @@ export interface ScriptResult {
  * calls at once. A script writes large files itself, in its workspace; the tools are for the rest.
  */
 const MAX_REQUEST_CHARS = 1024 * 1024;
+
+/** How often the CPU a script uses while its tool calls are outstanding is checked against its time. */
+const PAUSED_CPU_CHECK_MS = 1000;
 
 const toolRequestSchema = z.object({ id: z.number().int().min(0), name: z.string(), args: z.record(z.string(), z.unknown()).default({}) });
 
@@ -57,6 +62,9 @@ export function runScript(options: {
   let remainingMs = limits.timeoutMs;
   let runningSince = Date.now();
   let timer: NodeJS.Timeout | undefined;
+  /** While a tool call is outstanding: the script's CPU time when it began, and its check. */
+  let cpuAtPause = 0;
+  let pausedCheck: NodeJS.Timeout | undefined;
   /** Set once the script has ended: its process group id may then be another's. */
   let ended = false;
   // Each request line costs the worker's main thread a parse and an answer: past the calls the
@@ -72,8 +80,17 @@ export function runScript(options: {
       child.kill('SIGKILL');
     }
   };
+  const cpuSincePause = () => (child.pid ? Math.max(0, processTreeCpuMs(child.pid) - cpuAtPause) : 0);
+  const stopPausedCheck = () => {
+    clearInterval(pausedCheck);
+    pausedCheck = undefined;
+  };
   const armTimer = () => {
     if (ended) return;
+    if (pausedCheck) {
+      remainingMs -= cpuSincePause();
+      stopPausedCheck();
+    }
     runningSince = Date.now();
     timer = setTimeout(() => {
       timedOut = true;
@@ -83,6 +100,13 @@ export function runScript(options: {
   const pauseTimer = () => {
     clearTimeout(timer);
     remainingMs -= Date.now() - runningSince;
+    cpuAtPause = child.pid ? processTreeCpuMs(child.pid) : 0;
+    pausedCheck = setInterval(() => {
+      if (cpuSincePause() < remainingMs) return;
+      timedOut = true;
+      stopPausedCheck();
+      kill();
+    }, PAUSED_CPU_CHECK_MS);
   };
   const print = (text: string) => {
     if (Buffer.byteLength(output) + Buffer.byteLength(text) <= limits.maxStdoutBytes) output += text;
@@ -175,12 +199,14 @@ export function runScript(options: {
     child.on('error', (error) => {
       ended = true;
       clearTimeout(timer);
+      stopPausedCheck();
       options.signal.removeEventListener('abort', onAbort);
       reject(error);
     });
     child.on('close', (code) => {
       ended = true;
       clearTimeout(timer);
+      stopPausedCheck();
       options.signal.removeEventListener('abort', onAbort);
       readStdout(decoder.end());
       if (pending) print(pending);

@@ -1,6 +1,7 @@
 // A script in the local sandbox: its tool calls come out as requests and answers go back in;
 // printed text is its output; the limits hold (stdout cap, tool-call cap, running time that does
-// not count waiting for a tool); the sandbox still confines it; Python works where python3 does.
+// not count waiting for a tool, only what the script computes meanwhile); the sandbox still
+// confines it; Python works where python3 does.
 import { spawnSync } from 'node:child_process';
 
 import os from 'node:os';
@@ -94,13 +95,13 @@ it('leaves the process group alone once the script has ended, when a call it lef
     const late = new Promise<string>((resolve) => (answer = resolve));
     // The script asks, then exits without waiting for the answer.
     const outcome = await run(`process.stdout.write('\\u001e' + JSON.stringify({ id: 0, name: 'read_file', args: {} }) + '\\n', () => process.exit(0));`, {
-      limits: { timeoutMs: 100 },
+      limits: { timeoutMs: 1000 }, // ample for the script to start and ask, however busy the machine
       callTool: () => late,
     }).result;
     expect(outcome.exitCode).toBe(0);
     answer('{}');
-    // The running-time clock would start again and, 100 ms later, kill whatever now has that group id.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The running-time clock would start again and, within a second, kill whatever now has that group id.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(kills.mock.calls.filter(([pid]) => pid < 0)).toEqual([]);
   } finally {
     kills.mockRestore();
@@ -115,6 +116,19 @@ it('times out on running time, but not while it waits for a tool call', async ()
   const spinning = await run(`while (true) {}`, { limits: { timeoutMs: 500 } }).result;
   expect(spinning.timedOut).toBe(true);
   expect(Date.now() - started).toBeLessThan(5000);
+});
+
+it('counts what the script and its children compute while a tool call is outstanding', async () => {
+  const neverAnswered = () => new Promise<string>(() => undefined); // an approval nobody gives
+  const bounded = <T>(promise: Promise<T>) =>
+    Promise.race([promise, new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 20_000).unref())]);
+  const alone = run(`const pending = read_file('a');\nwhile (true) {}`, { limits: { timeoutMs: 1000 }, callTool: neverAnswered });
+  expect(await bounded(alone.result)).toMatchObject({ timedOut: true });
+  const child = run(
+    `require('node:child_process').spawn('sh', ['-c', 'while :; do :; done'], { stdio: 'ignore' });\nawait read_file('a');`,
+    { limits: { timeoutMs: 1000 }, callTool: neverAnswered },
+  );
+  expect(await bounded(child.result)).toMatchObject({ timedOut: true });
 });
 
 it('dies when cancelled', async () => {
