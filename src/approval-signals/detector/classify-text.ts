@@ -3,6 +3,7 @@
 // cannot parse it, with unquoted brace words expanded; those variants can only add rules.
 import type { ClassifyContext, CommandVerdict } from '../verdict';
 import { emptyAnalysis, type Analysis } from './analysis-types';
+import { expandBraces } from './brace-expansion';
 import { CommandWalker } from './command-walker';
 import { joinLineContinuations, normaliseForDisplay } from './normalise-input';
 import { normaliseContextPath } from './paths';
@@ -33,7 +34,8 @@ export function classifyText(command: string, context: ClassifyContext): Command
   if (display !== text) variants.add(display);
   if (main.parseError !== undefined) {
     const expanded = expandBraceWords(text);
-    if (expanded !== text) variants.add(expanded);
+    if (expanded.text !== text) variants.add(expanded.text);
+    if (expanded.cut) hits.push({ id: 'U04', canonical: text.trim().replace(/\s+/g, ' '), command: text, detail: 'brace expansion past what is judged' });
   }
   for (const variant of variants) {
     const extra = analyseText(variant, ruleContext).hits.filter((hit) => ['hardline', 'dangerous'].includes(RULE_CATALOG[hit.id].tier));
@@ -90,7 +92,22 @@ function describeParseError(root: SyntaxNode): string {
   return 'shell syntax error';
 }
 
-/** `{rm,-rf,/}` at a command position does not parse; as words it is `rm -rf /`. */
-function expandBraceWords(text: string): string {
-  return text.replace(/(^|[\s;&|(`])\{([^{}\s'"$]*,[^{}\s'"]*)\}(?=$|[\s;&|)`])/g, (_match, before: string, body: string) => `${before}${body.split(',').join(' ')}`);
+/**
+ * Unquoted words with braces, expanded as bash would: `{rm,-rf,/}` or `{r..r}m -rf /` at a command
+ * position do not parse, but bash runs them as `rm -rf /`. `cut` when words were left unexpanded:
+ * past 64 words of one, or past the length the detector reads in all (each word can make 64).
+ */
+function expandBraceWords(text: string): { text: string; cut: boolean } {
+  let cut = false;
+  let length = text.length;
+  // Split at what ends a word: a pattern over the whole text would backtrack on long words.
+  const pieces = text.split(/([\s;&|()`<>]+)/).map((piece) => {
+    if (cut || !piece.includes('{') || !/^[^\s;&|()`<>'"\\$]*$/.test(piece)) return piece;
+    const expanded = expandBraces(piece, undefined, () => (cut = true))?.join(' ') ?? piece;
+    length += expanded.length - piece.length;
+    if (length <= MAX_TEXT_LENGTH) return expanded;
+    cut = true;
+    return piece;
+  });
+  return { text: pieces.join(''), cut };
 }

@@ -2,7 +2,7 @@
 // here-strings) and the commands that continue after a heredoc start (`cat <<EOF | sh`).
 import type { ShellWord, StdinFeed } from './analysis-types';
 import type { SyntaxNode } from './shell-parser';
-import { buildWord } from './shell-words';
+import { buildWord, fieldWords } from './shell-words';
 import type { Scope } from './walk-scope';
 import type { WalkerApi } from './walker-api';
 
@@ -34,14 +34,16 @@ function applyFileRedirect(api: WalkerApi, redirect: SyntaxNode, scope: Scope, c
   const destinationNode = redirect.childForFieldName('destination') ?? redirect.namedChildren.at(-1);
   if (!destinationNode || destinationNode.type === 'file_descriptor') return;
   const destination = buildWord(destinationNode, api.wordHooks(scope));
+  // Bash expands a target's braces too: `> /{e..e}tc/hosts` writes /etc/hosts (more than one word
+  // is an error, but each is judged).
   if (operator === '<') {
     effects.stdin = destinationNode.type === 'process_substitution' ? { kind: 'process-substitution', word: destination } : { kind: 'file', word: destination };
-    if (destinationNode.type !== 'process_substitution') api.analysis.reads.push({ target: destination, cwd: scope.cwd, command: commandText });
+    if (destinationNode.type !== 'process_substitution') for (const target of fieldWords(destination)) api.analysis.reads.push({ target, cwd: scope.cwd, command: commandText });
     return;
   }
   const duplicatesDescriptor = (operator === '>&' || operator === '<&') && /^(?:\d+-?|-)$/.test(destination.value);
   if (!WRITE_OPERATORS.has(operator) && !(operator === '>&' && !duplicatesDescriptor)) return;
-  recordWrite(api, destination, scope, commandText, operator);
+  for (const target of fieldWords(destination)) recordWrite(api, target, scope, commandText, operator);
 }
 
 export function recordWrite(api: WalkerApi, target: ShellWord, scope: Scope, commandText: string, operator: string): void {

@@ -39,6 +39,11 @@ export function literalWord(value: string, raw = value): ShellWord {
   return { raw, value, literal: true, quoted: false, variables: [], substitutions: [], glob: /[*?]/.test(value) };
 }
 
+/** The words one word becomes: brace expansion and `$IFS` splitting may make several, or change it. */
+export function fieldWords(word: ShellWord): ShellWord[] {
+  return word.fields ? word.fields.map((field) => ({ ...literalWord(field, word.raw), literal: word.literal || !/[$`]/.test(field) })) : [word];
+}
+
 function collectSegments(node: SyntaxNode, hooks: WordHooks, segments: Segment[], quoted: boolean): void {
   const text = node.text;
   switch (node.type) {
@@ -162,7 +167,13 @@ function runTimeFields(segments: Segment[], hooks: WordHooks): string[] | undefi
     pattern += protectedValue.replace(/\s+/g, FIELD_BREAK);
   }
   const pieces = pattern.split(FIELD_BREAK).filter(Boolean);
-  const expanded = pieces.flatMap((piece) => expandBraces(piece, undefined, () => hooks.cut?.(restoreSpecials(piece))) ?? [piece]);
-  if (!splits && expanded.length === 1) return undefined;
+  let braces = false;
+  const expanded = pieces.flatMap((piece) => {
+    const words = expandBraces(piece, undefined, () => hooks.cut?.(restoreSpecials(piece)));
+    braces ||= words !== undefined;
+    return words ?? [piece];
+  });
+  // One word can still differ from the text: `/{e..e}tc` is `/etc`.
+  if (!splits && !braces) return undefined;
   return expanded.map(restoreSpecials);
 }

@@ -7,7 +7,7 @@ import { isShell } from './program-names';
 import { resolvePath } from './paths';
 import { describeScriptInvocation } from './script-invocations';
 import type { SyntaxNode } from './shell-parser';
-import { buildWord, literalWord } from './shell-words';
+import { buildWord, fieldWords, literalWord } from './shell-words';
 import { executeEmbeddedShell, executeFedText } from './stdin-feeds';
 import { findExecs } from './find-exec';
 import type { Scope } from './walk-scope';
@@ -62,11 +62,8 @@ function assignmentLabel(node: SyntaxNode, api: WalkerApi, scope: Scope): string
   return `${node.childForFieldName('name')?.text ?? ''}=${word.value}`;
 }
 
-/** Brace expansion and `$IFS` splitting turn one word into several. */
 function expandFields(words: readonly ShellWord[]): ShellWord[] {
-  return words.flatMap((word) =>
-    word.fields ? word.fields.map((field) => ({ ...literalWord(field, word.raw), literal: word.literal || !/[$`]/.test(field) })) : [word],
-  );
+  return words.flatMap(fieldWords);
 }
 
 interface ResolveOptions {

@@ -1,6 +1,10 @@
 // Brace expansion as the gate sees a word: the words bash would make, at most `limit` of them,
 // in time that grows with the word, not with the number of words it could make.
+import { classifyCommand, loadCommandClassifier } from '../../../src/approval-signals/classify-command';
 import { expandBraces } from '../../../src/approval-signals/detector/brace-expansion';
+import { VECTOR_CONTEXT } from './vectors/vector-types';
+
+beforeAll(() => loadCommandClassifier());
 
 it('expands alternatives, sequences and nested groups in bash order', () => {
   expect(expandBraces('{rm,-rf,/}')).toEqual(['rm', '-rf', '/']);
@@ -30,4 +34,12 @@ it('takes little time for a word of many groups, which the worker judges on the 
   expect(Date.now() - started).toBeLessThan(1000);
   expect(words).toHaveLength(64);
   expect(words?.[0]).toBe(`x${'a'.repeat(24)}`);
+});
+
+it('says a command it could not parse, whose brace words make more than is judged, was not read whole', () => {
+  const many = `echo ${'{a,b}'.repeat(7)} (`;
+  expect(classifyCommand(many, VECTOR_CONTEXT).rules.map((rule) => rule.id)).toContain('U04');
+  const long = `echo ${`${'{a,b}'.repeat(6)} `.repeat(1600)}(`;
+  expect(classifyCommand(long, VECTOR_CONTEXT).rules.map((rule) => rule.id)).toContain('U04');
+  expect(classifyCommand('echo {a,b} (', VECTOR_CONTEXT).rules.map((rule) => rule.id)).not.toContain('U04');
 });

@@ -106,6 +106,14 @@ const DYNAMIC_NAMES: Row[] = [
   ['rm${IFS}-rf${IFS}/', 'hardline', 'H01'],
   ['{rm,-rf,/}', 'hardline', 'H01'],
   ['rm -rf {/,/tmp}', 'hardline', 'H01'],
+  // A brace expansion that makes one word still changes it: bash runs `rm -rf /etc`.
+  ['rm -rf /{e..e}tc', 'hardline', 'H02'],
+  ['rm -rf ~{u..u}ser', 'hardline', 'H03'],
+  ['rm -rf ~{r..r}oot', 'hardline', 'H02'],
+  ['{r..r}m -rf /', 'hardline', 'H01'], // not parsed (a command may not start with a brace), expanded apart
+  ['echo {a,b} ; {r..r}m -rf ~', 'hardline', 'H03'],
+  ['echo x > /{e..e}tc/hosts', 'dangerous', 'D17'],
+  ['cat < /{e..e}tc/shadow', 'dangerous', 'N19'],
   ['/???/r? -rf /', 'hardline', 'H01'],
   ['X=rm; $X -rf /', 'hardline', 'H01'],
   ['$(echo rm) -rf /', 'hardline', 'H01'],
