@@ -13,6 +13,7 @@ import { ensureShadowRepository } from './shadow-repository';
 import { inFolderBeneath } from './folder-chain';
 import { openOrUndefined } from '../environments/folder-beneath';
 import { listCheckpoints, CHECKPOINT_REFS, type CheckpointRecord, type CheckpointOrigin } from './checkpoint-list';
+import { startingPoints, treeHasStart } from './session-starts';
 
 export interface CheckpointLimits {
   /** More files than this (after exclusions): no snapshot at all. */
@@ -21,7 +22,7 @@ export interface CheckpointLimits {
   maxFileBytes: number;
   /** One snapshot (or rollback) may take this long, lock wait included. */
   timeoutMs: number;
-  /** Checkpoints kept per workspace; older ones go. */
+  /** Checkpoints kept per workspace; older ones go, but for the starting points of the newest this many session trees. */
   keep: number;
 }
 
@@ -77,7 +78,8 @@ export async function snapshotLocked(repository: ShadowRepository, origin: Check
 
   const all = await listCheckpoints(repository, deadline.remainingMs());
   const latest = all.at(-1);
-  if (latest && latest.tree === tree) return { kind: 'unchanged', latest, tree, durationMs: elapsed() };
+  // A session tree's first snapshot is recorded even when nothing changed: it is where it started.
+  if (latest && latest.tree === tree && treeHasStart(all, origin)) return { kind: 'unchanged', latest, tree, durationMs: elapsed() };
 
   const changed = parseNameStatus(await git(['diff-tree', '-r', '-z', '--no-renames', '--name-status', latest?.tree ?? EMPTY_TREE, tree]));
   const id = (latest?.id ?? 0) + 1;
@@ -95,7 +97,8 @@ export async function snapshotLocked(repository: ShadowRepository, origin: Check
   };
   const commit = (await git(['commit-tree', tree], `${JSON.stringify(record)}\n`)).toString('utf8').trim();
   await git(['update-ref', refOf(id), commit]);
-  const old = all.slice(0, Math.max(0, all.length + 1 - limits.keep));
+  const starts = startingPoints([...all, { id, sessionId: origin.sessionId }], limits.keep);
+  const old = all.slice(0, Math.max(0, all.length + 1 - limits.keep)).filter((checkpoint) => !starts.has(checkpoint.id));
   if (old.length) {
     await git(['update-ref', '--stdin'], old.map((checkpoint) => `delete ${refOf(checkpoint.id)}\n`).join(''));
     // What only dropped checkpoints held goes every few checkpoints (each snapshot adds a pack).

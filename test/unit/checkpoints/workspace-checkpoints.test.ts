@@ -189,15 +189,46 @@ test('more files than the cap: no checkpoint, a reason instead, and git stopped 
   expect(await checkpoint({ ...LIMITS, maxFiles: 60 })).toMatchObject({ kind: 'taken', checkpoint: { changed: { added: 60 } } });
 });
 
-test('only the newest `keep` checkpoints stay, and what they hold survives compaction', async () => {
+test("only the newest `keep` checkpoints stay, besides the session's starting point, and what they hold survives compaction", async () => {
   for (let index = 0; index < 11; index++) {
     write('counter.txt', String(index));
     await taken({ ...LIMITS, keep: 3 });
   }
   const kept = await listCheckpoints(shadowRepositoryFor(home, workspace), 5000);
-  expect(kept.map((entry) => entry.id)).toEqual([9, 10, 11]);
-  await rollbackWorkspace(shadowRepositoryFor(home, workspace), kept[0]!, { sessionId: 'operator', limits: { ...LIMITS, keep: 3 } });
+  expect(kept.map((entry) => entry.id)).toEqual([1, 9, 10, 11]);
+  await rollbackWorkspace(shadowRepositoryFor(home, workspace), kept[1]!, { sessionId: 'operator', limits: { ...LIMITS, keep: 3 } });
   expect(readFileSync(path.join(workspace, 'counter.txt'), 'utf8')).toBe('8');
+  await rollbackWorkspace(shadowRepositoryFor(home, workspace), kept[0]!, { sessionId: 'operator', limits: { ...LIMITS, keep: 3 } });
+  expect(readFileSync(path.join(workspace, 'counter.txt'), 'utf8')).toBe('0');
+});
+
+test("sub-agents' changes do not push out their session's starting point, and only the newest `keep` sessions keep theirs", async () => {
+  const limits = { ...LIMITS, keep: 2 };
+  const by = (sessionId: string) => takeCheckpoint(shadowRepositoryFor(home, workspace), { ...BY_TOOL, sessionId }, limits);
+  write('work.txt', 'the user\'s');
+  await by('root');
+  for (let index = 0; index < 6; index++) {
+    write('counter.txt', String(index));
+    await by(index % 2 ? 'root-sa0' : 'root-sa1-sa0');
+  }
+  const ids = async () => (await listCheckpoints(shadowRepositoryFor(home, workspace), 5000)).map((entry) => `${entry.id}:${entry.sessionId}`);
+  expect(await ids()).toEqual(['1:root', '6:root-sa1-sa0', '7:root-sa0']);
+  // Three more sessions, each changing once: only the two newest starting points stay, beside the newest two checkpoints.
+  for (const session of ['second', 'third', 'fourth']) {
+    write('counter.txt', session);
+    await by(session);
+  }
+  expect(await ids()).toEqual(['9:third', '10:fourth']);
+});
+
+test('a session that finds the workspace as the last checkpoint left it records that as its starting point', async () => {
+  const by = (sessionId: string) => takeCheckpoint(shadowRepositoryFor(home, workspace), { ...BY_TOOL, sessionId }, LIMITS);
+  write('work.txt', 'as left');
+  expect(await by('earlier')).toMatchObject({ kind: 'taken', checkpoint: { id: 1 } });
+  expect(await by('later')).toMatchObject({ kind: 'taken', checkpoint: { id: 2, sessionId: 'later', changed: { added: 0, modified: 0, deleted: 0 } } });
+  // Its own sub-agent's and its next turn's unchanged snapshots are no new starting points.
+  expect(await by('later-sa0')).toMatchObject({ kind: 'unchanged', latest: { id: 2 } });
+  expect(await by('later')).toMatchObject({ kind: 'unchanged', latest: { id: 2 } });
 });
 
 test('snapshots of one workspace run one at a time: concurrent calls give one checkpoint', async () => {
