@@ -10,6 +10,7 @@ import type { SyntaxNode } from './shell-parser';
 import { buildWord, fieldWords, literalWord } from './shell-words';
 import { executeEmbeddedShell, executeFedText } from './stdin-feeds';
 import { findExecs } from './find-exec';
+import { runByOptions } from './program-run-options';
 import type { Scope } from './walk-scope';
 import type { WalkerApi } from './walker-api';
 import { unwrapOnce } from './wrappers';
@@ -125,6 +126,12 @@ function resolve(api: WalkerApi, argv: ShellWord[], options: ResolveOptions): Ex
   if (command.program === 'find') {
     const findScope = { ...scope, wrappers, layers: [...layers, { program: 'find', argv: current }] };
     for (const exec of findExecs(current.slice(1))) resolve(api, exec.argv, { ...options, prefixLabels: [], scope: { ...findScope, wrappers: [...wrappers, `find ${exec.action}`] } });
+  }
+  for (const run of runByOptions(command.program, current.slice(1))) {
+    const label = `${command.program} ${run.option}`;
+    const inner = { ...scope, wrappers: [...wrappers, label], layers: [...layers, { program: command.program, argv: current }] };
+    if (run.kind === 'program') resolve(api, run.argv, { ...options, prefixLabels: [], scope: inner });
+    else handOn(api, command, run.text, label, inner.layers, scope.cwd, { ...scope, wrappers });
   }
   const script = command.program === null ? undefined : describeScriptInvocation(command.program, current.slice(1));
   if (script?.source.mode === 'inline') for (const code of script.source.code) executeEmbeddedShell(api, command, code.guess ?? code.value, scope);

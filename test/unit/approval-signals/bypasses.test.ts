@@ -51,6 +51,11 @@ const WRAPPERS: Row[] = [
   ['find . -type f -exec rm -rf {} +', 'dangerous', 'D39'],
   ['find / -delete', 'hardline', 'H01'],
   ['ls | xargs rm -rf', 'dangerous', 'D38'],
+  // Options of programs that only read, which run another program: what they run is judged.
+  ['rg --pre rm x ~/precious', 'dangerous'],
+  ["man -P 'rm -rf ~' ls", 'hardline', 'H03'],
+  ["bat --pager='rm -rf /' notes.md", 'hardline', 'H01'],
+  ["split --filter='rm -rf ~/precious' big.log", 'dangerous'],
   ['rsync -a --delete empty/ /', 'hardline', 'H01'],
   // More wrappers than the detector peels: the command left is a wrapper, never judged harmless.
   [`${'env '.repeat(16)}rm -rf /`, 'hardline', 'H01'],

@@ -35,6 +35,10 @@ test.each([
   'find . -exec rm {} \\;',
   'git log -p --output=changes.patch',
   'git diff --output changes.patch',
+  // What an option makes them run is a command of its own (`rg --pre rm x .` deletes what it searches).
+  'rg --pre rm -l x .',
+  'rg --pre=cat x src',
+  'rg --hostname-bin ./name.sh x',
   'xargs cat',
   '$PROGRAM list',
   'f() { ls; }; f',
