@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Harness } from '../../helpers/session-harness';
 import { REPO_ROOT, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
+import { testNeeding } from '../../helpers/services';
 
 let harness: Harness;
 let world: AttackWorld;
@@ -30,7 +31,7 @@ function cli(args: string[]): string {
 }
 
 // ripgrep is not everywhere: where it is missing, no command can use it either.
-(ripgrep ? test : test.skip)("`rg --pre rm` as a session's first command is checkpointed before it runs: the work it deletes comes back", async () => {
+testNeeding(Boolean(ripgrep), 'ripgrep is not installed: apt-get install ripgrep', "`rg --pre rm` as a session's first command is checkpointed before it runs: the work it deletes comes back", async () => {
   mkdirSync(path.join(world.workspace, 'src'), { recursive: true });
   writeFileSync(path.join(world.workspace, 'src/thesis.md'), 'years of work\n');
   const run = await runAttack(harness, world, () => ({ turns: [{ tool_calls: [terminal('rg --pre rm -l x .; echo searched')] }, { content: 'searched' }] }));
