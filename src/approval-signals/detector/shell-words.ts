@@ -3,6 +3,7 @@
 // walker (they run commands too).
 import type { ShellWord, Substitution } from './analysis-types';
 import { expandBraces, protectSpecials, restoreSpecials } from './brace-expansion';
+import { expandParameter } from './parameter-expansion';
 import { decodeAnsiC, unescapeDoubleQuoted, unescapeUnquoted } from './quote-removal';
 import type { SyntaxNode } from './shell-parser';
 
@@ -139,8 +140,8 @@ function guessValue(segments: Segment[], hooks: WordHooks): string | undefined {
 
 function knownExpansion(segment: Segment, hooks: WordHooks): string | undefined {
   if (segment.kind === 'text') return segment.text;
-  if (segment.kind === 'variable' && segment.variable === 'IFS') return ' ';
-  if (segment.kind === 'variable' && segment.variable !== undefined) return hooks.variable(segment.variable);
+  if (segment.kind === 'variable' && segment.variable === 'IFS') return expandParameter(segment.text, 'IFS', ' ');
+  if (segment.kind === 'variable' && segment.variable !== undefined) return expandParameter(segment.text, segment.variable, hooks.variable(segment.variable));
   if (segment.kind === 'substitution') return segment.substitution?.output?.replace(/\n+$/, '');
   return undefined;
 }

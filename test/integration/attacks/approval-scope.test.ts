@@ -124,3 +124,15 @@ test('a delete behind more wrappers than the gate peels (env env ... rm -rf) wai
   expect(JSON.stringify(deleted)).toMatch(/timed out without user response/);
   expectProjectIntact();
 });
+
+test('a build folder named through a variable and an operation is judged as the folder bash deletes', async () => {
+  plantProject();
+  // `x` holds "build", but each word bash makes of it is `src` or `*`: the work, not build output.
+  const deletes = ['x=build; rm -rf ${x/build/src}', 'x=build; rm -rf ${x:+*}'];
+  const run = await runAttack(harness, world, () => ({
+    turns: [...deletes.map((command) => ({ tool_calls: [terminal(command)] })), { content: 'done' }],
+  }));
+  expect(run.result.status).toBe('completed');
+  for (const result of await resultsOf(run)) expect(JSON.stringify(result)).toContain('timed out without user response');
+  expectProjectIntact();
+});

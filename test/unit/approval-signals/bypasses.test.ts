@@ -117,6 +117,14 @@ const DYNAMIC_NAMES: Row[] = [
   ['rm -rf ~{r..r}oot', 'hardline', 'H02'],
   ['{r..r}m -rf /', 'hardline', 'H01'], // not parsed (a command may not start with a brace), expanded apart
   ['echo {a,b} ; {r..r}m -rf ~', 'hardline', 'H03'],
+  // A known variable's value through an operation: the word bash makes, not the variable's value.
+  ['x=build; rm -rf ${x:+/}', 'hardline', 'H01'],
+  ['x=build; rm -rf "${x:+/etc}"', 'hardline', 'H02'],
+  ['x=/etc/abc; rm -rf ${x%/*}', 'hardline', 'H02'],
+  ['x=/etcx; rm -rf ${x:0:4}', 'hardline', 'H02'],
+  ['x=build; rm -rf ${x:+.}', 'dangerous', 'D02'],
+  ['x=build; rm -rf ./${x#build}', 'dangerous', 'D02'],
+  ['x=build; rm -rf ${x:+$HOME}', 'dangerous', 'D02'],
   ['echo x > /{e..e}tc/hosts', 'dangerous', 'D17'],
   ['cat < /{e..e}tc/shadow', 'dangerous', 'N19'],
   ['/???/r? -rf /', 'hardline', 'H01'],
