@@ -7,6 +7,7 @@ import { walkSimpleCommand } from './simple-command';
 import { withParsedShell, type SyntaxNode } from './shell-parser';
 import { buildWord, type WordHooks } from './shell-words';
 import { executeFedText, knownOutput } from './stdin-feeds';
+import { arithmeticAssigns, mayChangeVariables } from './variable-changes';
 import { childScope, nestedScope, type Scope } from './walk-scope';
 import type { WalkerApi } from './walker-api';
 
@@ -15,6 +16,10 @@ const LIMITS = { reparseDepth: 6, nesting: 150, commands: 400 };
 export class CommandWalker implements WalkerApi {
   private nesting = 0;
   private readonly reported = new Set<string>();
+  /** Every name assigned so far, in order ('*': any): what a region of the text may have changed. */
+  private readonly assigned: string[] = [];
+  /** After a nameref is declared, assigning one name may change another: no value is known. */
+  private namerefs = false;
 
   constructor(
     readonly analysis: Analysis,
@@ -49,6 +54,27 @@ export class CommandWalker implements WalkerApi {
       case 'variable_assignment':
         this.assign(node, scope);
         return [];
+      case 'if_statement':
+      case 'case_statement':
+        return this.visitMaybe(scope, () => this.visitSequence(node, scope));
+      case 'while_statement':
+      case 'until_statement':
+      case 'for_statement':
+      case 'c_style_for_statement':
+        return this.visitLoop(node, scope);
+      case 'list':
+        return this.visitList(node, scope);
+      case 'declaration_command':
+        return this.visitDeclaration(node, scope);
+      case 'unset_command':
+        this.forget('*', scope);
+        return this.visitSequence(node, scope);
+      case 'compound_statement':
+      case 'arithmetic_expansion':
+        if (node.type === 'arithmetic_expansion' || node.firstChild?.type === '((') {
+          if (arithmeticAssigns(node.text)) this.forget('*', scope);
+        }
+        return this.visitSequence(node, scope);
       case 'command_substitution':
       case 'process_substitution':
         this.substitution(node, scope);
@@ -73,6 +99,74 @@ export class CommandWalker implements WalkerApi {
       commands.push(...this.visit(child, childScopeFor));
     }
     return commands;
+  }
+
+  /**
+   * `declare`, `export`, `local`...: with an option the values are not the text (`-i` computes,
+   * `-u` capitalises, `-a` makes arrays), and after `-n` one name may stand for another.
+   */
+  private visitDeclaration(node: SyntaxNode, scope: Scope): ExecutedCommand[] {
+    const options = node.namedChildren.filter((child) => child.type === 'word' && child.text.startsWith('-')).map((child) => child.text);
+    if (options.some((option) => /^-[a-zA-Z]*n/.test(option))) {
+      this.namerefs = true;
+      this.forget('*', scope);
+    }
+    const start = this.assigned.length;
+    const commands = this.visitSequence(node, scope);
+    if (options.length) this.forgetAll(this.assigned.slice(start), scope);
+    return commands;
+  }
+
+  /** `a && b || c`: what follows an operator may not run. */
+  private visitList(node: SyntaxNode, scope: Scope): ExecutedCommand[] {
+    const commands: ExecutedCommand[] = [];
+    let conditional = false;
+    for (const child of node.children) {
+      if (child.type === '&&' || child.type === '||') conditional = true;
+      if (!child.isNamed) continue;
+      commands.push(...(conditional ? this.visitMaybe(scope, () => this.visit(child, scope)) : this.visit(child, scope)));
+    }
+    return commands;
+  }
+
+  /** Code that may or may not run (a branch, what follows `&&`): a name it assigns is unknown after it. */
+  private visitMaybe(scope: Scope, walk: () => ExecutedCommand[]): ExecutedCommand[] {
+    const start = this.assigned.length;
+    const commands = walk();
+    this.forgetAll(this.assigned.slice(start), scope);
+    return commands;
+  }
+
+  /**
+   * A loop body runs again after its own assignments, and its variable takes values the walker
+   * does not follow: no value is known inside it, and those it assigns are unknown after it.
+   */
+  private visitLoop(node: SyntaxNode, scope: Scope): ExecutedCommand[] {
+    const before = new Map(scope.vars);
+    const start = this.assigned.length;
+    const variable = node.type === 'for_statement' ? node.childForFieldName('variable')?.text : undefined;
+    if (variable) this.assigned.push(variable);
+    scope.vars.clear();
+    const commands = this.visitSequence(node, scope);
+    const changed = this.assigned.slice(start);
+    scope.vars.clear();
+    if (!changed.includes('*')) for (const [name, value] of before) if (!changed.includes(name)) scope.vars.set(name, value);
+    return commands;
+  }
+
+  private forgetAll(names: readonly string[], scope: Scope): void {
+    if (names.includes('*')) scope.vars.clear();
+    else for (const name of names) scope.vars.delete(name);
+  }
+
+  private forget(name: string, scope: Scope): void {
+    this.assigned.push(name);
+    this.forgetAll([name], scope);
+  }
+
+  commandRan(command: ExecutedCommand, scope: Scope): void {
+    const functions = new Set(this.analysis.functions.map((definition) => definition.name.toLowerCase()));
+    if (mayChangeVariables(command, functions)) this.forget('*', scope);
   }
 
   private visitPipeline(node: SyntaxNode, scope: Scope): ExecutedCommand[] {
@@ -142,7 +236,8 @@ export class CommandWalker implements WalkerApi {
     const word = value ? buildWord(value, this.wordHooks(scope)) : undefined;
     if (!name) return;
     const known = word === undefined ? '' : word.literal ? word.value : word.guess;
-    if (known === undefined) scope.vars.delete(name);
+    this.assigned.push(name);
+    if (known === undefined || this.namerefs) scope.vars.delete(name);
     else scope.vars.set(name, known);
   }
 
@@ -161,7 +256,8 @@ export class CommandWalker implements WalkerApi {
     return {
       substitution: (node) => this.substitution(node, scope),
       descend: (node) => void this.visit(node, scope),
-      variable: (name) => scope.vars.get(name),
+      variable: (name) => (this.namerefs ? undefined : scope.vars.get(name)),
+      assigned: (name) => this.forget(name, scope),
       cut: (word) => this.unknown('U04', word),
     };
   }

@@ -14,6 +14,8 @@ export interface WordHooks {
   descend(node: SyntaxNode): void;
   /** The literal value of a variable assigned earlier in the same text, if known. */
   variable(name: string): string | undefined;
+  /** `${name:=value}` may assign `name` as the word is expanded. */
+  assigned?(name: string): void;
   /** A word (its text) makes more words than are judged (brace expansion past its limit): some go unread. */
   cut?(word: string): void;
 }
@@ -71,7 +73,9 @@ function collectSegments(node: SyntaxNode, hooks: WordHooks, segments: Segment[]
     case 'expansion': {
       const variable = node.namedChildren.find((child) => child.type === 'variable_name' || child.type === 'special_variable_name');
       for (const child of node.namedChildren) if (child !== variable) hooks.descend(child);
-      segments.push({ text, pattern: protectSpecials(text), quoted, kind: 'variable', variable: variable?.text ?? text.replace(/^\$\{?/, '') });
+      const name = variable?.text ?? text.replace(/^\$\{?/, '');
+      if (variable && [':=', '='].some((operator) => text.startsWith(`\${${variable.text}${operator}`))) hooks.assigned?.(name);
+      segments.push({ text, pattern: protectSpecials(text), quoted, kind: 'variable', variable: name });
       return;
     }
     case 'command_substitution':

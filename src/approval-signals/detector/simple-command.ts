@@ -53,6 +53,7 @@ export function walkSimpleCommand(api: WalkerApi, node: SyntaxNode, scope: Scope
   for (const command of commands) {
     if (effects.stdin && !command.host) command.stdin = effects.stdin;
     executeFedText(api, command, scope);
+    api.commandRan(command, scope);
   }
   return api.continueAfterHeredoc(commands, effects.continuations, scope);
 }

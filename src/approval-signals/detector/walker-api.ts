@@ -15,5 +15,7 @@ export interface WalkerApi {
   /** Commands written after a heredoc start (`cat <<EOF | sh`, `cat <<EOF && x`). */
   continueAfterHeredoc(first: ExecutedCommand[], continuations: readonly SyntaxNode[], scope: Scope): ExecutedCommand[];
   record(command: ExecutedCommand): void;
+  /** A command ran that may change variables: what was known of them is not any more. */
+  commandRan(command: ExecutedCommand, scope: Scope): void;
   unknown(id: UnknownFact['id'], command: string): void;
 }

@@ -125,10 +125,15 @@ test('a delete behind more wrappers than the gate peels (env env ... rm -rf) wai
   expectProjectIntact();
 });
 
-test('a build folder named through a variable and an operation is judged as the folder bash deletes', async () => {
+test('a build folder named through a variable is judged as the folder bash deletes', async () => {
   plantProject();
-  // `x` holds "build", but each word bash makes of it is `src` or `*`: the work, not build output.
-  const deletes = ['x=build; rm -rf ${x/build/src}', 'x=build; rm -rf ${x:+*}'];
+  // `x` was "build", but each word bash makes of it is `src` or `*`: the work, not build output.
+  const deletes = [
+    'x=build; rm -rf ${x/build/src}',
+    'x=build; rm -rf ${x:+*}',
+    'x=build; read x <<< src; rm -rf $x',
+    'x=src; if false; then x=build; fi; rm -rf $x',
+  ];
   const run = await runAttack(harness, world, () => ({
     turns: [...deletes.map((command) => ({ tool_calls: [terminal(command)] })), { content: 'done' }],
   }));

@@ -202,12 +202,46 @@ const MUST_NOT_FLAG: Row[] = [
   ['rsync -a --delete src/ dist/', 'low_risk'],
 ];
 
+// A value the walker holds goes stale when something other than `name=value` may change it: the
+// delete of "build" is then of an unknown folder (dangerous), never build output (low risk).
+const STALE_VALUES: Row[] = [
+  ['x=build; read x <<< src; rm -rf $x', 'dangerous', 'D02'],
+  ['x=build; printf -v x src; rm -rf $x', 'dangerous', 'D02'],
+  ['x=build; mapfile -t x < list; rm -rf $x', 'dangerous', 'D02'],
+  ['x=build; getopts s x -s; rm -rf $x', 'dangerous', 'D02'],
+  ['x=build; wait -p x; rm -rf $x', 'dangerous', 'D02'],
+  ['x=build; command read x < list; rm -rf $x', 'dangerous', 'D02'],
+  ['x=build; coproc x { :; }; rm -rf $x', 'dangerous', 'D02'],
+  ['x=build; eval x=src; rm -rf $x', 'dangerous', 'D02'],
+  ['x=build; source ./set-x.sh; rm -rf $x', 'dangerous', 'D02'],
+  ['x=build; f() { x=src; }; f; rm -rf $x', 'dangerous', 'D02'],
+  ['x=build; declare -n y=x; y=src; rm -rf $x', 'dangerous', 'D02'],
+  ['declare -u x=build; rm -rf $x', 'dangerous', 'D02'],
+  ['x=build; unset x; rm -rf ./$x', 'dangerous', 'D02'],
+  ['x=build; for x in src; do :; done; rm -rf $x', 'dangerous', 'D02'],
+  ['x=build; select x in src; do break; done; rm -rf $x', 'dangerous', 'D02'],
+  ['x=build; for i in 1 2; do rm -rf $x; x=src; done', 'dangerous', 'D02'],
+  ['x=src; if false; then x=build; fi; rm -rf $x', 'dangerous', 'D02'],
+  ['x=src; false && x=build; rm -rf $x', 'dangerous', 'D02'],
+  ['x=build; let x=5; rm -rf $x', 'dangerous', 'D02'],
+  ['x=build; ((x=5)); rm -rf $x', 'dangerous', 'D02'],
+  ['x=build; : $((x=5)); rm -rf $x', 'dangerous', 'D02'],
+  ['x=build; : ${x:=src}; unset x; : ${x:=src}; rm -rf $x', 'dangerous', 'D02'],
+  // Where nothing can have changed it, the value still counts.
+  ['x=build; rm -rf $x', 'low_risk', 'L01'],
+  ['declare x=build; rm -rf $x', 'low_risk', 'L01'],
+  ['x=build; ls; printf "%s" x; rm -rf $x', 'low_risk', 'L01'],
+  ['x=build; x=src true; rm -rf $x', 'low_risk', 'L01'],
+  ['d=build; for i in 1; do echo; done; rm -rf $d', 'low_risk', 'L01'],
+];
+
 describe.each([
   ['quoting and program names', QUOTING_AND_NAMES],
   ['wrappers', WRAPPERS],
   ['text handed to another shell', REPARSED_TEXT],
   ['substitutions and control flow', SUBSTITUTIONS_AND_CONTROL_FLOW],
   ['names built at run time', DYNAMIC_NAMES],
+  ['values that may have changed', STALE_VALUES],
   ['fetched or decoded code', FETCH_AND_DECODE],
   ['other categories', OTHER_CATEGORIES],
   ['everyday commands', MUST_NOT_FLAG],
