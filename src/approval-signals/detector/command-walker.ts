@@ -7,6 +7,7 @@ import { walkSimpleCommand } from './simple-command';
 import { withParsedShell, type SyntaxNode } from './shell-parser';
 import { buildWord, type WordHooks } from './shell-words';
 import { executeFedText, knownOutput } from './stdin-feeds';
+import { turnsOnErrexit } from './directory-changes';
 import { arithmeticAssigns, mayChangeVariables } from './variable-changes';
 import { childScope, nestedScope, type Scope } from './walk-scope';
 import type { WalkerApi } from './walker-api';
@@ -117,14 +118,31 @@ export class CommandWalker implements WalkerApi {
     return commands;
   }
 
-  /** `a && b || c`: what follows an operator may not run. */
+  /**
+   * `a && b || c`: what follows an operator may not run. After `cd x &&` the `cd` succeeded; after
+   * `cd x || exit` the text goes on only if it did.
+   */
   private visitList(node: SyntaxNode, scope: Scope): ExecutedCommand[] {
     const commands: ExecutedCommand[] = [];
-    let conditional = false;
+    let operator: string | undefined;
+    let left: SyntaxNode | undefined;
     for (const child of node.children) {
-      if (child.type === '&&' || child.type === '||') conditional = true;
-      if (!child.isNamed) continue;
-      commands.push(...(conditional ? this.visitMaybe(scope, () => this.visit(child, scope)) : this.visit(child, scope)));
+      if (child.type === '&&' || child.type === '||') operator = child.type;
+      if (!child.isNamed || child.type === 'comment') continue;
+      if (!operator) {
+        scope.cdSucceeded = undefined;
+        commands.push(...this.visit(child, scope));
+        left = child;
+        continue;
+      }
+      const succeeded = left?.type === 'command' ? scope.cdSucceeded : undefined;
+      const afterLeft = { cwd: scope.cwd, fallbacks: scope.cwdFallbacks ?? [] };
+      if (operator === '&&' && succeeded) scope.cwdFallbacks = succeeded;
+      commands.push(...this.visitMaybe(scope, () => this.visit(child, scope)));
+      const stops = operator === '||' && child.type === 'command' && /^(?:exit|return)\b/.test(child.text);
+      const mayBe = stops && succeeded ? succeeded : [...afterLeft.fallbacks, afterLeft.cwd, ...(scope.cwdFallbacks ?? [])];
+      scope.cwdFallbacks = [...new Set(mayBe)].filter((cwd) => cwd !== scope.cwd);
+      left = child;
     }
     return commands;
   }
@@ -165,6 +183,7 @@ export class CommandWalker implements WalkerApi {
   }
 
   commandRan(command: ExecutedCommand, scope: Scope): void {
+    if (turnsOnErrexit(command)) scope.errexit = true;
     const functions = new Set(this.analysis.functions.map((definition) => definition.name.toLowerCase()));
     if (mayChangeVariables(command, functions)) this.forget('*', scope);
   }

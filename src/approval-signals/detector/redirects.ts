@@ -38,7 +38,9 @@ function applyFileRedirect(api: WalkerApi, redirect: SyntaxNode, scope: Scope, c
   // is an error, but each is judged).
   if (operator === '<') {
     effects.stdin = destinationNode.type === 'process_substitution' ? { kind: 'process-substitution', word: destination } : { kind: 'file', word: destination };
-    if (destinationNode.type !== 'process_substitution') for (const target of fieldWords(destination)) api.analysis.reads.push({ target, cwd: scope.cwd, command: commandText });
+    if (destinationNode.type !== 'process_substitution') {
+      for (const target of fieldWords(destination)) for (const cwd of possibleCwds(scope)) api.analysis.reads.push({ target, cwd, command: commandText });
+    }
     return;
   }
   const duplicatesDescriptor = (operator === '>&' || operator === '<&') && /^(?:\d+-?|-)$/.test(destination.value);
@@ -47,7 +49,12 @@ function applyFileRedirect(api: WalkerApi, redirect: SyntaxNode, scope: Scope, c
 }
 
 export function recordWrite(api: WalkerApi, target: ShellWord, scope: Scope, commandText: string, operator: string): void {
-  api.analysis.writes.push({ via: 'redirect', target, cwd: scope.cwd, command: commandText, program: operator, wrappers: scope.wrappers });
+  for (const cwd of possibleCwds(scope)) api.analysis.writes.push({ via: 'redirect', target, cwd, command: commandText, program: operator, wrappers: scope.wrappers });
+}
+
+/** The folder the shell is in, and those a failed `cd` may have left it in. */
+function possibleCwds(scope: Scope): (string | null)[] {
+  return [scope.cwd, ...(scope.cwdFallbacks ?? [])];
 }
 
 function applyHeredoc(api: WalkerApi, redirect: SyntaxNode, scope: Scope, commandText: string, effects: RedirectEffects): void {

@@ -4,11 +4,11 @@ import type { ExecutedCommand, Invocation, ShellWord } from './analysis-types';
 import { guessedArgvs, programOf } from './dynamic-names';
 import { applyRedirects } from './redirects';
 import { isShell } from './program-names';
-import { resolvePath } from './paths';
 import { describeScriptInvocation } from './script-invocations';
 import type { SyntaxNode } from './shell-parser';
 import { buildWord, fieldWords, literalWord } from './shell-words';
 import { executeEmbeddedShell, executeFedText } from './stdin-feeds';
+import { followDirectoryChange } from './directory-changes';
 import { findExecs } from './find-exec';
 import { runByOptions } from './program-run-options';
 import type { Scope } from './walk-scope';
@@ -48,7 +48,12 @@ export function walkSimpleCommand(api: WalkerApi, node: SyntaxNode, scope: Scope
       const guesses = guessedArgvs(nameWord, argv);
       if (!guesses.length) commands.push(...resolve(api, argv, { ...base, guessed: true, hidden: false, dynamicName: true }));
       guesses.forEach((guess, index) => commands.push(...resolve(api, guess, { ...base, guessed: true, hidden: index > 0, dynamicName: true })));
-    } else commands.push(...resolve(api, argv, { ...base, guessed: false, hidden: false, dynamicName: false }));
+    } else {
+      const elsewhere = scope.cwdFallbacks ?? [];
+      commands.push(...resolve(api, argv, { ...base, guessed: false, hidden: false, dynamicName: false }));
+      // A `cd` before may have failed: the command may run where the shell was instead.
+      for (const cwd of elsewhere) resolve(api, argv, { ...base, scope: { ...scope, cwd, cwdFallbacks: [] }, guessed: false, hidden: true, dynamicName: false, elsewhere: true });
+    }
   }
   for (const command of commands) {
     if (effects.stdin && !command.host) command.stdin = effects.stdin;
@@ -75,6 +80,8 @@ interface ResolveOptions {
   guessed: boolean;
   hidden: boolean;
   dynamicName: boolean;
+  /** Judged in a folder a failed `cd` may have left the shell in: it follows no `cd` itself. */
+  elsewhere?: boolean;
 }
 
 /** Peels wrappers, hands shell text on, and records the command that finally runs. */
@@ -119,7 +126,7 @@ function resolve(api: WalkerApi, argv: ShellWord[], options: ResolveOptions): Ex
     return [command];
   }
   api.record(command);
-  if (!options.guessed && options.prefixLabels.length === 0 && wrappers.length === scope.wrappers.length) followDirectoryChange(api, command, scope);
+  if (!options.guessed && !options.elsewhere && options.prefixLabels.length === 0 && wrappers.length === scope.wrappers.length) followDirectoryChange(command, scope, api.home);
   if (command.program === 'alias') defineAliases(api, command, scope, layers);
   else if (command.program !== null && !isKnownProgram(command.program) && !isShell(command.program) && !isInterpreter(command.program)) {
     speculate(api, command, current, { ...options, scope: { ...scope, wrappers, layers } });
@@ -215,14 +222,3 @@ function makeCommand(argv: ShellWord[], options: MakeOptions): ExecutedCommand {
 }
 
 /** `cd DIR` (and `pushd`) changes where later relative paths point. */
-function followDirectoryChange(api: WalkerApi, command: ExecutedCommand, scope: Scope): void {
-  if (command.program === 'popd') scope.cwd = null;
-  if (command.program !== 'cd' && command.program !== 'pushd') return;
-  const target = command.argv.slice(1).find((word) => !/^-[LPe@]+$/.test(word.value));
-  if (!target) {
-    if (command.program === 'cd') scope.cwd = api.home;
-    return;
-  }
-  const resolved = resolvePath(target, scope.cwd, api.home);
-  scope.cwd = target.value === '-' || resolved.dynamic ? null : resolved.path;
-}

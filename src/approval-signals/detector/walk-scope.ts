@@ -5,6 +5,12 @@ import type { Invocation } from './analysis-types';
 export interface Scope {
   /** Working directory, `null` once a `cd` went somewhere unknown. */
   cwd: string | null;
+  /** Other folders the shell may be in: a `cd` that fails leaves it where it was (see directory-changes.ts). */
+  cwdFallbacks?: readonly (string | null)[];
+  /** After a `cd`: the fallbacks that remain if it succeeded (for what `&&` runs after it). */
+  cdSucceeded?: readonly (string | null)[];
+  /** `set -e` is on: a failing `cd` stops the text. */
+  errexit?: boolean;
   /** Variables assigned literally earlier in the text (for guessing dynamic command names). */
   vars: Map<string, string>;
   /** Labels of the wrappers around this text (`bash -c`, `ssh`), outermost first. */
@@ -23,6 +29,7 @@ export function childScope(scope: Scope): Scope {
 export function nestedScope(scope: Scope, label: string, layers: Invocation[], cwd: string | null): Scope {
   return {
     cwd,
+    ...(cwd === scope.cwd && scope.cwdFallbacks ? { cwdFallbacks: scope.cwdFallbacks } : {}),
     vars: new Map(scope.vars),
     wrappers: [...scope.wrappers, label],
     layers,

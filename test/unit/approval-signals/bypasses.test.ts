@@ -235,6 +235,24 @@ const STALE_VALUES: Row[] = [
   ['d=build; for i in 1; do echo; done; rm -rf $d', 'low_risk', 'L01'],
 ];
 
+// A `cd` that fails leaves the shell where it was, and what follows `;` still runs there:
+// `cd build; rm -rf *` empties the workspace when build does not exist.
+const FAILED_CD: Row[] = [
+  ['cd build; rm -rf *', 'dangerous', 'D02'],
+  ['cd build || true; rm -rf *', 'dangerous', 'D02'],
+  ['pushd build; rm -rf *', 'dangerous', 'D02'],
+  ['if false; then cd build; fi; rm -rf *', 'dangerous', 'D02'],
+  ['(set -e); cd build; rm -rf *', 'dangerous', 'D02'],
+  ['cd build/deep; rm -rf ../..', 'hardline', 'H02'],
+  ['cd a; cp x ../.bashrc', 'dangerous', 'D53'],
+  ['cd a; cat ../../user/.ssh/id_rsa', 'dangerous', 'N19'],
+  // Where the `cd` is certain for what follows it, the build folder is still build output.
+  ['cd build && rm -rf *', 'low_risk', 'L01'],
+  ['cd build || exit 1; rm -rf *', 'low_risk', 'L01'],
+  ['set -e; cd build; rm -rf *', 'low_risk', 'L01'],
+  ['cd build && rm -rf * && cd ..', 'low_risk', 'L01'],
+];
+
 describe.each([
   ['quoting and program names', QUOTING_AND_NAMES],
   ['wrappers', WRAPPERS],
@@ -242,6 +260,7 @@ describe.each([
   ['substitutions and control flow', SUBSTITUTIONS_AND_CONTROL_FLOW],
   ['names built at run time', DYNAMIC_NAMES],
   ['values that may have changed', STALE_VALUES],
+  ['a cd that may fail', FAILED_CD],
   ['fetched or decoded code', FETCH_AND_DECODE],
   ['other categories', OTHER_CATEGORIES],
   ['everyday commands', MUST_NOT_FLAG],
