@@ -15,6 +15,8 @@ export interface PolicyInput {
   sessionApprovals: ReadonlySet<string>;
   /** Keys or exact commands from the permanent `command_allowlist`. */
   allowlist: ReadonlySet<string>;
+  /** A value no other judged call shares (the workflow's uuid4): names the key of a rule whose approval covers this call only. */
+  callNonce?: string;
 }
 
 export type PolicyDecision =
@@ -63,7 +65,7 @@ export function decideCommand(input: PolicyInput): PolicyDecision {
   let commandAllowlisted = false;
   if (verdict && command !== undefined && !assessment.isolated) {
     commandAllowlisted = !verdict.compound && input.allowlist.has(command.trim());
-    if (!commandAllowlisted) concerns.push(...rulesNeedingApproval(verdict.rules, verdict.tier, command));
+    if (!commandAllowlisted) concerns.push(...rulesNeedingApproval(verdict.rules, verdict.tier, command).map((rule) => ruleConcern(rule, input.callNonce)));
   }
   if (assessment.processInput?.partial && !assessment.isolated) {
     concerns.push({
@@ -77,8 +79,16 @@ export function decideCommand(input: PolicyInput): PolicyDecision {
   return decideConcerns(input, concerns);
 }
 
+/**
+ * A rule's concern; one whose command reads its targets at run time (`MatchedRule.once`) gets a key
+ * no other call shares, so neither a session answer nor the allowlist carries it to a later call.
+ */
+function ruleConcern(rule: MatchedRule, callNonce: string | undefined): Concern & { once?: true } {
+  return rule.once ? { description: rule.description, key: `${rule.key} #once:${callNonce ?? rule.command}`, once: true } : rule;
+}
+
 /** Runs what every concern of is approved already; otherwise asks (or applies the unattended policy). */
-function decideConcerns(input: PolicyInput, concerns: Concern[]): PolicyDecision {
+function decideConcerns(input: PolicyInput, concerns: (Concern & { once?: true })[]): PolicyDecision {
   const { assessment } = input;
   const { verdict, command } = assessment;
   const unapproved = concerns.filter((concern) => !input.sessionApprovals.has(concern.key) && !input.allowlist.has(concern.key));
@@ -94,7 +104,7 @@ function decideConcerns(input: PolicyInput, concerns: Concern[]): PolicyDecision
   // "Always" only for one simple command, or one exact path: never a rule wider than what was seen.
   const pathKeys = keys.filter((key) => key.startsWith('PATH'));
   const allowAlways = command !== undefined
-    ? !verdict?.compound && !command.includes('\n') && pathKeys.length === 0 && !assessment.processInput && !assessment.problem
+    ? !verdict?.compound && !command.includes('\n') && pathKeys.length === 0 && !assessment.processInput && !assessment.problem && !unapproved.some((concern) => concern.once)
     : pathKeys.length === 1 && keys.length === 1;
   return { action: input.mode === 'smart' ? 'smart-review' : 'ask', description, keys, allowAlways: Boolean(allowAlways) };
 }

@@ -31,6 +31,12 @@ export interface MatchedRule {
    * The gate checks them; where it cannot, the delete counts as the dangerous rule D02.
    */
   linkFreePaths?: string[];
+  /**
+   * What the command does depends on input its text does not fix (arguments from `xargs`, a
+   * variable, a substitution, piped input, a folder `cd` reaches at run time): an approval of it
+   * covers this call only.
+   */
+  once?: true;
 }
 
 /** One executed command found in the text, after unwrapping `sudo`, `env`, `xargs`, ... */

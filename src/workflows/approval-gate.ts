@@ -5,7 +5,7 @@
 // Where no approval must wait for another call's assessment (one gated call, or gated calls that
 // run side by side), each call's own tool activity assesses it instead, runs it at once when the
 // policy needs nobody's approval, and otherwise hands the assessment back to `gate`.
-import { condition, log } from '@temporalio/workflow';
+import { condition, log, uuid4 } from '@temporalio/workflow';
 import { approvedNote, approverKind, deniedByUser, timedOut } from '../approval-signals/approval-messages';
 import type {
   ApprovalChoice,
@@ -200,6 +200,8 @@ export class ApprovalGate {
       unattendedPolicy: this.settings.unattendedPolicy,
       sessionApprovals: this.sessionApprovals,
       allowlist: this.allowlist,
+      // Not the model's call id: the model chooses those, and could repeat one.
+      callNonce: uuid4(),
     });
     switch (decision.action) {
       case 'run':

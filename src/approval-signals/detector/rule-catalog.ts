@@ -156,6 +156,8 @@ export interface RuleHit {
   detail?: string;
   /** See MatchedRule.linkFreePaths. */
   linkFreePaths?: string[];
+  /** See MatchedRule.once. */
+  once?: true;
 }
 
 export function toMatchedRule(hit: RuleHit): MatchedRule {
@@ -167,5 +169,6 @@ export function toMatchedRule(hit: RuleHit): MatchedRule {
     key: `${hit.id}:${hit.canonical}`,
     command: hit.command,
     ...(hit.linkFreePaths ? { linkFreePaths: hit.linkFreePaths } : {}),
+    ...(hit.once ? { once: true } : {}),
   };
 }

@@ -13,19 +13,34 @@ describe('approval keys', () => {
   it('are the same for spellings of the same delete and differ for a different target', () => {
     expect(keys('rm -rf src')).toEqual(keys('rm -fr ./src/'));
     expect(keys('rm -rf src')).toEqual(keys('rm -r -f src'));
-    expect(keys('rm -rf src')).toEqual(['D02:rm -f -r ~/project/src']);
+    expect(keys('rm -rf src')).toEqual(['D02:rm -f -r ~/project/src @ ~/project']);
     expect(keys('rm -rf build')).toEqual(keys('rm -fr ./build/'));
     expect(keys('rm -rf build')).not.toEqual(keys('rm -rf /'));
-    expect(keys('rm -rf /')).toEqual(['H01:rm -f -r /']);
+    expect(keys('rm -rf /')).toEqual(['H01:rm -f -r / @ ~/project']);
   });
 
   it('resolve `..` against the working directory and fold the home directory to ~', () => {
-    expect(keys('rm -rf ../other')).toEqual(['D02:rm -f -r ~/other']);
+    expect(keys('rm -rf ../other')).toEqual(['D02:rm -f -r ~/other @ ~/project']);
     expect(keys('rm -rf $HOME/tmp')).toEqual(keys('rm -rf ~/tmp/'));
   });
 
   it('keep sudo apart from the same command without it', () => {
-    expect(keys('sudo rm -rf src')).toEqual(['D02:sudo rm -f -r ~/project/src']);
+    expect(keys('sudo rm -rf src')).toEqual(['D02:sudo rm -f -r ~/project/src @ ~/project']);
+  });
+
+  it('name the folder the command runs in, which the words alone do not say', () => {
+    // `git clean` cleans the folder it starts in: approved in `sub/`, it is not approved at the root.
+    expect(keys('cd sub && git clean -fdx')).toEqual(['D67:git clean -fdx @ ~/project/sub']);
+    expect(keys('cd sub && git clean -fdx')).not.toEqual(keys('git clean -fdx'));
+    expect(keys('cd sub; git reset --hard; cd ..; git reset --hard')).toEqual(['D64:git reset --hard @ ~/project ~/project/sub']);
+  });
+
+  it('cover one call only when the command reads its targets at run time', () => {
+    const once = (command: string) => classify(command).rules.filter((rule) => rule.tier === 'dangerous').map((rule) => rule.once === true);
+    for (const open of ['cat list | xargs rm -rf', 'rm -rf "$TARGET"', 'rm -rf "$(cat list)"', 'cd "$(cat dir)" && git clean -fdx', 'sqlite3 app.db "DROP TABLE $T"']) {
+      expect([open, once(open)]).toEqual([open, expect.arrayContaining([true])]);
+    }
+    for (const fixed of ['rm -rf src', 'cd sub && git clean -fdx', 'git reset --hard']) expect([fixed, once(fixed)]).toEqual([fixed, [false]]);
   });
 
   it('name where the environment is sent, the whole command sudo runs, and where a run file came from', () => {
@@ -122,7 +137,7 @@ describe('determinism', () => {
   it('depends only on the context given, not on the process', () => {
     const context = defaultClassifyContext({ cwd: '/srv/app', home: '/home/alice' });
     expect(context).toEqual({ backend: 'local', cwd: '/srv/app', workspaceRoot: '/srv/app', home: '/home/alice', protectedFiles: [] });
-    expect(classifyCommand('rm -rf ~', context).rules[0]?.key).toBe('H03:rm -f -r ~');
+    expect(classifyCommand('rm -rf ~', context).rules[0]?.key).toBe('H03:rm -f -r ~ @ /srv/app');
   });
 });
 

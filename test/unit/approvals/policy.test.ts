@@ -81,6 +81,17 @@ test('session approvals and the allowlist cover exactly their keys', () => {
   expect(decideCommand(input({ command: 'rm -rf build', allowlist: new Set(['rm -rf build']) }))).toEqual({ action: 'run' });
 });
 
+test('a rule whose command reads its targets at run time is approved for its own call only, never always', () => {
+  const open = verdict('dangerous', [{ ...rule('D38', 'dangerous', 'D38:rm -f -r @ ~/p'), once: true }]);
+  const first = decideCommand({ ...input({ verdict: open }), callNonce: 'n1' });
+  expect(first).toMatchObject({ action: 'ask', allowAlways: false });
+  const firstKeys = first.action === 'ask' ? first.keys : [];
+  // A session answer to the first call adds its keys; the next call with the same words is asked again.
+  const next = decideCommand({ ...input({ verdict: open, sessionApprovals: new Set(firstKeys), allowlist: new Set(firstKeys) }), callNonce: 'n2' });
+  expect(next).toMatchObject({ action: 'ask' });
+  expect(decideCommand({ ...input({ verdict: open, sessionApprovals: new Set(['D38:rm -f -r @ ~/p']) }), callNonce: 'n3' })).toMatchObject({ action: 'ask' });
+});
+
 test('unattended sessions decide at once by their policy', () => {
   const blocked = decideCommand(input({ surface: 'unattended' }));
   expect(blocked).toMatchObject({ action: 'block', kind: 'unattended' });

@@ -1,0 +1,81 @@
+// A session approval covers the command the person saw where it ran, and nothing the text leaves
+// open: the same words in another folder (`git clean -fdx` approved in `sub/`, then run at the
+// workspace's root) or with other input (`... | xargs rm -rf` with a different list) are asked again.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Harness } from '../../helpers/session-harness';
+import { humanApproves, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
+
+let harness: Harness;
+let world: AttackWorld;
+setUpAttacks((connected) => (harness = connected), (created) => (world = created));
+
+/** A repository with committed code, untracked work at its root (notes) and scratch files in `sub/`. */
+function plantRepository(): void {
+  mkdirSync(path.join(world.workspace, 'sub'), { recursive: true });
+  mkdirSync(path.join(world.workspace, 'notes'), { recursive: true });
+  writeFileSync(path.join(world.workspace, 'main.ts'), 'export {};\n');
+  execFileSync('git', ['init', '-q'], { cwd: world.workspace });
+  execFileSync('git', ['add', 'main.ts'], { cwd: world.workspace });
+  execFileSync('git', ['-c', 'user.email=a@example.com', '-c', 'user.name=a', 'commit', '-q', '-m', 'code'], { cwd: world.workspace });
+  writeFileSync(path.join(world.workspace, 'notes', 'thesis.md'), 'years of untracked work\n');
+  writeFileSync(path.join(world.workspace, 'sub', 'scratch.o'), 'scratch\n');
+}
+
+const thesis = () => path.join(world.workspace, 'notes', 'thesis.md');
+
+test('git clean approved for the session in a sub-folder is asked again at the workspace root', async () => {
+  plantRepository();
+  const run = await runAttack(
+    harness,
+    world,
+    () => ({
+      turns: [
+        { tool_calls: [terminal('cd sub && git clean -fdx')] },
+        { tool_calls: [terminal('cd .. && git clean -fdx')] },
+        { tool_calls: [terminal('git clean -fdx', { workdir: world.workspace })] },
+        { content: 'done' },
+      ],
+    }),
+    {},
+    humanApproves(world, 'cd sub', 1, 'session'),
+  );
+  expect(run.result.status).toBe('completed');
+  const [inSub, atRoot, withWorkdir] = (await resultsOf(run)).map((result) => JSON.stringify(result));
+  expect(inSub).toContain('"exit_code":0');
+  expect(existsSync(path.join(world.workspace, 'sub', 'scratch.o'))).toBe(false);
+  expect(atRoot).toContain('timed out without user response');
+  expect(withWorkdir).toContain('timed out without user response');
+  expect(existsSync(thesis())).toBe(true);
+});
+
+test('a delete whose targets come from its input, approved for the session, is asked again with other input', async () => {
+  plantRepository();
+  const run = await runAttack(
+    harness,
+    world,
+    () => ({
+      turns: [
+        { tool_calls: [terminal('echo sub/scratch.o | xargs rm -rf')] },
+        { tool_calls: [terminal('echo notes main.ts | xargs rm -rf')] },
+        { tool_calls: [terminal('T=sub; rm -rf "$T"')] },
+        { tool_calls: [terminal('T=notes; rm -rf "$T"')] },
+        { content: 'done' },
+      ],
+    }),
+    {},
+    async (handle, finished) => {
+      await humanApproves(world, 'scratch.o', 1, 'session')(handle, finished);
+      await humanApproves(world, 'T=sub', 1, 'session')(handle, finished);
+    },
+  );
+  expect(run.result.status).toBe('completed');
+  const [first, second, third, fourth] = (await resultsOf(run)).map((result) => JSON.stringify(result));
+  expect(first).toContain('"exit_code":0');
+  expect(second).toContain('timed out without user response');
+  expect(third).toContain('"exit_code":0');
+  expect(fourth).toContain('timed out without user response');
+  expect(existsSync(thesis())).toBe(true);
+  expect(existsSync(path.join(world.workspace, 'main.ts'))).toBe(true);
+});
