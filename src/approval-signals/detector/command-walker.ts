@@ -11,6 +11,7 @@ import { turnsOnErrexit } from './directory-changes';
 import { arithmeticAssigns, mayChangeVariables } from './variable-changes';
 import { childScope, nestedScope, type Scope } from './walk-scope';
 import type { WalkerApi } from './walker-api';
+import { assignedTexts, deferredCodeOfAssignment } from './deferred-code';
 
 const LIMITS = { reparseDepth: 6, nesting: 150, commands: 400 };
 
@@ -254,6 +255,7 @@ export class CommandWalker implements WalkerApi {
     const value = node.childForFieldName('value');
     const word = value ? buildWord(value, this.wordHooks(scope)) : undefined;
     if (!name) return;
+    for (const code of deferredCodeOfAssignment(name, assignedTexts(value, this.wordHooks(scope)))) this.reparse(code, scope, `${name} (runs later)`, scope.layers, null);
     const known = word === undefined ? '' : word.literal ? word.value : word.guess;
     this.assigned.push(name);
     if (known === undefined || this.namerefs) scope.vars.delete(name);

@@ -11,6 +11,7 @@ import { executeEmbeddedShell, executeFedText } from './stdin-feeds';
 import { followDirectoryChange } from './directory-changes';
 import { findExecs } from './find-exec';
 import { runByOptions } from './program-run-options';
+import { assignedTexts, deferredCodeOfAssignment, deferredCodeOfCommand } from './deferred-code';
 import type { Scope } from './walk-scope';
 import type { WalkerApi } from './walker-api';
 import { unwrapOnce } from './wrappers';
@@ -66,7 +67,9 @@ export function walkSimpleCommand(api: WalkerApi, node: SyntaxNode, scope: Scope
 function assignmentLabel(node: SyntaxNode, api: WalkerApi, scope: Scope): string {
   const value = node.childForFieldName('value');
   const word = value ? buildWord(value, api.wordHooks(scope)) : literalWord('');
-  return `${node.childForFieldName('name')?.text ?? ''}=${word.value}`;
+  const name = node.childForFieldName('name')?.text ?? '';
+  for (const code of deferredCodeOfAssignment(name, assignedTexts(value, api.wordHooks(scope)))) api.reparse(code, scope, `${name} (runs later)`, scope.layers, null);
+  return `${name}=${word.value}`;
 }
 
 function expandFields(words: readonly ShellWord[]): ShellWord[] {
@@ -127,6 +130,8 @@ function resolve(api: WalkerApi, argv: ShellWord[], options: ResolveOptions): Ex
   }
   api.record(command);
   if (!options.guessed && !options.elsewhere && options.prefixLabels.length === 0 && wrappers.length === scope.wrappers.length) followDirectoryChange(command, scope, api.home);
+  // Runs later, wherever the shell is by then: no cwd.
+  for (const code of deferredCodeOfCommand(command.program, command.argv)) api.reparse(code, scope, `${command.program ?? '?'} (runs later)`, layers, null);
   if (command.program === 'alias') defineAliases(api, command, scope, layers);
   else if (command.program !== null && !isKnownProgram(command.program) && !isShell(command.program) && !isInterpreter(command.program)) {
     speculate(api, command, current, { ...options, scope: { ...scope, wrappers, layers } });
