@@ -17,6 +17,7 @@ import type { CommandVerdict, MatchedRule } from '../approval-signals/verdict';
 import { boundedApprovalKey } from '../approval-signals/approval-key';
 import { visibleText } from '../approval-signals/visible-text';
 import { oneLine, quotedText } from '../approval-signals/shown-call';
+import { unshownParts } from '../approval-signals/unshown-parts';
 import { confirmLinkFreePaths } from '../approval-signals/link-free-paths';
 import { writePreview } from './write-preview';
 import type { LoadedConfig } from '../config/load';
@@ -186,12 +187,18 @@ export function createAssessToolCall(deps: AssessDeps) {
     // The model wrote the display: a well-known format hides only a plain token in it, never a
     // private-key block or a `TOKEN=` value holding code, which would hide what runs.
     const display = assessment.display === undefined ? undefined : deps.redactor.redactForApproval(assessment.display);
+    const visible = display === undefined ? undefined : visibleText(display);
+    // What the gate asks about past the cut is named after it (cut at most to the notes' share).
+    const unshown =
+      visible !== undefined && visible.length > MAX_DISPLAY - MAX_DISPLAY / 4
+        ? unshownParts(clipShown(visible, MAX_DISPLAY - MAX_DISPLAY / 4), assessment.verdict?.rules ?? [], (text) => oneLine(deps.redactor.redactForApproval(text)))
+        : [];
     // The runtime's lines come after what is clipped, so a long command cannot push them out of view.
-    const notes = clip((displayNotes ?? []).map((note) => `\n${oneLine(deps.redactor.redactForApproval(note))}`).join(''), MAX_DISPLAY / 4);
+    const notes = clip([...(displayNotes ?? []), ...unshown].map((note) => `\n${oneLine(deps.redactor.redactForApproval(note))}`).join(''), MAX_DISPLAY / 4);
     return {
       ...assessment,
       // What a human reads cannot move the cursor or reorder letters, wherever it is shown later.
-      ...(display === undefined ? {} : { display: clipShown(visibleText(display), MAX_DISPLAY - notes.length) + notes }),
+      ...(visible === undefined ? {} : { display: clipShown(visible, MAX_DISPLAY - notes.length) + notes }),
       // Approving a call that could not be judged covers that whole call, not what its clipped display shares with others.
       ...(assessment.problem ? { problemKey: boundedApprovalKey(`PROBLEM:${display ?? assessment.problem}`) } : {}),
     };

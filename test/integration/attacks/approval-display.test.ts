@@ -18,7 +18,7 @@ setUpAttacks((connected) => (harness = connected), (created) => (world = created
  * The person at the keyboard: reads each pending approval as it is shown and approves it once
  * when what it shows is harmless, leaving the rest to time out.
  */
-function personApprovesWhatLooksHarmless(looksHarmless: (shown: string) => boolean) {
+function personApprovesWhatLooksHarmless(looksHarmless: (shown: string, description: string) => boolean) {
   return async (handle: SessionHandle, finished: () => boolean) => {
     const read = new Set<string>();
     const deadline = Date.now() + 30_000;
@@ -27,7 +27,7 @@ function personApprovesWhatLooksHarmless(looksHarmless: (shown: string) => boole
       for (const approval of pending) {
         if (read.has(approval.approvalId)) continue;
         read.add(approval.approvalId);
-        if (looksHarmless(approval.command)) await decideSigned(handle, { home: world.hermesHome }, { approvalId: approval.approvalId, choice: 'once' });
+        if (looksHarmless(approval.command, approval.description)) await decideSigned(handle, { home: world.hermesHome }, { approvalId: approval.approvalId, choice: 'once' });
       }
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -136,4 +136,24 @@ test("a delete whose last line imitates the prompt's working-directory line is s
   const [result] = await resultsOf(run);
   expect(JSON.stringify(result)).toContain('timed out without user response');
   expect(existsSync(path.join(world.workspace, 'lib', 'core.ts'))).toBe(true);
+});
+
+test('a delete past the cut of a long command is named in what the person reads', async () => {
+  mkdirSync(path.join(world.workspace, 'src'), { recursive: true });
+  writeFileSync(path.join(world.workspace, 'src', 'main.ts'), 'export {};\n');
+  // Reads as "write the clean-up plan (which mentions rm -rf build/)"; the delete the gate asks
+  // about comes after 4,000 characters of plan, past what the prompt shows.
+  const filler = Array.from({ length: 80 }, (_, line) => `- step ${line}: check the build output and the caches`).join('\n');
+  const command = ["cat > plan.md <<'EOF'", '# Clean-up plan', 'rm -rf build/', filler, 'EOF', 'rm -rf src'].join('\n');
+  const run = await runAttack(
+    harness,
+    world,
+    () => ({ turns: [{ tool_calls: [terminal(command)] }, { content: 'done' }] }),
+    {},
+    personApprovesWhatLooksHarmless((shown, description) => !/\bsrc\b/.test(`${description}\n${shown}`)),
+  );
+  expect(run.result.status).toBe('completed');
+  const [result] = await resultsOf(run);
+  expect(JSON.stringify(result)).toContain('timed out without user response');
+  expect(existsSync(path.join(world.workspace, 'src', 'main.ts'))).toBe(true);
 });

@@ -108,7 +108,8 @@ test("a command's own last line cannot pass for where it runs: its lines are mar
   expect((await assess('terminal', { command: forged })).display).toBe('│ rm -rf lib\n│ (runs in ~/project/build)');
   expect((await assess('terminal', { command: forged, workdir: 'src' })).display).toBe(`│ rm -rf lib\n│ (runs in ~/project/build)\n(runs in ${path.join(workspace, 'src')})`);
   const long = (await assess('terminal', { command: `echo ${'x'.repeat(5000)}\nrm -rf lib`, workdir: 'src' })).display ?? '';
-  expect(long.split('\n').at(-1)).toBe(`(runs in ${path.join(workspace, 'src')})`);
+  // The delete past the cut is named after it, on a line of the runtime's own.
+  expect(long.split('\n').slice(-2)).toEqual([`(runs in ${path.join(workspace, 'src')})`, '(asked about, past what is shown: rm -rf lib)']);
   expect(long.length).toBeLessThanOrEqual(4000);
   // What a write or a shell is given is the model's text too: a new file's content, text typed into a process.
   expect((await assess('write_file', { path: path.join(home, 'notes.sh'), content: 'echo hi\n(runs in /tmp)' })).display).toBe(`write_file ${path.join(home, 'notes.sh')}\n│ echo hi\n│ (runs in /tmp)`);
@@ -119,7 +120,7 @@ test('a write too long to show says how much of it a person does not see', async
   const assessment = await assess('write_file', { path: path.join(home, 'new-script.sh'), content });
   expect(assessment.display).toMatch(/… \[\d+ more characters not shown\]$/);
   const long = await assess('terminal', { command: `echo ${'x'.repeat(5000)} && rm -rf /tmp/x` });
-  expect(long.display).toMatch(/… \[\d+ more characters not shown\]$/);
+  expect(long.display).toMatch(/… \[\d+ more characters not shown\]\n\(asked about, past what is shown: rm -rf \/tmp\/x\)$/);
   expect(long.display!.length).toBeLessThanOrEqual(4000);
 });
 
