@@ -35,7 +35,11 @@ async function previewParts(request: AssessmentRequest, findings: readonly PathF
   }
 }
 
-/** The hunks of a unified diff from `before` to `after`: the one stretch between what they share at either end. */
+/**
+ * The change from `before` to `after`: the unified diff of the one stretch between what they share
+ * at either end, or, when that stretch is long (two changes far apart make it the whole file, and
+ * the second would lie past what a prompt shows), only the lines that differ.
+ */
 export function wholeFileDiff(before: string, after: string): string {
   const shortest = Math.min(before.length, after.length);
   let start = 0;
@@ -44,5 +48,33 @@ export function wholeFileDiff(before: string, after: string): string {
   while (end < shortest - start && before[before.length - 1 - end] === after[after.length - 1 - end]) end += 1;
   if (start === before.length && start === after.length) return '(no change)';
   const diff = unifiedDiff(before, [{ start, end: before.length - end, replacement: after.slice(start, after.length - end) }], '');
-  return diff.split('\n').slice(2).join('\n'); // without the ---/+++ lines: the prompt names the file
+  const hunks = diff.split('\n').slice(2).join('\n'); // without the ---/+++ lines: the prompt names the file
+  return hunks.length <= MAX_STRETCH_CHARS ? hunks : differingLines(hunks);
+}
+
+/** A one-stretch diff longer than this is shown as the lines that differ (a prompt shows ~1,500 characters). */
+const MAX_STRETCH_CHARS = 1200;
+
+/**
+ * The removed and added lines of a diff, less those that are only moved or kept (`-x` and `+x`
+ * cancel out, each as often as it occurs), in order: a line added anywhere is listed.
+ */
+function differingLines(hunks: string): string {
+  const lines = hunks.split('\n');
+  const balance = new Map<string, number>();
+  for (const line of lines) {
+    const sign = line.startsWith('+') ? 1 : line.startsWith('-') ? -1 : 0;
+    if (sign) balance.set(line.slice(1), (balance.get(line.slice(1)) ?? 0) + sign);
+  }
+  const kept: string[] = [];
+  let unchanged = 0;
+  for (const line of lines) {
+    const text = line.slice(1);
+    const owed = balance.get(text) ?? 0;
+    if ((line.startsWith('+') && owed > 0) || (line.startsWith('-') && owed < 0)) {
+      kept.push(line);
+      balance.set(text, owed > 0 ? owed - 1 : owed + 1);
+    } else if (line.startsWith('+') || line.startsWith(' ')) unchanged += 1; // as it is after the write
+  }
+  return [`@@ only the lines that differ (${unchanged} lines the change leaves as they were are not shown) @@`, ...kept].join('\n');
 }
