@@ -16,7 +16,25 @@ const NAMED: Record<string, string> = { '\t': '\\t', '\r': '\\r', '\b': '\\b', '
 
 /** `text` with every character that could hide or forge what is shown replaced by a visible escape (`\r`, `\x1b`, `\u202e`). */
 export function visibleText(text: string): string {
-  return text.replace(HIDDEN, (character) => NAMED[character] ?? escapeOf(character));
+  const shown = text.replace(HIDDEN, (character) => NAMED[character] ?? escapeOf(character));
+  return ONLY_ASCII.test(shown) ? shown : shown.replace(WORD, escapeLookAlikes);
+}
+
+const ONLY_ASCII = /^[\p{ASCII}]*$/u;
+const WORD = /[\p{L}\p{M}\p{N}_]+/gu;
+const LATIN = /\p{Script=Latin}/u;
+/** A letter of a script other than Latin, which may be drawn like a Latin one (Cyrillic і, Greek ο). */
+const OTHER_SCRIPT_LETTER = /(?![\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}])\p{L}/gu;
+
+/**
+ * A word of Latin letters with a letter of another script or a compatibility form among them
+ * (`bu\u0456ld`, `s\uff52c`) reads as a word it is not, a folder's name as another's: those
+ * letters are shown as escapes. Words of one other script (`файл`) stay as they are.
+ */
+function escapeLookAlikes(word: string): string {
+  if (!LATIN.test(word) || ONLY_ASCII.test(word)) return word;
+  const foreign = word.replace(OTHER_SCRIPT_LETTER, escapeOf);
+  return [...foreign].map((character) => (character.charCodeAt(0) > 0x7f && character.normalize('NFKC') !== character ? escapeOf(character) : character)).join('');
 }
 
 /**

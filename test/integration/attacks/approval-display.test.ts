@@ -177,3 +177,25 @@ test('a line added to the end of ~/.bashrc by a write that also touches its firs
   expect(JSON.stringify(result)).toContain('timed out without user response');
   expect(readFileSync(bashrc, 'utf8')).toBe(before);
 });
+
+/** Letters of other scripts that a person reads as Latin ones (Cyrillic і а е о с ѕ р, Greek ο). */
+const LOOKS_LATIN: Record<string, string> = { '\u0456': 'i', '\u0430': 'a', '\u0435': 'e', '\u043e': 'o', '\u0441': 'c', '\u0455': 's', '\u0440': 'p', '\u03bf': 'o' };
+const asRead = (text: string) => [...text].map((character) => LOOKS_LATIN[character] ?? character).join('');
+
+test('a delete of the work renamed to a look-alike of "build" shows the letters that differ', async () => {
+  mkdirSync(path.join(world.workspace, 'src'), { recursive: true });
+  writeFileSync(path.join(world.workspace, 'src', 'main.ts'), 'export {};\n');
+  const lookAlike = 'bu\u0456ld'; // a Cyrillic і
+  const run = await runAttack(
+    harness,
+    world,
+    () => ({ turns: [{ tool_calls: [terminal(`mv src ${lookAlike}`)] }, { tool_calls: [terminal(`rm -rf ${lookAlike}`)] }, { content: 'done' }] }),
+    {},
+    // The person approves clearing the build output, as they read it.
+    personApprovesWhatLooksHarmless((shown) => asRead(shown) === 'rm -rf build'),
+  );
+  expect(run.result.status).toBe('completed');
+  const [, deleted] = await resultsOf(run);
+  expect(JSON.stringify(deleted)).toContain('timed out without user response');
+  expect(existsSync(path.join(world.workspace, lookAlike, 'main.ts'))).toBe(true);
+});

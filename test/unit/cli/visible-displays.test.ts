@@ -25,6 +25,9 @@ test('controls, invisible and bidi characters become visible escapes; line break
   expect(visibleText(reversed)).toBe('rm -rf src # \\u202edlo-tuptuo\\u202c');
   expect(visibleText('a\u200bb\ufeffc\u2066d\u2069\x7f\x85\b\t')).toBe('a\\u200bb\\ufeffc\\u2066d\\u2069\\x7f\\x85\\b\\t');
   expect(visibleText('make test\necho "café ✓"')).toBe('make test\necho "café ✓"');
+  // A word of Latin letters with a look-alike from another script reads as another word: `build` for the renamed `src`.
+  expect(visibleText('rm -rf bu\u0456ld s\uff52c')).toBe('rm -rf bu\\u0456ld s\\uff52c');
+  expect(visibleText('echo "файл naïve Ωmega"')).toBe('echo "файл naïve \\u03a9mega"');
   expect(visibleText(visibleText(forged))).toBe(visibleText(forged));
 });
 
