@@ -281,6 +281,8 @@ export function createAssessToolCall(deps: AssessDeps) {
     // The shell may have changed folder since it started, and the text runs with no check just before it.
     const pathsUntrusted = 'typed into a running program, whose folder is not known';
     const judged = await judgeCommand(reader.asShellText(processInput.data), target.info.cwd, world, environment, handle, pathsUntrusted);
+    // Nor is where its keys say it runs: an approval of it covers this input only (MatchedRule.once).
+    if (judged.verdict) judged.verdict = { ...judged.verdict, rules: judged.verdict.rules.map((rule) => ({ ...rule, once: true as const })) };
     return { ...judged, display, processInput: description };
   }
 

@@ -79,3 +79,29 @@ test('a delete whose targets come from its input, approved for the session, is a
   expect(existsSync(thesis())).toBe(true);
   expect(existsSync(path.join(world.workspace, 'main.ts'))).toBe(true);
 });
+
+test('a command approved for the session in a kept shell, whose folder is not known, is asked again as a command', async () => {
+  plantRepository();
+  const submit = (data: string) => ({ name: 'process', arguments: { action: 'submit', session_id: '{{last.session_id}}', data } });
+  const run = await runAttack(
+    harness,
+    world,
+    () => ({
+      turns: [
+        { tool_calls: [terminal('bash', { background: true })] },
+        { tool_calls: [submit('cd sub')] },
+        // The shell is in sub/ now; the gate judges the text as typed where the shell started.
+        { tool_calls: [submit('git clean -fdx')] },
+        { tool_calls: [terminal('sleep 1; git clean -fdx')] },
+        { content: 'done' },
+      ],
+    }),
+    {},
+    humanApproves(world, 'git clean', 1, 'session'),
+  );
+  expect(run.result.status).toBe('completed');
+  const [, , typed, command] = (await resultsOf(run)).map((result) => JSON.stringify(result));
+  expect(typed).not.toContain('timed out');
+  expect(command).toContain('timed out without user response');
+  expect(existsSync(thesis())).toBe(true);
+});
