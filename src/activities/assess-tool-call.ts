@@ -19,6 +19,7 @@ import { visibleText } from '../approval-signals/visible-text';
 import { oneLine, quotedText } from '../approval-signals/shown-call';
 import { unshownParts } from '../approval-signals/unshown-parts';
 import { confirmLinkFreePaths } from '../approval-signals/link-free-paths';
+import { followDeleteTargets } from '../approval-signals/delete-targets';
 import { writePreview } from './write-preview';
 import type { LoadedConfig } from '../config/load';
 import type { EnvironmentFactory } from '../environments/factory';
@@ -238,9 +239,13 @@ export function createAssessToolCall(deps: AssessDeps) {
     });
     const { deniedBy } = assessed;
     // A sandbox contains the delete whatever the path is; elsewhere the backend says what it is.
-    const { verdict, linkFreePaths } = world.contained
+    const confirmed = world.contained
       ? { verdict: assessed.verdict, linkFreePaths: [] }
       : await confirmLinkFreePaths(assessed.verdict, (target) => environment.workspace.realpath(target), pathsUntrusted);
+    const { linkFreePaths } = confirmed;
+    const verdict = world.contained
+      ? confirmed.verdict
+      : await followDeleteTargets(confirmed.verdict, (target) => environment.workspace.realpath(target), world.workspaceRoot, (target) => tildify(target, world.home));
     const result: Partial<CommandAssessment> = {
       command: text,
       verdict: bounded(verdict),
@@ -428,7 +433,7 @@ function describe(error: unknown): string {
 function bounded(verdict: CommandVerdict): CommandVerdict {
   return {
     ...verdict,
-    rules: boundedRules(verdict.rules).map(({ linkFreePaths: _checked, ...rule }) => ({ ...rule, command: clip(rule.command), key: boundedApprovalKey(rule.key) })),
+    rules: boundedRules(verdict.rules).map(({ linkFreePaths: _checked, targets: _followed, ...rule }) => ({ ...rule, command: clip(rule.command), key: boundedApprovalKey(rule.key) })),
     commands: verdict.commands.slice(0, MAX_VERDICT_COMMANDS).map((command) => ({
       ...command,
       text: clip(command.text),

@@ -37,6 +37,11 @@ export interface MatchedRule {
    * covers this call only.
    */
   once?: true;
+  /**
+   * The absolute paths a delete removes (or empties), as written: the gate looks where each
+   * really leads, so an approval of a folder's delete never covers a link of the same name.
+   */
+  targets?: string[];
 }
 
 /** One executed command found in the text, after unwrapping `sudo`, `env`, `xargs`, ... */

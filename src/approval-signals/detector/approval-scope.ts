@@ -2,9 +2,11 @@
 // same words elsewhere. A rule's canonical text leaves out where its command runs (`git clean -fdx`
 // cleans the folder it is started in) and what it reads at run time (`xargs rm -rf` deletes what
 // its input lists), so the key names the folders, and a hit whose command takes its targets from
-// run-time input is marked `once`: approving it never approves a later call.
+// run-time input, or a delete beside commands that could make its target a link, is marked
+// `once`: approving it never approves a later call.
 import type { Analysis, ExecutedCommand, ShellWord } from './analysis-types';
 import { displayPath } from './paths';
+import { runsReadOnly } from './read-only-programs';
 import type { RuleHit } from './rule-catalog';
 import type { RuleContext } from './rules/rule-types';
 
@@ -15,9 +17,15 @@ export function scopeHits(hits: readonly RuleHit[], analysis: Analysis, context:
     const folders = sources.length ? sources.map((command) => command.cwd) : cwdsOfOtherFacts(hit, analysis);
     const known = folders.filter((folder): folder is string => folder !== null);
     const shown = [...new Set((known.length ? known : [context.cwd]).map((folder) => displayPath(folder, context.home)))].sort();
-    const open = folders.includes(null) || sources.some(takesRunTimeInput);
+    // A delete's folder can be swapped for a link by another command of the same text, after the gate looked.
+    const open = folders.includes(null) || sources.some(takesRunTimeInput) || (hit.targets !== undefined && changesPathsBeside(sources, analysis));
     return { ...hit, canonical: `${hit.canonical} @ ${shown.join(' ')}`, ...(open ? { once: true } : {}) };
   });
+}
+
+/** Whether another command of the text than `sources` may change what a path is (anything but a look or a `cd`). */
+function changesPathsBeside(sources: readonly ExecutedCommand[], analysis: Analysis): boolean {
+  return analysis.commands.some((command) => !command.host && !sources.includes(command) && command.program !== 'cd' && !runsReadOnly(command)) || analysis.writes.length > 0;
 }
 
 /** Writes and reads found outside a command's own words (`> file`) carry their folder too. */

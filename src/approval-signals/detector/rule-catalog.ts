@@ -158,6 +158,8 @@ export interface RuleHit {
   linkFreePaths?: string[];
   /** See MatchedRule.once. */
   once?: true;
+  /** See MatchedRule.targets. */
+  targets?: string[];
 }
 
 export function toMatchedRule(hit: RuleHit): MatchedRule {
@@ -170,5 +172,6 @@ export function toMatchedRule(hit: RuleHit): MatchedRule {
     command: hit.command,
     ...(hit.linkFreePaths ? { linkFreePaths: hit.linkFreePaths } : {}),
     ...(hit.once ? { once: true } : {}),
+    ...(hit.targets?.length ? { targets: hit.targets } : {}),
   };
 }

@@ -41,6 +41,10 @@ describe('approval keys', () => {
       expect([open, once(open)]).toEqual([open, expect.arrayContaining([true])]);
     }
     for (const fixed of ['rm -rf src', 'cd sub && git clean -fdx', 'git reset --hard']) expect([fixed, once(fixed)]).toEqual([fixed, [false]]);
+    // Another command of the text could make the folder a link after the gate looked.
+    expect(once('ln -s src data && rm -rf data/')).toEqual([true]);
+    expect(once('ls && cd sub && rm -rf data/')).toEqual([false]);
+    expect(classify('rm -rf data/ out/*').rules[0]?.targets).toEqual(['/home/user/project/data', '/home/user/project/out']);
   });
 
   it('name where the environment is sent, the whole command sudo runs, and where a run file came from', () => {

@@ -6,7 +6,7 @@ import { isGlobPattern } from '../glob';
 import { findIsUnfiltered, findStartPaths } from '../find-exec';
 import { hasOption, parseArgs } from '../flags';
 import { classifyDeleteTarget, isBuildOrCachePath, isGitHistoryPath } from '../path-classes';
-import { displayPath, isInside } from '../paths';
+import { displayPath, isInside, type ResolvedPath } from '../paths';
 import type { RuleHit, RuleId } from '../rule-catalog';
 import { args, canonicalCommand, canonicalParsed, resolveTarget } from './rule-helpers';
 import { commandsNamed, type Rule, type RuleContext } from './rule-types';
@@ -34,18 +34,18 @@ function rsyncHits(command: ExecutedCommand, context: RuleContext): RuleHit[] {
   // Emptying a folder this way is `rm -rf DEST/*`: low risk for a real build folder, asked otherwise.
   const linkFree = target.path !== null && !target.dynamic && isBuildOrCachePath(target.path, context.workspaceRoot) ? linkFreePathOf(destination, target.path) : undefined;
   if (linkFree !== undefined) return [{ id: 'L01', canonical, command: command.text, linkFreePaths: [linkFree] }];
-  return [{ id: 'D02', canonical, command: command.text }];
+  return [{ id: 'D02', canonical, command: command.text, ...targetsOf([target]) }];
 }
 
 function removeHits(command: ExecutedCommand, context: RuleContext): RuleHit[] {
   const parsed = parseArgs(args(command));
   const recursive = hasOption(parsed, '-r', '-R', '--recursive');
   const canonical = canonicalParsed(command, parsed, context, true);
-  const hit = (id: RuleId): RuleHit => ({ id, canonical, command: command.text });
+  const targets = parsed.operands.map((word) => resolveTarget(word, command, context));
+  const hit = (id: RuleId): RuleHit => ({ id, canonical, command: command.text, ...targetsOf(targets) });
   const hits: RuleHit[] = [];
   if (command.wrappers.includes('xargs')) hits.push(hit('D38'));
   if (command.wrappers.some((wrapper) => wrapper.startsWith('find -exec') || wrapper.startsWith('find -ok'))) hits.push(hit('D39'));
-  const targets = parsed.operands.map((word) => resolveTarget(word, command, context));
   // One file there is enough to lose commits: a pack holds most of them, a ref names a branch.
   if (targets.some((target) => target.path !== null && isGitHistoryPath(target.path))) hits.push(hit('N33'));
   if (recursive) {
@@ -89,6 +89,14 @@ function linkFreePathOf(word: ShellWord, resolved: string | null): string | unde
   return components.slice(0, -1).join('/') || '/';
 }
 
+/** The known, fixed paths of a delete (`targets`), for the gate to follow through links. */
+function targetsOf(targets: readonly ResolvedPath[]): { targets?: string[] } {
+  // A glob's matches are found where its folder leads: that folder is what must be checked.
+  const folderOf = (path: string) => path.split('/').slice(0, Math.max(1, path.split('/').findIndex(isGlobPattern))).join('/') || '/';
+  const known = targets.flatMap((target) => (target.path === null || target.dynamic ? [] : [target.glob ? folderOf(target.path) : target.path]));
+  return known.length ? { targets: [...new Set(known)] } : {};
+}
+
 /** `find -delete`: dangerous; over a whole root, system or home directory it is a hardline wipe. */
 function findHits(command: ExecutedCommand, context: RuleContext): RuleHit[] {
   const words = args(command);
@@ -96,7 +104,7 @@ function findHits(command: ExecutedCommand, context: RuleContext): RuleHit[] {
   const starts = findStartPaths(words).map((word) => resolveTarget(word, command, context));
   const shown = starts.map((start) => (start.path === null ? '?' : displayPath(start.path, context.home)));
   const canonical = canonicalCommand(command, ['find', ...shown, ...words.filter((word) => word.value.startsWith('-')).map((word) => word.value)]);
-  const hits: RuleHit[] = [{ id: 'D40', canonical, command: command.text }];
+  const hits: RuleHit[] = [{ id: 'D40', canonical, command: command.text, ...targetsOf(starts) }];
   if (!findIsUnfiltered(words)) return hits;
   for (const start of starts) {
     const targetClass = start.path === null ? undefined : classifyDeleteTarget(start.path, context.home);
