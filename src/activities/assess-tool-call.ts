@@ -242,10 +242,12 @@ export function createAssessToolCall(deps: AssessDeps) {
     const confirmed = world.contained
       ? { verdict: assessed.verdict, linkFreePaths: [] }
       : await confirmLinkFreePaths(assessed.verdict, (target) => environment.workspace.realpath(target), pathsUntrusted);
-    const { linkFreePaths } = confirmed;
-    const verdict = world.contained
-      ? confirmed.verdict
+    const followed = world.contained
+      ? { verdict: confirmed.verdict, real: [] }
       : await followDeleteTargets(confirmed.verdict, (target) => environment.workspace.realpath(target), world.workspaceRoot, (target) => tildify(target, world.home));
+    const { verdict } = followed;
+    // A job of the model's could make a real target a link between this look and the start: checked again then.
+    const linkFreePaths = [...new Set([...confirmed.linkFreePaths, ...(pathsUntrusted ? [] : followed.real)])];
     const result: Partial<CommandAssessment> = {
       command: text,
       verdict: bounded(verdict),

@@ -52,7 +52,7 @@ export function approverKind(decidedBy: string | undefined): 'user' | 'demo' {
 
 export function linkFreePathChanged(why: string): string {
   return (
-    `BLOCKED: the delete was allowed as a delete of a build or cache folder, but ${why} now. Nothing was deleted; ` +
+    `BLOCKED: the delete was allowed as a delete of a build or cache folder, or of the real folder it named, but ${why} now. Nothing was deleted; ` +
     'run the command again so it is judged as it is now.'
   );
 }

@@ -6,19 +6,27 @@ import type { CommandVerdict, MatchedRule } from './verdict';
 
 export type RealPathOf = (path: string) => Promise<string>;
 
-/** The verdict with each delete whose targets lead elsewhere keyed and described by where they lead. */
-export async function followDeleteTargets(verdict: CommandVerdict, realPathOf: RealPathOf, workspaceRoot: string, shown: (path: string) => string): Promise<CommandVerdict> {
-  if (!verdict.rules.some((rule) => rule.targets?.length)) return verdict;
+export interface FollowedTargets {
+  /** Each delete whose targets lead elsewhere keyed and described by where they lead. */
+  verdict: CommandVerdict;
+  /** Targets that are real folders or files now: a link found there when the command starts voids its approval (see gate.ts). */
+  real: string[];
+}
+
+export async function followDeleteTargets(verdict: CommandVerdict, realPathOf: RealPathOf, workspaceRoot: string, shown: (path: string) => string): Promise<FollowedTargets> {
+  if (!verdict.rules.some((rule) => rule.targets?.length)) return { verdict, real: [] };
   // The workspace's own folder may be reached through a link (`/tmp` on some systems): only links below it count.
   const realRoot = await realPathOf(workspaceRoot).catch(() => workspaceRoot);
   const expected = (target: string) => (target === workspaceRoot || target.startsWith(`${workspaceRoot}/`) ? `${realRoot}${target.slice(workspaceRoot.length)}` : target);
   const rules: MatchedRule[] = [];
+  const stillReal: string[] = [];
   for (const rule of verdict.rules) {
     const redirected: [string, string][] = [];
     for (const target of rule.targets ?? []) {
       // A path that does not exist yet is not a link: what the command makes of it is its own business.
       const real = await realPathOf(target).catch(() => undefined);
       if (real !== undefined && real !== expected(target)) redirected.push([target, real]);
+      else if (real === target) stillReal.push(target);
     }
     if (!redirected.length) {
       rules.push(rule);
@@ -27,5 +35,5 @@ export async function followDeleteTargets(verdict: CommandVerdict, realPathOf: R
     const leads = redirected.map(([target, real]) => `${shown(target)} leads to ${shown(real)}`).join(', ');
     rules.push({ ...rule, key: `${rule.key} → ${redirected.map(([, real]) => real).join(' ')}`, description: `${rule.description} (through a link: ${leads})` });
   }
-  return { ...verdict, rules };
+  return { verdict: { ...verdict, rules }, real: [...new Set(stillReal)] };
 }

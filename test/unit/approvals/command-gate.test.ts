@@ -39,7 +39,7 @@ test('a build folder allowed as a real folder is refused once it became a symbol
   symlinkSync('.', folder);
   expect(await approveCommand('rm -rf node_modules/', context)).toEqual({
     approved: false,
-    message: expect.stringMatching(new RegExp(`^BLOCKED: the delete was allowed as a delete of a build or cache folder, but ${folder} leads to ${real} `)) as unknown,
+    message: expect.stringMatching(new RegExp(`^BLOCKED: the delete was allowed as a delete of a build or cache folder, or of the real folder it named, but ${folder} leads to ${real} `)) as unknown,
   });
 });
 

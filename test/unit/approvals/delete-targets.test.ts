@@ -10,13 +10,13 @@ const links = (map: Record<string, string>) => async (target: string) => {
 };
 
 test('a real folder, or one not there yet, keeps its key', async () => {
-  expect(await followDeleteTargets(verdict, links({ '/w': '/w', '/w/data': '/w/data' }), '/w', (path) => path)).toEqual(verdict);
-  expect(await followDeleteTargets(verdict, links({ '/w': '/w' }), '/w', (path) => path)).toEqual(verdict);
+  expect(await followDeleteTargets(verdict, links({ '/w': '/w', '/w/data': '/w/data' }), '/w', (path) => path)).toEqual({ verdict, real: ['/w/data'] });
+  expect(await followDeleteTargets(verdict, links({ '/w': '/w' }), '/w', (path) => path)).toEqual({ verdict, real: [] });
   // The workspace itself reached through a link: only links below it count.
-  expect(await followDeleteTargets(verdict, links({ '/w': '/real/w', '/w/data': '/real/w/data' }), '/w', (path) => path)).toEqual(verdict);
+  expect(await followDeleteTargets(verdict, links({ '/w': '/real/w', '/w/data': '/real/w/data' }), '/w', (path) => path)).toEqual({ verdict, real: [] });
 });
 
 test('a link gets a key of its own and says where it leads', async () => {
   const followed = await followDeleteTargets(verdict, links({ '/w': '/w', '/w/data': '/w/src' }), '/w', (path) => path);
-  expect(followed.rules[0]).toMatchObject({ key: 'D02:rm -f -r /w/data @ /w → /w/src', description: 'recursive delete (through a link: /w/data leads to /w/src)' });
+  expect(followed.verdict.rules[0]).toMatchObject({ key: 'D02:rm -f -r /w/data @ /w → /w/src', description: 'recursive delete (through a link: /w/data leads to /w/src)' });
 });
