@@ -23,9 +23,14 @@ export function scopeHits(hits: readonly RuleHit[], analysis: Analysis, context:
   });
 }
 
-/** Whether another command of the text than `sources` may change what a path is (anything but a look or a `cd`). */
+/** Programs that make, remove or change files but never a link or a move: `mkdir -p cache && rm -rf cache` stays one grant. */
+const MAKE_NO_LINKS = new Set(['cd', 'mkdir', 'touch', 'rm', 'rmdir']);
+
+/** Whether another command of the text than `sources` may make a path a link (anything but a look or the programs above). */
 function changesPathsBeside(sources: readonly ExecutedCommand[], analysis: Analysis): boolean {
-  return analysis.commands.some((command) => !command.host && !sources.includes(command) && command.program !== 'cd' && !runsReadOnly(command)) || analysis.writes.length > 0;
+  return analysis.commands.some(
+    (command) => !command.host && !sources.includes(command) && !(command.program !== null && MAKE_NO_LINKS.has(command.program) && !command.guessed) && !runsReadOnly(command),
+  );
 }
 
 /** Writes and reads found outside a command's own words (`> file`) carry their folder too. */

@@ -44,6 +44,8 @@ describe('approval keys', () => {
     // Another command of the text could make the folder a link after the gate looked.
     expect(once('ln -s src data && rm -rf data/')).toEqual([true]);
     expect(once('ls && cd sub && rm -rf data/')).toEqual([false]);
+    expect(once('mkdir -p cache && rm -rf cache')).toEqual([false]);
+    expect(once('cp -as src data; rm -rf data/')).toEqual([true]);
     expect(classify('rm -rf data/ out/*').rules[0]?.targets).toEqual(['/home/user/project/data', '/home/user/project/out']);
   });
 
