@@ -120,31 +120,34 @@ export class CommandWalker implements WalkerApi {
   }
 
   /**
-   * `a && b || c`: what follows an operator may not run. After `cd x &&` the `cd` succeeded; after
-   * `cd x || exit` the text goes on only if it did.
+   * `a && b || c`: what follows an operator may not run. What `&&` runs comes after every part
+   * before it succeeded, each `cd` among them included; after `cd x || exit` the text goes on
+   * only if the `cd` did.
    */
   private visitList(node: SyntaxNode, scope: Scope): ExecutedCommand[] {
     const commands: ExecutedCommand[] = [];
     let operator: string | undefined;
-    let left: SyntaxNode | undefined;
+    let onlyAnd = true;
+    /** The other folders the shell may be in if every part so far succeeded. */
+    let ifSucceeded: readonly (string | null)[] = [];
     for (const child of node.children) {
       if (child.type === '&&' || child.type === '||') operator = child.type;
+      if (operator === '||') onlyAnd = false;
       if (!child.isNamed || child.type === 'comment') continue;
-      if (!operator) {
-        scope.cdSucceeded = undefined;
-        commands.push(...this.visit(child, scope));
-        left = child;
-        continue;
-      }
-      const succeeded = left?.type === 'command' ? scope.cdSucceeded : undefined;
-      const afterLeft = { cwd: scope.cwd, fallbacks: scope.cwdFallbacks ?? [] };
-      if (operator === '&&' && succeeded) scope.cwdFallbacks = succeeded;
-      commands.push(...this.visitMaybe(scope, () => this.visit(child, scope)));
+      const afterLeft = { cwd: scope.cwd, fallbacks: scope.cwdFallbacks ?? [], ifSucceeded };
+      if (operator === '&&') scope.cwdFallbacks = ifSucceeded;
+      scope.cdSucceeded = undefined;
+      commands.push(...(operator ? this.visitMaybe(scope, () => this.visit(child, scope)) : this.visit(child, scope)));
+      // A command or list tells where its own success leaves the shell (set by a `cd` it ends with).
+      const told = child.type === 'command' || child.type === 'list' ? scope.cdSucceeded : undefined;
+      ifSucceeded = told ?? scope.cwdFallbacks ?? [];
+      if (!operator) continue;
       const stops = operator === '||' && child.type === 'command' && /^(?:exit|return)\b/.test(child.text);
-      const mayBe = stops && succeeded ? succeeded : [...afterLeft.fallbacks, afterLeft.cwd, ...(scope.cwdFallbacks ?? [])];
+      const mayBe = stops ? afterLeft.ifSucceeded : [...afterLeft.fallbacks, afterLeft.cwd, ...(scope.cwdFallbacks ?? [])];
       scope.cwdFallbacks = [...new Set(mayBe)].filter((cwd) => cwd !== scope.cwd);
-      left = child;
+      if (stops) ifSucceeded = scope.cwdFallbacks;
     }
+    scope.cdSucceeded = onlyAnd ? ifSucceeded : undefined;
     return commands;
   }
 

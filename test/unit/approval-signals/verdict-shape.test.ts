@@ -32,7 +32,9 @@ describe('approval keys', () => {
     // `git clean` cleans the folder it starts in: approved in `sub/`, it is not approved at the root.
     expect(keys('cd sub && git clean -fdx')).toEqual(['D67:git clean -fdx @ ~/project/sub']);
     expect(keys('cd sub && git clean -fdx')).not.toEqual(keys('git clean -fdx'));
-    expect(keys('cd sub; git reset --hard; cd ..; git reset --hard')).toEqual(['D64:git reset --hard @ ~/project ~/project/sub']);
+    expect(keys('cd sub && git reset --hard && cd .. && git reset --hard')).toEqual(['D64:git reset --hard @ ~/project ~/project/sub']);
+    // Where `cd sub` fails, `cd ..` leaves the project: the second reset may run in the home.
+    expect(keys('cd sub; git reset --hard; cd ..; git reset --hard')).toEqual(['D64:git reset --hard @ ~ ~/project ~/project/sub']);
   });
 
   it('cover one call only when the command reads its targets at run time', () => {
