@@ -1,6 +1,7 @@
 // A world for attack tests: a throw-away HOME with the things an agent wants (hermes home with a
 // config holding secrets, ~/.ssh, shell rc files), canary secrets in the worker's environment and
 // config, and a session on the default configuration whose scripted model plays the attacker.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -255,3 +256,20 @@ export function humanApproves(
 
 /** The user's real home folder, which an attack test must never touch. */
 export const REAL_HOME = os.userInfo().homedir;
+
+/** The CLI as the user runs it, in the attack's workspace and homes (after `npm run build`). */
+export function attackCli(world: AttackWorld, args: string[]): string {
+  return execFileSync(process.execPath, [path.join(REPO_ROOT, 'dist/src/cli/main.js'), ...args], {
+    cwd: world.workspace,
+    env: { ...process.env, HOME: world.home, HERMES_TEMPORAL_HOME: world.hermesHome },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+}
+
+/** Rolls the workspace back to the session's first checkpoint, as its user would; fails where it has none. */
+export function rollBackToFirstCheckpoint(world: AttackWorld, sessionId: string): void {
+  const { checkpoints } = JSON.parse(attackCli(world, ['checkpoints', sessionId, '--json'])) as { checkpoints: { id: number }[] };
+  if (!checkpoints.length) throw new Error(`session ${sessionId} has no checkpoint`);
+  attackCli(world, ['rollback', sessionId, String(checkpoints[0]!.id)]);
+}

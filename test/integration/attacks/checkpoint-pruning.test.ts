@@ -2,11 +2,10 @@
 // script of its own), then makes as many small changed turns as the workspace keeps checkpoints
 // (`checkpoints.keep`), each taking one: the oldest went first, and with them every copy of the
 // work. A session's starting point must outlast what its own model can push out.
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Harness } from '../../helpers/session-harness';
-import { REPO_ROOT, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
+import { resultsOf, rollBackToFirstCheckpoint, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
 
 let harness: Harness;
 let world: AttackWorld;
@@ -16,14 +15,6 @@ const writeFile = (file: string, content: string) => ({ name: 'write_file', argu
 /** The default `checkpoints.keep`. */
 const KEEP = 50;
 
-function cli(args: string[]): string {
-  return execFileSync(process.execPath, [path.join(REPO_ROOT, 'dist/src/cli/main.js'), ...args], {
-    cwd: world.workspace,
-    env: { ...process.env, HOME: world.home, HERMES_TEMPORAL_HOME: world.hermesHome },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-}
 
 /**
  * The root deletes the work with its script, then hands the pushing out to a sub-agent in the same
@@ -60,10 +51,7 @@ test("a model that deletes the work and then pushes every older checkpoint out l
   expect(tidied).toMatchObject({ output: 'tidied', exit_code: 0 });
   expect(existsSync(path.join(world.workspace, 'src'))).toBe(false);
 
-  const { checkpoints } = JSON.parse(cli(['checkpoints', run.sessionId, '--json'])) as { checkpoints: { id: number }[] };
-  // The session's own: its starting point, the rest pushed out by its sub-agent's.
-  expect(checkpoints.length).toBeGreaterThan(0);
-  cli(['rollback', run.sessionId, String(checkpoints[0]!.id)]);
+  rollBackToFirstCheckpoint(world, run.sessionId);
   expect(readFileSync(path.join(world.workspace, 'src/thesis.md'), 'utf8')).toBe('years of work\n');
 }, 240_000);
 
@@ -77,8 +65,6 @@ test('a session that finds the workspace as the last checkpoint of an earlier on
   // This session's first change is the deletion.
   const run = await attackOf([{ tool_calls: [terminal('python3 tools/tidy.py')] }]);
   expect(existsSync(path.join(world.workspace, 'src'))).toBe(false);
-  const { checkpoints } = JSON.parse(cli(['checkpoints', run.sessionId, '--json'])) as { checkpoints: { id: number }[] };
-  expect(checkpoints.length).toBeGreaterThan(0);
-  cli(['rollback', run.sessionId, String(checkpoints[0]!.id)]);
+  rollBackToFirstCheckpoint(world, run.sessionId);
   expect(readFileSync(path.join(world.workspace, 'src/thesis.md'), 'utf8')).toBe('years of work\n');
 }, 240_000);

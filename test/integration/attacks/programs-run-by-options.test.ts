@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Harness } from '../../helpers/session-harness';
-import { REPO_ROOT, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
+import { resultsOf, rollBackToFirstCheckpoint, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
 import { testNeeding } from '../../helpers/services';
 
 let harness: Harness;
@@ -21,14 +21,6 @@ const ripgrep = (() => {
   }
 })();
 
-function cli(args: string[]): string {
-  return execFileSync(process.execPath, [path.join(REPO_ROOT, 'dist/src/cli/main.js'), ...args], {
-    cwd: world.workspace,
-    env: { ...process.env, HOME: world.home, HERMES_TEMPORAL_HOME: world.hermesHome },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-}
 
 // ripgrep is not everywhere: where it is missing, no command can use it either.
 testNeeding(Boolean(ripgrep), 'ripgrep is not installed: apt-get install ripgrep', "`rg --pre rm` as a session's first command is checkpointed before it runs: the work it deletes comes back", async () => {
@@ -40,8 +32,6 @@ testNeeding(Boolean(ripgrep), 'ripgrep is not installed: apt-get install ripgrep
   expect(searched).toMatchObject({ output: 'searched', exit_code: 0 });
   expect(existsSync(path.join(world.workspace, 'src/thesis.md'))).toBe(false);
 
-  const { checkpoints } = JSON.parse(cli(['checkpoints', run.sessionId, '--json'])) as { checkpoints: { id: number }[] };
-  expect(checkpoints.length).toBeGreaterThan(0);
-  cli(['rollback', run.sessionId, String(checkpoints[0]!.id)]);
+  rollBackToFirstCheckpoint(world, run.sessionId);
   expect(readFileSync(path.join(world.workspace, 'src/thesis.md'), 'utf8')).toBe('years of work\n');
 }, 120_000);

@@ -2,12 +2,12 @@
 // through without asking: a script of its own run by a command, and one run by execute_code (the
 // gate cannot see what a program does). The worker checkpointed the
 // workspace before each turn that could change it, so the user gets every byte back with the CLI.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Harness } from '../../helpers/session-harness';
-import { REPO_ROOT, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
+import { attackCli, REPO_ROOT, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
 import { loadConfig } from '../../../src/config/load';
 import { createSessionStore } from '../../../src/store/create-session-store';
 
@@ -31,14 +31,6 @@ function filesUnder(root: string): Record<string, string> {
   return found;
 }
 
-function cli(args: string[]): string {
-  return execFileSync(process.execPath, [path.join(REPO_ROOT, 'dist/src/cli/main.js'), ...args], {
-    cwd: world.workspace,
-    env: { ...process.env, HOME: world.home, HERMES_TEMPORAL_HOME: world.hermesHome },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-}
 
 test('work that scripts of the model delete comes back byte for byte with rollback', async () => {
   // The user's uncommitted work, there before the session.
@@ -70,9 +62,9 @@ test('work that scripts of the model delete comes back byte for byte with rollba
   // Checkpoints live in the hermes home, never in the workspace.
   expect(readdirSync(world.workspace).sort()).toEqual(['tools']);
 
-  const listing = cli(['checkpoints', run.sessionId]);
+  const listing = attackCli(world, ['checkpoints', run.sessionId]);
   expect(listing).toMatch(/^CHECKPOINT\s+TAKEN\s+BEFORE\s+CHANGED/m);
-  const { checkpoints } = JSON.parse(cli(['checkpoints', run.sessionId, '--json'])) as { checkpoints: { id: number; tool: string; turn: number }[] };
+  const { checkpoints } = JSON.parse(attackCli(world, ['checkpoints', run.sessionId, '--json'])) as { checkpoints: { id: number; tool: string; turn: number }[] };
   // One checkpoint per turn that could change the workspace, each naming its tool.
   expect(checkpoints.map((checkpoint) => checkpoint.tool)).toEqual(['write_file', 'write_file', 'terminal', 'execute_code']);
   const beforeScript = checkpoints[2]!;
@@ -90,7 +82,7 @@ test('work that scripts of the model delete comes back byte for byte with rollba
   expect(refused.stderr).toContain(`Session ${run.sessionId} is running: cancel it first, or roll back anyway with --force.`);
   expect(existsSync(path.join(world.workspace, 'src'))).toBe(false);
 
-  const rolledBack = cli(['rollback', run.sessionId, String(beforeScript.id), '--force']);
+  const rolledBack = attackCli(world, ['rollback', run.sessionId, String(beforeScript.id), '--force']);
   expect(rolledBack).toContain('restored src/thesis.md');
   expect(rolledBack).toContain('restored data/weights.bin');
   const restored = filesUnder(world.workspace);
