@@ -60,6 +60,8 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const cli = options.cli ?? resolveTemporalCli({ log: options.log });
   const ip = options.ip ?? '127.0.0.1';
   const namespace = options.namespace ?? 'default';
+  // The server does not create its database's folder: a first `dev` on a fresh home failed there.
+  if (options.dbFile) mkdirSync(path.dirname(options.dbFile), { recursive: true, mode: 0o700 });
   if (cli.kind === 'sdk-download') return startWithSdkDownload(ip, namespace, options);
   // A free port (ours, or one the CLI picks for its internal services) can be taken by another
   // process before the server binds it, e.g. a second server starting on this machine: try again.

@@ -1,7 +1,7 @@
 // Starting the embedded Temporal server: a failed start says why (the server's own words), and a
 // port taken between picking it and binding it (another server starting on this machine) is
 // picked again instead of failing the session.
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -72,6 +72,16 @@ test('a port taken before the server binds it is picked again, and the server st
   try {
     expect(logged.join('\n')).toMatch(/address already in use; trying other ports/);
     expect(server.address).toMatch(/^127\.0\.0\.1:\d+$/);
+  } finally {
+    await server.stop();
+  }
+}, 60_000);
+
+test('a database file in a folder that does not exist yet (a fresh home) is created there', async () => {
+  const dbFile = path.join(folder, 'fresh-home', 'temporal.db');
+  const server = await startDevServer({ cli: realCli, headless: true, dbFile });
+  try {
+    expect(existsSync(dbFile)).toBe(true);
   } finally {
     await server.stop();
   }
