@@ -26,7 +26,7 @@ export const COMMAND_MODULES: CommandModule[] = [
     load: async () => (await import('./commands/dev')).registerDevCommand,
   },
   {
-    commands: [{ term: 'worker', description: 'Run a worker that serves sessions from TEMPORAL_ADDRESS until SIGINT/SIGTERM' }],
+    commands: [{ term: 'worker', description: 'Run a worker that serves sessions from TEMPORAL_ADDRESS (or a running hermes-temporal dev) until SIGINT/SIGTERM' }],
     load: async () => (await import('./commands/worker')).registerWorkerCommand,
   },
   {

@@ -2,7 +2,7 @@
 // (or starts after the workers), so connecting is retried with backoff, saying what it waits
 // for, up to `worker.connect_timeout_seconds` (0: for ever). SIGINT/SIGTERM end the wait.
 import type { LoadedConfig } from '../config/load';
-import { connectTemporal, type TemporalConnection } from './connection';
+import { connectTemporal, findRunningDevServer, type TemporalConnection } from './connection';
 
 /** One attempt's bound: a down server refuses at once, an unreachable one is given this long. */
 const ATTEMPT_TIMEOUT_MS = 3000;
@@ -17,7 +17,8 @@ export interface ConnectRetryOptions {
   signal?: AbortSignal;
 }
 
-export async function connectTemporalWithRetry(config: LoadedConfig, options: ConnectRetryOptions): Promise<TemporalConnection> {
+export async function connectTemporalWithRetry(given: LoadedConfig, options: ConnectRetryOptions): Promise<TemporalConnection> {
+  const config = withRunningDevServer(given);
   const address = config.temporal.address;
   if (!address) return connectTemporal(config, { allowEmbedded: false });
   const startedAt = Date.now();
@@ -53,4 +54,14 @@ function sleep(milliseconds: number, signal?: AbortSignal): Promise<void> {
       resolve();
     }
   });
+}
+
+/**
+ * Without TEMPORAL_ADDRESS a worker joins the `hermes-temporal dev` of its home, as the client
+ * commands do: the error for a missing server tells the user to start one, so that must work.
+ */
+function withRunningDevServer(config: LoadedConfig): LoadedConfig {
+  if (config.temporal.address) return config;
+  const dev = findRunningDevServer(config.home);
+  return dev ? { ...config, temporal: { ...config.temporal, address: dev.address, ...(dev.uiUrl ? { ui_url: dev.uiUrl } : {}) } } : config;
 }

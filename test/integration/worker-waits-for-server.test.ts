@@ -1,6 +1,8 @@
 // A worker started before its Temporal server (or across a server restart) waits, saying what it
 // waits for, and serves sessions once the server is there; it gives up only after the
 // configured limit, and SIGTERM ends the wait.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { resolveTemporalCli } from '../../src/temporal/cli-binary';
 import { freePort, startDevServer, type DevServer } from '../../src/temporal/dev-server';
 import { CliTestbed, jsonLines, requireBuild, withTimeout, type SpawnedProcess } from '../helpers/cli';
@@ -74,3 +76,18 @@ test('the wait ends at the configured limit, and on SIGTERM', async () => {
   expect(stopped.code).toBe(1);
   expect(stopped.stderr).toMatch(/Stopped while waiting for the Temporal server/);
 }, 90_000);
+
+test('without TEMPORAL_ADDRESS a worker joins the running `hermes-temporal dev` of its home', async () => {
+  const address = process.env.HERMES_TEST_TEMPORAL_ADDRESS!;
+  const sandbox = await testbed.sandbox({ script: { turns: [{ content: 'served by the joined worker' }] }, env: { TEMPORAL_ADDRESS: undefined } });
+  // What `dev` leaves in <home>/servers while it runs (its owner and server processes alive).
+  mkdirSync(path.join(sandbox.home, 'servers'));
+  const record = { pid: process.pid, owner: process.pid, kind: 'dev', address, namespace: 'default' };
+  writeFileSync(path.join(sandbox.home, 'servers', `${process.pid}.json`), JSON.stringify(record));
+  const worker = testbed.worker(sandbox);
+  await untilLogged(worker, /worker polling/i, 30_000);
+  const run = await testbed.runCli(sandbox, ['run', '--json', '--no-worker', 'anything'], 60_000);
+  expect(jsonLines(run.stdout).at(-1)).toMatchObject({ type: 'final', status: 'completed', answer: 'served by the joined worker' });
+  worker.signal('SIGTERM');
+  expect((await worker.waitForExit(20_000)).code).toBe(0);
+}, 120_000);

@@ -5,6 +5,6 @@ import { runConfiguredWorker } from '../serve-worker';
 export function registerWorkerCommand(program: Command): void {
   program
     .command('worker')
-    .description('Run a worker that serves sessions from TEMPORAL_ADDRESS until SIGINT/SIGTERM')
+    .description('Run a worker that serves sessions from TEMPORAL_ADDRESS (or a running hermes-temporal dev) until SIGINT/SIGTERM')
     .action(runConfiguredWorker);
 }
