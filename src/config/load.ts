@@ -67,16 +67,29 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   }
   const config = parsed.data;
+  const local = config.terminal.local;
   return {
     ...config,
     home,
-    store: { ...config.store, path: path.resolve(config.store.path ?? path.join(home, 'sessions.db')) },
+    store: { ...config.store, path: path.resolve(withHomeFolder(config.store.path) ?? path.join(home, 'sessions.db')) },
     session: { ...config.session, cwd: path.resolve(projectDir, config.session.cwd ?? '.') },
     temporal: {
       ...config.temporal,
-      dev_server: { ...config.temporal.dev_server, db_file: config.temporal.dev_server.db_file ?? path.join(home, 'temporal.db') },
+      ...(config.temporal.cli_path ? { cli_path: withHomeFolder(config.temporal.cli_path) } : {}),
+      dev_server: { ...config.temporal.dev_server, db_file: withHomeFolder(config.temporal.dev_server.db_file) ?? path.join(home, 'temporal.db') },
     },
+    terminal: { ...config.terminal, local: { ...local, ...(local.bwrap_path ? { bwrap_path: withHomeFolder(local.bwrap_path) } : {}) } },
+    logging: { ...config.logging, ...(config.logging.file ? { file: withHomeFolder(config.logging.file) } : {}) },
   };
+}
+
+/**
+ * `~/...` in a file setting is the user's home folder, as in a shell: taken literally it named a
+ * `~` folder under the current one, putting the session store in the agent's workspace.
+ */
+function withHomeFolder(file: string | undefined): string | undefined {
+  if (file === '~') return os.homedir();
+  return file?.startsWith('~/') ? path.join(os.homedir(), file.slice(2)) : file;
 }
 
 /** Who may answer approvals and start sessions is set only outside the workspace. */

@@ -182,6 +182,24 @@ describe('derived paths', () => {
     expect(config.store.path).toBe(path.join(root, 'elsewhere', 'store.db'));
     expect(config.temporal.dev_server.db_file).toBe('/var/lib/temporal.db');
   });
+
+  it('reads ~/ in file settings as the home folder (the README writes them so), not as a ./~ folder', () => {
+    writeFileSync(
+      homeConfig(),
+      [
+        'store: { path: ~/.hermes-temporal/sessions.db }',
+        'temporal: { cli_path: ~/bin/temporal, dev_server: { db_file: ~/.hermes-temporal/temporal.db } }',
+        'terminal: { local: { bwrap_path: ~/bin/bwrap } }',
+        'logging: { file: ~/hermes.jsonl }',
+      ].join('\n'),
+    );
+    const config = load();
+    expect(config.store.path).toBe(path.join(os.homedir(), '.hermes-temporal', 'sessions.db'));
+    expect(config.temporal.dev_server.db_file).toBe(path.join(os.homedir(), '.hermes-temporal', 'temporal.db'));
+    expect(config.temporal.cli_path).toBe(path.join(os.homedir(), 'bin', 'temporal'));
+    expect(config.terminal.local.bwrap_path).toBe(path.join(os.homedir(), 'bin', 'bwrap'));
+    expect(config.logging.file).toBe(path.join(os.homedir(), 'hermes.jsonl'));
+  });
 });
 
 describe('bad values fail at once, naming the key, the reason and the source', () => {
