@@ -3,7 +3,7 @@
 // terminated behind the store's back. Nothing is lost silently: the session fails loudly, waits
 // for space, or the record follows the workflow's end. Needs root (mount).
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { startScriptedModelServer } from '../../src/model/scripted-model-server';
 import type { SessionStore } from '../../src/store/session-store';
@@ -174,6 +174,29 @@ test('a terminated session shows as terminated in `sessions` and `show`, reconci
     expect(await store.getSession(sessionId)).toMatchObject({ status: 'terminated' });
   } finally {
     await model.close();
+    await store.close();
+  }
+});
+
+test('without TEMPORAL_ADDRESS, `sessions` and `show` reconcile through the running `hermes-temporal dev` of the home', async () => {
+  const config = testConfig({ temporal: { task_queue: uniqueName('nobody-polls') } });
+  const store = createSessionStore(config);
+  try {
+    const handle = await startSession(harness.client, { task: 'never served', config });
+    const sessionId = sessionIdOf(handle);
+    await store.createSession({ sessionId, workflowId: handle.workflowId, task: 'never served', model: 'scripted', cwd: '/', toolNames: [], status: 'running' });
+    await handle.terminate('stopped by hand');
+    // What `dev` leaves in <home>/servers while it runs (its owner and server processes alive).
+    mkdirSync(path.join(config.home, 'servers'), { recursive: true });
+    const record = { pid: process.pid, owner: process.pid, kind: 'dev', address: harness.address, namespace: 'default' };
+    writeFileSync(path.join(config.home, 'servers', `${process.pid}.json`), JSON.stringify(record));
+
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, HERMES_TEMPORAL_HOME: config.home };
+    const listed = await new SpawnedProcess('sessions', [CLI_ENTRY, 'sessions', '--json'], { cwd: config.home, env }).waitForExit(20_000);
+    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ sessionId, status: 'terminated' })]);
+    const shown = await new SpawnedProcess('show', [CLI_ENTRY, 'show', sessionId], { cwd: config.home, env }).waitForExit(20_000);
+    expect(shown.stdout).toMatch(/\n {2}live: terminated\n/);
+  } finally {
     await store.close();
   }
 });

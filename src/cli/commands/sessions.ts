@@ -5,7 +5,7 @@ import { visibleText } from '../../approval-signals/visible-text';
 import { loadConfig, type LoadedConfig } from '../../config/load';
 import { OPEN_SESSION_STATUSES, type SessionRecord, type SessionStore, type StoredMessage } from '../../store/session-store';
 import { createSessionStore, describeSessionStore } from '../../store/create-session-store';
-import { connectTemporalClient, type TemporalClientConnection } from '../../temporal/connection';
+import { connectTemporalClient, findRunningDevServer, type TemporalClientConnection } from '../../temporal/connection';
 import { syncSessionStatuses } from '../../temporal/session-status-sync';
 import { workflowIdFor } from '../../temporal/sessions';
 import { statusQuery } from '../../workflows/messages';
@@ -52,14 +52,14 @@ export function registerSessionCommands(program: Command): void {
         const session = stored && (await reconciled(config, store, [stored]))[0];
         if (!session) {
           // A workflow without a record: the store was deleted, replaced or is another one.
-          const workflow = config.temporal.address ? await liveStatus(sessionId) : undefined;
+          const workflow = knowsServer(config) ? await liveStatus(sessionId) : undefined;
           const known = workflow && !workflow.startsWith('unavailable') ? `; Temporal has its workflow ${workflowIdFor(sessionId)} (${workflow}), so this store lost or never had its record` : '';
           console.error(`No session '${sessionId}' in ${describeSessionStore(config)}${known}`);
           process.exitCode = 1;
           return;
         }
         const messages = await store.getMessages(sessionId);
-        const live = config.temporal.address ? await liveStatus(sessionId) : undefined;
+        const live = knowsServer(config) ? await liveStatus(sessionId) : undefined;
         if (flags.json) {
           const family = await store.listSessions({ limit: 1000 });
           const subagents = family.filter((candidate) => isBelow(candidate, sessionId, family)).map((candidate) => ({ sessionId: candidate.sessionId, parentSessionId: candidate.parentSessionId, depth: depthOf(candidate, family), status: candidate.status, task: candidate.task }));
@@ -94,7 +94,7 @@ const STATUS_SYNC_TIMEOUT_MS = 5000;
  * failed on a store fault) take the status Temporal knows. Without a server, they stay as stored.
  */
 async function reconciled(config: LoadedConfig, store: SessionStore, sessions: SessionRecord[]): Promise<SessionRecord[]> {
-  if (!config.temporal.address || !sessions.some((session) => OPEN_SESSION_STATUSES.has(session.status))) return sessions;
+  if (!knowsServer(config) || !sessions.some((session) => OPEN_SESSION_STATUSES.has(session.status))) return sessions;
   let connection: TemporalClientConnection | undefined;
   try {
     connection = await connectTemporalClient(config, { connectTimeoutMs: STATUS_SYNC_TIMEOUT_MS });
@@ -104,6 +104,11 @@ async function reconciled(config: LoadedConfig, store: SessionStore, sessions: S
   } finally {
     await connection?.close();
   }
+}
+
+/** TEMPORAL_ADDRESS, or the running `hermes-temporal dev` of this home (as connectTemporalClient finds it). */
+function knowsServer(config: LoadedConfig): boolean {
+  return Boolean(config.temporal.address || findRunningDevServer(config.home));
 }
 
 async function liveStatus(sessionId: string): Promise<string | undefined> {
