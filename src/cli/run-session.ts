@@ -15,6 +15,7 @@ import type { ApprovalSurface, PendingApproval } from '../approval-signals/appro
 import { loadApproverKey, signDecision } from '../approval-signals/approver-key';
 import type { SessionStatus } from '../workflows/session-types';
 import { ApprovalPrompter } from './approval-prompt';
+import { subagentApprovalNotes } from './subagent-approval-notes';
 import { followSession, type FinalEvent } from './follow-session';
 import { createEventPrinter, type EventPrinter } from './output';
 import { abandonSession, armAbandonWatch, settleOrphanedRuns, type AbandonWatch } from './abandoned-run';
@@ -110,7 +111,9 @@ export async function runSession(options: RunOptions): Promise<RunOutcome> {
         )
       : undefined;
     const announced = new Set<string>();
+    const subagentNotes = subagentApprovalNotes(sessionId, redactor.redactForApproval);
     const onStatus = (status: SessionStatus) => {
+      for (const note of subagentNotes(status.descendantApprovals)) printer.note(note);
       if (prompter) return prompter.offer(status.pendingApprovals);
       for (const approval of status.pendingApprovals) {
         if (announced.has(approval.approvalId)) continue;
