@@ -35,8 +35,8 @@ export interface RunOptions {
   onApprovalPending?: (approval: PendingApproval, handle: SessionHandle, printer: EventPrinter) => void;
   /** Called once the session runs, e.g. to print where the Web UI is. */
   onStarted?: (connection: TemporalConnection, printer: EventPrinter) => void;
-  /** Keep the embedded server up after the session ends, until this resolves. */
-  keepServerUntil?: (connection: TemporalConnection, printer: EventPrinter) => Promise<void>;
+  /** Keep the embedded server up after the session ends, until this resolves or `stop` aborts (a signal). */
+  keepServerUntil?: (connection: TemporalConnection, printer: EventPrinter, stop: AbortSignal) => Promise<void>;
 }
 
 export interface RunOutcome {
@@ -134,7 +134,9 @@ export async function runSession(options: RunOptions): Promise<RunOutcome> {
       const final = await followSession(handle, (event) => printer.print(event), { onStatus });
       abandonWatch?.disarm();
       if (connection.embedded && options.keepServerUntil && stopWatch.exitCode === undefined) {
-        await options.keepServerUntil(connection, printer);
+        // The session is over: Ctrl+C or SIGTERM now only ends the wait; there is nothing to cancel.
+        stopWatch.dispose();
+        await keepingServer((stop) => options.keepServerUntil!(connection, printer, stop));
       }
       return { sessionId, workflowId: handle.workflowId, final, stopExitCode: stopWatch.exitCode };
     } finally {
@@ -177,6 +179,20 @@ async function abandonRun(run: {
     run.abandonWatch?.disarm();
   } finally {
     run.connection.abandon();
+  }
+}
+
+const KEEP_STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** Runs `wait` with an AbortSignal that the stop signals abort, then lets the signals be. */
+async function keepingServer(wait: (stop: AbortSignal) => Promise<void>): Promise<void> {
+  const stopped = new AbortController();
+  const stop = () => stopped.abort();
+  for (const signal of KEEP_STOP_SIGNALS) process.on(signal, stop);
+  try {
+    await wait(stopped.signal);
+  } finally {
+    for (const signal of KEEP_STOP_SIGNALS) process.off(signal, stop);
   }
 }
 

@@ -71,9 +71,12 @@ export function registerDemoCommand(program: Command): void {
             }, 1000);
           },
           keepServerUntil: keep
-            ? async (connection) => {
+            ? async (connection, _printer, stop) => {
                 const prompt = createInterface({ input: process.stdin, output: process.stdout });
-                await prompt.question(`\nThe Web UI stays up at ${connection.uiUrl ?? '(headless)'} — press Enter to stop it. `);
+                // Enter, the end of input (nobody can press Enter then) or Ctrl+C/SIGTERM ends the wait.
+                const closed = new Promise<void>((resolve) => prompt.once('close', resolve));
+                const answered = prompt.question(`\nThe Web UI stays up at ${connection.uiUrl ?? '(headless)'} — press Enter to stop it. `, { signal: stop });
+                await Promise.race([answered, closed]).catch(() => undefined);
                 prompt.close();
               }
             : undefined,
