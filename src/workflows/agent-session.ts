@@ -96,6 +96,8 @@ const LOCAL_END_CHECKS_PATCH = 'local-end-workspace-checks';
 const SIGNED_START_PATCH = 'signed-session-start';
 /** Children and continued runs recorded before their parent or previous run was checked replay without the check. */
 const VERIFIED_LINEAGE_PATCH = 'verified-session-lineage';
+/** Histories recorded before news of processes that ended while the model gave its last answer was delivered end there. */
+const LATE_NOTIFICATIONS_PATCH = 'deliver-notifications-after-last-answer';
 /** Histories recorded before a sub-agent's signalled report waited for its workflow's close replay with the report believed at once. */
 const REPORTS_WAIT_FOR_CLOSE_PATCH = 'subagent-reports-wait-for-close';
 /**
@@ -415,6 +417,9 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
           if (subagents.hasReports && subagents.outstanding) await condition(() => subagents.outstanding === 0, REPORT_SETTLE);
           if (subagents.hasReports) continue;
         }
+        // A watched process ended while the model gave this answer: it is watched no more, but the
+        // model asked to hear of it.
+        if (watches.hasNotifications && !watches.outstanding && state.turn < input.maxTurns && patched(LATE_NOTIFICATIONS_PATCH)) continue;
         if (watches.outstanding && state.turn < input.maxTurns) {
           // The model asked to hear when these end: wait for one, then let it react.
           showDetails(`Waiting for ${watches.outstanding} background process(es) the model asked to be told about`);

@@ -37,6 +37,23 @@ test('a session waits for a notify_on_complete process and tells the model when 
   });
 });
 
+test('a process that ends while the model gives its last answer is still told to the model', async () => {
+  const script = {
+    turns: [
+      { tool_calls: [{ name: 'terminal', arguments: { command: 'sleep 1; exit 4', background: true, notify_on_complete: true } }] },
+      // The process ends while this answer is on its way: none is watched when it arrives.
+      { content: 'Started; I am done.', delay_ms: 4000 },
+      { content: 'It ended with exit code 4.' },
+    ],
+  };
+  await withScriptedSession(harness, { script }, async ({ handle, store, model }) => {
+    const result = await handle.result();
+    expect(result).toMatchObject({ status: 'completed', answer: 'It ended with exit code 4.', turns: 3 });
+    const [started] = await toolResults(store, handle);
+    expect(String(model.requests[2]?.messages.at(-1)?.content)).toMatch(new RegExp(`^\\[IMPORTANT: Background process ${String(started!.session_id)} exited \\(exit code 4\\)`));
+  });
+});
+
 test('the model manages a background process with the process tool across turns', async () => {
   const script = {
     turns: [
