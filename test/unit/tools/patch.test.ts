@@ -124,9 +124,10 @@ describe('patch', () => {
   it('replaces tens of thousands of occurrences at once, and refuses more than 100,000', async () => {
     await fixture.put('many.txt', 'a\n'.repeat(80_000));
     const started = Date.now();
-    // Rebuilt once per edit: 11 s, then a stack overflow.
+    // Rebuilt once per edit: 11 s, then a stack overflow. One pass takes about 0.25 s; the bound
+    // leaves room for a loaded CI machine.
     const result = await fixture.call('patch', { path: 'many.txt', old_string: 'a', new_string: 'b', replace_all: true });
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(6000);
     expect(result).toMatchObject({ success: true, replacements: 80_000 });
     expect(await fixture.read('many.txt')).toBe('b\n'.repeat(80_000));
     await fixture.put('more.txt', 'a\n'.repeat(100_001));
@@ -136,10 +137,9 @@ describe('patch', () => {
 
   it('matches a file over 2 MB exactly only, and says so, instead of normalising its every line', async () => {
     await fixture.put('big.txt', Buffer.alloc(20 * 1024 * 1024, 10));
-    const started = Date.now();
-    // The tolerant match and the hint took 2.5 s here on the worker's main thread.
+    // The tolerant match and the hint took 2.5 s here on the worker's main thread. This hint is the
+    // one given where neither runs (a timed check failed CI under load: 2.4 s for a 1 s bound).
     const result = await fixture.call('patch', { path: 'big.txt', old_string: 'a\n b', new_string: 'x' });
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(result.hint).toContain('must match exactly');
   });
 
