@@ -2,7 +2,7 @@
 // makes, and `x=build; rm -rf ${x:+/}` is `rm -rf /`, not `rm -rf build`. An operation it cannot
 // evaluate exactly (a word with quotes or expansions, an indirection, a transformation) gives
 // undefined: the word is then unknown, as a variable of unknown value is.
-import { RE2JS } from 're2js';
+import { globTester } from './glob';
 
 /** Longer values are not pattern-matched: each try costs the value's length. */
 const MAX_MATCHED_CHARS = 1024;
@@ -60,7 +60,7 @@ function substringOf(value: string, offset: number, length: number | undefined):
 }
 
 function removeMatch(value: string, operator: string, pattern: string): string | undefined {
-  const matcher = globMatcher(pattern);
+  const matcher = globTester(pattern);
   if (!matcher || value.length > MAX_MATCHED_CHARS) return undefined;
   const longest = operator.length === 2;
   const fromStart = operator[0] === '#';
@@ -78,7 +78,7 @@ function replaceMatch(value: string, anchor: string, body: string): string | und
   const slash = body.indexOf('/');
   const pattern = slash === -1 ? body : body.slice(0, slash);
   const replacement = slash === -1 ? '' : plainWord(body.slice(slash + 1));
-  const matcher = globMatcher(pattern);
+  const matcher = globTester(pattern);
   if (!matcher || replacement === undefined || pattern === '' || value.length > MAX_REPLACED_CHARS) return undefined;
   let result = '';
   let index = 0;
@@ -101,29 +101,4 @@ function replaceMatch(value: string, anchor: string, body: string): string | und
     index++;
   }
   return result;
-}
-
-/** A glob of literal characters, `*`, `?` and `[...]` as a test of whole strings; undefined if quoted or expanded. */
-function globMatcher(glob: string): ((text: string) => boolean) | undefined {
-  if (/[$`"'\\]/.test(glob)) return undefined;
-  let source = '';
-  for (let index = 0; index < glob.length; index++) {
-    const character = glob[index]!;
-    if (character === '*') source += '.*';
-    else if (character === '?') source += '.';
-    else if (character === '[' && glob.indexOf(']', index + 2) !== -1) {
-      const close = glob.indexOf(']', index + 2);
-      const body = glob.slice(index + 1, close);
-      const negated = body.startsWith('!') || body.startsWith('^');
-      const members = [...(negated ? body.slice(1) : body)].map((member) => (member === '-' ? '-' : RE2JS.quote(member))).join('');
-      source += `[${negated ? '^' : ''}${members}]`;
-      index = close;
-    } else source += RE2JS.quote(character);
-  }
-  try {
-    const compiled = RE2JS.compile(`^(?:${source})$`, RE2JS.DOTALL);
-    return (text) => compiled.matcher(text).matches();
-  } catch {
-    return undefined;
-  }
 }
