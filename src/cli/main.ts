@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { COMMAND_MODULES, commandName, moduleOf } from './command-table';
 
 /**
@@ -17,7 +17,10 @@ export async function buildProgram(argv?: readonly string[]): Promise<Command> {
   const program = new Command('hermes-temporal')
     .description('Durable LLM-agent sessions on Temporal: every tool call an activity, visible in the Web UI')
     .version(packageVersion(), '-V, --version', 'print the version')
-    .option('--log-format <format>', 'how logs reach stderr: pretty (short lines, the default) or json (HERMES_LOG_FORMAT)')
+    .addOption(
+      new Option('--log-format <format>', 'how logs reach stderr: short lines (pretty, the default) or JSON lines (HERMES_LOG_FORMAT)')
+        .choices(['pretty', 'json']),
+    )
     .showHelpAfterError();
   // Before any command loads its configuration, which reads the variable like every other setting.
   program.hook('preAction', () => {

@@ -25,6 +25,14 @@ test('the command is found after the global --log-format option, in either of it
   expect(requestedCommand(['--log-format', 'json', 'help', 'run'])).toBe('run');
 });
 
+test('an unknown --log-format is refused by the option itself, naming the choices', async () => {
+  const program = await buildProgram(['--log-format', 'xml', 'sessions']);
+  program.exitOverride().configureOutput({ writeErr: () => undefined, outputError: () => undefined });
+  await expect(program.parseAsync(['--log-format', 'xml', 'sessions'], { from: 'user' })).rejects.toThrow(
+    /'--log-format <format>' argument 'xml' is invalid\. Allowed choices are pretty, json/,
+  );
+});
+
 test('`help <command>` loads that command', async () => {
   const program = await buildProgram(['help', 'run']);
   const run = program.commands.find((command) => command.name() === 'run')!;
