@@ -18,8 +18,9 @@ const FINAL_ANSWER = {
       content:
         'Done. I checked the system and user with uname and id, wrote notes.txt, then read it ' +
         'back, listed the directory and counted its words in one parallel turn, had two sub-agents ' +
-        'count its lines and check the shell, and removed old-reports once you approved it. ' +
-        '(This answer comes from the scripted model: it replays a fixed script and does not read tool results.)',
+        'count its lines and check the shell, and asked to remove old-reports, a command the approval gate ' +
+        'holds for your decision unless approvals are off. (This answer comes from the scripted model: it ' +
+        'replays a fixed script and does not read tool results, so it cannot tell what you decided.)',
     };
 
 export const DEMO_SCRIPT: ModelScriptInput = {
