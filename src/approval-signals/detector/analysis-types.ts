@@ -116,8 +116,13 @@ export interface Analysis {
   functions: FunctionDefinition[];
   unknowns: UnknownFact[];
   parseErrors: string[];
+  /**
+   * Every variable name the text may assign, in order (`x=1`, `export`, `read`, `printf -v`, ...;
+   * '*': any): an exported one can change what a later program runs (`GIT_EXTERNAL_DIFF`).
+   */
+  assigned: string[];
 }
 
 export function emptyAnalysis(): Analysis {
-  return { commands: [], pipelines: [], writes: [], reads: [], functions: [], unknowns: [], parseErrors: [] };
+  return { commands: [], pipelines: [], writes: [], reads: [], functions: [], unknowns: [], parseErrors: [], assigned: [] };
 }

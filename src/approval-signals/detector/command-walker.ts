@@ -18,15 +18,18 @@ const LIMITS = { reparseDepth: 6, nesting: 150, commands: 400 };
 export class CommandWalker implements WalkerApi {
   private nesting = 0;
   private readonly reported = new Set<string>();
-  /** Every name assigned so far, in order ('*': any): what a region of the text may have changed. */
-  private readonly assigned: string[] = [];
   /** After a nameref is declared, assigning one name may change another: no value is known. */
   private namerefs = false;
+
+  /** Every name assigned so far, in order ('*': any): what a region of the text may have changed. */
+  private readonly assigned: string[];
 
   constructor(
     readonly analysis: Analysis,
     readonly home: string,
-  ) {}
+  ) {
+    this.assigned = analysis.assigned;
+  }
 
   visit(node: SyntaxNode, scope: Scope): ExecutedCommand[] {
     if (this.nesting >= LIMITS.nesting || this.analysis.commands.length >= LIMITS.commands) {

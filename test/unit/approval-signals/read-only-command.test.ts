@@ -19,6 +19,9 @@ test.each([
   'git status && git log --oneline -5',
   'find . -name "*.ts"',
   'ls missing 2>/dev/null || echo none',
+  // A lower-case variable is the shell's own: no program takes its orders from one.
+  'for f in src/*; do wc -l "$f"; done',
+  'dir=src; ls "$dir"',
 ])('%s only reads', (command) => {
   expect(isReadOnlyCommand(command)).toBe(true);
 });
@@ -40,6 +43,12 @@ test.each([
   'rg --pre=cat x src',
   'rg --hostname-bin ./name.sh x',
   'xargs cat',
+  // An upper-case name set earlier in the text reaches the reading program's environment.
+  'export GIT_EXTERNAL_DIFF=./differ; git diff',
+  'set -a; GIT_EXTERNAL_DIFF=./differ; git diff',
+  'PATH=.:$PATH; cat notes.txt',
+  'printf -v LD_PRELOAD %s ./hook.so; cat notes.txt',
+  'read GIT_PAGER < pager.txt; git log',
   '$PROGRAM list',
   'f() { ls; }; f',
   'mytool --list',
