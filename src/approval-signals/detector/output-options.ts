@@ -1,8 +1,10 @@
 // Files a program writes because an option or operand names them: output options shared by many
 // programs (`-o FILE`, `--output=FILE`, `of=FILE`, `--log-file`, `--prefix DIR`), the ones
 // particular to a program (`wget -O/-P`, `tcpdump -w`, `ssh-keygen -f`), folders archives are
-// unpacked into (`tar -C DIR -x`, `unzip -d DIR`), and files created or patched by name.
+// unpacked into (`tar -C DIR -x`, `unzip -d DIR`), files a sed script writes (`w FILE`), and files
+// created or patched by name.
 import type { ExecutedCommand, ShellWord, WriteTarget } from './analysis-types';
+import { sedEffects, sedScripts } from './sed-script';
 import { literalWord } from './shell-words';
 import { canonicalCommand } from './rules/rule-helpers';
 
@@ -93,6 +95,10 @@ function programSpecific(program: string, words: readonly ShellWord[]): { word: 
       const destination = clone === -1 ? undefined : operands[clone + 2];
       return destination ? [{ word: destination, via: 'extract', label: 'git clone' }] : [];
     }
+    case 'sed':
+      return sedScripts(words).flatMap((script) =>
+        script.literal ? sedEffects(script.value).writes.map((file) => ({ word: literalWord(file), via: 'output' as const, label: 'sed w' })) : [],
+      );
     case 'sqlite3':
     case 'sqlite':
       return words.flatMap((word) => {

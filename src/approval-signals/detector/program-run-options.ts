@@ -1,12 +1,20 @@
-// Options by which a program that otherwise only reads runs another one: `rg --pre CMD` runs
-// `CMD FILE` for every file it searches (`rg --pre rm x .` deletes them), `sort
-// --compress-program`, `split --filter`, a pager given to `man` or `bat`. What they run is judged
-// as a command of its own, like `find -exec`'s.
+// Options by which a program that otherwise only reads, packs or copies runs another one: `rg
+// --pre CMD` runs `CMD FILE` for every file it searches (`rg --pre rm x .` deletes them), `tar
+// --checkpoint-action=exec=CMD`, `zip -TT CMD`, `rsync -e CMD`, `ssh -o ProxyCommand=CMD`, `git
+// rebase --exec CMD`, `git bisect run CMD`, a pager given to `man` or `bat`, and GNU sed's `e`
+// command. What they run is judged as a command of its own, like `find -exec`'s.
 import type { ShellWord } from './analysis-types';
+import { gitSubcommandIndex } from './git-arguments';
+import { sedEffects, sedScripts } from './sed-script';
 import { literalWord } from './shell-words';
 
-/** A program named by an option (run with `operands`), or shell text an option hands to a shell. */
-export type RunByOption = { kind: 'program'; argv: ShellWord[]; option: string } | { kind: 'shell'; text: ShellWord; option: string };
+/**
+ * A program named by an option (run with `operands`), or shell text an option hands to a shell (a
+ * word that is not literal where it is known only at run time: `sed 's/x/&/e'` runs the input).
+ */
+export type RunByOption =
+  | { kind: 'program'; argv: ShellWord[]; option: string }
+  | { kind: 'shell'; text: ShellWord; option: string };
 
 interface RunningOption {
   /** Spellings: `--long` (also `--long=VALUE`), `-x` (also `-xVALUE`). */
@@ -15,7 +23,16 @@ interface RunningOption {
   value: 'program' | 'shell';
   /** The program gets each file searched as its argument (ripgrep's preprocessor). */
   perFile?: boolean;
+  /** Only after this subcommand (`git rebase --exec`); `git clean -x` is something else. */
+  subcommand?: readonly string[];
+  /** Only values of this form, which is taken off (`--checkpoint-action=exec=CMD`, `-o ProxyCommand=CMD`). */
+  valueForm?: RegExp;
+  /** A one-letter option that may end a cluster of flags (`rsync -avze CMD`). */
+  clustered?: boolean;
 }
+
+const SSH_COMMAND_SETTING = /^(?:ProxyCommand|LocalCommand|KnownHostsCommand)\s*=?\s*/i;
+const SSH_OPTIONS: readonly RunningOption[] = [{ names: ['-o'], value: 'shell', valueForm: SSH_COMMAND_SETTING }];
 
 const RUNNING_OPTIONS: Readonly<Record<string, readonly RunningOption[]>> = {
   rg: [
@@ -29,12 +46,42 @@ const RUNNING_OPTIONS: Readonly<Record<string, readonly RunningOption[]>> = {
   batcat: [{ names: ['--pager'], value: 'shell' }],
   ag: [{ names: ['--pager'], value: 'shell' }],
   ack: [{ names: ['--pager'], value: 'shell' }],
+  tar: [
+    { names: ['--to-command', '-I', '--use-compress-program', '-F', '--info-script', '--new-volume-script'], value: 'shell' },
+    { names: ['--checkpoint-action'], value: 'shell', valueForm: /^exec=/ },
+    { names: ['--rsh-command', '--rmt-command'], value: 'program' },
+  ],
+  zip: [{ names: ['-TT', '--unzip-command'], value: 'shell' }],
+  rsync: [{ names: ['-e', '--rsh', '--rsync-path'], value: 'shell', clustered: true }],
+  ssh: SSH_OPTIONS,
+  scp: [...SSH_OPTIONS, { names: ['-S'], value: 'program' }],
+  sftp: [...SSH_OPTIONS, { names: ['-S', '-D'], value: 'program' }],
+  git: [
+    { names: ['--exec', '-x'], value: 'shell', subcommand: ['rebase'] },
+    { names: ['--extcmd', '-x'], value: 'shell', subcommand: ['difftool'] },
+    { names: ['--receive-pack', '--exec'], value: 'shell', subcommand: ['push', 'send-pack'] },
+    { names: ['--upload-pack'], value: 'shell', subcommand: ['clone', 'fetch', 'pull', 'ls-remote', 'fetch-pack'] },
+    { names: ['-u'], value: 'shell', subcommand: ['clone'] },
+    { names: ['--exec'], value: 'shell', subcommand: ['archive', 'fetch-pack'] },
+    {
+      names: ['--env-filter', '--tree-filter', '--index-filter', '--parent-filter', '--msg-filter', '--commit-filter', '--tag-name-filter'],
+      value: 'shell',
+      subcommand: ['filter-branch'],
+    },
+  ],
 };
 
 /** What `program args` runs through its options; `operands` stands for the files it works on. */
 export function runByOptions(program: string | null, args: readonly ShellWord[]): RunByOption[] {
+  if (program === 'sed') return sedRuns(args);
+  if (program === 'git') return [...gitPositionalRuns(args), ...optionRuns(program, args)];
+  return optionRuns(program, args);
+}
+
+function optionRuns(program: string | null, args: readonly ShellWord[]): RunByOption[] {
   const options = program === null ? undefined : RUNNING_OPTIONS[program];
   if (!options) return [];
+  const subcommand = program === 'git' ? args[gitSubcommandIndex(args)]?.value : undefined;
   const found: RunByOption[] = [];
   const values = new Set<number>();
   const perFile: { word: ShellWord; option: string }[] = [];
@@ -42,12 +89,14 @@ export function runByOptions(program: string | null, args: readonly ShellWord[])
     const word = args[index]!;
     if (word.value === '--') break;
     for (const option of options) {
-      const value = valueOf(word, args[index + 1], option.names);
+      if (option.subcommand && (subcommand === undefined || !option.subcommand.includes(subcommand))) continue;
+      const value = valueOf(word, args[index + 1], option);
       if (!value) continue;
       if (value.next) values.add(++index);
       if (option.value === 'shell') found.push({ kind: 'shell', text: value.word, option: value.name });
       else if (option.perFile) perFile.push({ word: value.word, option: value.name });
       else found.push({ kind: 'program', argv: [value.word], option: value.name });
+      break;
     }
   }
   const files = searchedFiles(args.filter((word, index) => !values.has(index) && !word.value.startsWith('-')));
@@ -55,17 +104,55 @@ export function runByOptions(program: string | null, args: readonly ShellWord[])
   return found;
 }
 
-/** The option's value in `word` (`--pre=CMD`, `-PCMD`) or in the word after it (`--pre CMD`). */
-function valueOf(word: ShellWord, next: ShellWord | undefined, names: readonly string[]): { word: ShellWord; next: boolean; name: string } | undefined {
-  for (const name of names) {
-    if (word.value === name) return next ? { word: next, next: true, name } : undefined;
-    const joined = name.startsWith('--') ? `${name}=` : name;
-    if (word.value.startsWith(joined) && word.value.length > joined.length) {
-      const value = word.value.slice(joined.length);
-      return { word: word.literal ? literalWord(value) : { ...word, value, raw: value }, next: false, name };
+/** The option's value in `word` (`--pre=CMD`, `-PCMD`, `-avzeCMD`) or in the word after it (`--pre CMD`). */
+function valueOf(word: ShellWord, next: ShellWord | undefined, option: RunningOption): { word: ShellWord; next: boolean; name: string } | undefined {
+  for (const name of option.names) {
+    let found: { word: ShellWord; next: boolean } | undefined;
+    if (word.value === name || (option.clustered && clusterEndsWith(word.value, name))) found = next ? { word: next, next: true } : undefined;
+    else {
+      const joined = name.startsWith('--') ? `${name}=` : name;
+      if (word.value.startsWith(joined) && word.value.length > joined.length) found = { word: withValue(word, word.value.slice(joined.length)), next: false };
     }
+    if (!found) continue;
+    if (!option.valueForm) return { ...found, name };
+    const form = option.valueForm.exec(found.word.value);
+    if (form) return { word: withValue(found.word, found.word.value.slice(form[0].length)), next: found.next, name };
   }
   return undefined;
+}
+
+/** `-avze` ends with `-e`: a cluster of one-letter flags whose last one takes the next word. */
+function clusterEndsWith(text: string, name: string): boolean {
+  return /^-[a-zA-Z]$/.test(name) && /^-[a-zA-Z]+$/.test(text) && text.endsWith(name[1]!);
+}
+
+function withValue(word: ShellWord, value: string): ShellWord {
+  return word.literal ? literalWord(value) : { ...word, value, raw: value };
+}
+
+/** `git bisect run CMD ARGS`, `git submodule foreach CMD`: the rest of the words run. */
+function gitPositionalRuns(args: readonly ShellWord[]): RunByOption[] {
+  const index = gitSubcommandIndex(args);
+  const [subcommand, action] = [args[index]?.value, args[index + 1]?.value];
+  if (subcommand === 'bisect' && action === 'run' && args[index + 2]) return [{ kind: 'program', argv: args.slice(index + 2), option: 'bisect run' }];
+  if (subcommand !== 'submodule' || action !== 'foreach') return [];
+  const command = args.slice(index + 2).filter((word) => !/^--(?:recursive|quiet)$|^-q$/.test(word.value));
+  if (!command.length) return [];
+  const literal = command.every((word) => word.literal);
+  const text = command.map((word) => word.value).join(' ');
+  return [{ kind: 'shell', text: literal ? literalWord(text) : { ...command[0]!, value: text, raw: text, literal: false }, option: 'submodule foreach' }];
+}
+
+/** GNU sed's `e` command and `s///e` flag; what the input decides is a word known only at run time. */
+function sedRuns(args: readonly ShellWord[]): RunByOption[] {
+  return sedScripts(args).flatMap((script) => {
+    if (!script.literal) return [];
+    return sedEffects(script.value).runs.map((text): RunByOption => ({
+      kind: 'shell',
+      text: text === undefined ? { ...literalWord('?'), literal: false } : literalWord(text),
+      option: 'e',
+    }));
+  });
 }
 
 /** The files a per-file program is run on: everything under the operands after the pattern, or `.`. */

@@ -2,11 +2,11 @@
 // the working tree, deleting remote refs, dropping stashes, expiring the reflog, pruning
 // unreachable objects, rewriting history, and settings (`-c`, `git config`) that make git run commands.
 import type { ExecutedCommand, ShellWord } from '../analysis-types';
+import { gitSubcommandIndex } from '../git-arguments';
 import type { RuleHit, RuleId } from '../rule-catalog';
 import { args, canonicalCommand } from './rule-helpers';
 import { commandsNamed, type Rule } from './rule-types';
 
-const GLOBAL_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env', '--super-prefix']);
 /** `git -c key=value` settings that run programs. */
 export const GIT_COMMAND_SETTINGS =
   /^(?:core\.(?:sshcommand|pager|editor|fsmonitor|hookspath|askpass|gitproxy|alternaterefscommand)|alias\.|credential\.|filter\.|diff\..*\.(?:textconv|command)|diff\.external|merge\..*\.driver|(?:merge|diff)tool\..*\.cmd|pager\.|interactive\.difffilter|remote\..*\.(?:uploadpack|receivepack)|trailer\..*\.(?:cmd|command)|gpg\.(?:.*\.)?program|sequence\.editor|uploadpack\.packobjectshook|protocol\.(?:.*\.)?allow|include\.path|includeif\.)/i;
@@ -16,12 +16,11 @@ export const gitRules: Rule = (input) => commandsNamed(input, 'git').flatMap(git
 function gitHits(command: ExecutedCommand): RuleHit[] {
   const words = args(command);
   const hits: RuleHit[] = [];
-  let index = 0;
-  for (; index < words.length && words[index]!.value.startsWith('-'); index++) {
-    const value = words[index]!.value;
-    const setting = value === '-c' ? words[index + 1]?.value : value.startsWith('-c') && value.length > 2 ? value.slice(2) : undefined;
+  const index = gitSubcommandIndex(words);
+  for (let option = 0; option < index; option++) {
+    const value = words[option]!.value;
+    const setting = value === '-c' ? words[option + 1]?.value : value.startsWith('-c') && value.length > 2 ? value.slice(2) : undefined;
     if (setting !== undefined && GIT_COMMAND_SETTINGS.test(setting)) hits.push(hit(command, 'N03', ['git', '-c', setting]));
-    if (GLOBAL_VALUED.has(value)) index++;
   }
   const subcommand = words[index]?.value;
   const rest = words.slice(index + 1);
