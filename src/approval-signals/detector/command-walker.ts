@@ -289,13 +289,13 @@ export class CommandWalker implements WalkerApi {
     };
   }
 
-  reparse(text: string, scope: Scope, label: string, layers: Invocation[], cwd: string | null): ExecutedCommand[] {
+  reparse(text: string, scope: Scope, label: string, layers: Invocation[], cwd: string | null, guess = false): ExecutedCommand[] {
     if (scope.depth >= LIMITS.reparseDepth) {
       this.unknown('U04', text);
       return [];
     }
     return withParsedShell(text, (root) => {
-      if (root.hasError) {
+      if (root.hasError && !guess) {
         this.analysis.parseErrors.push(`could not parse the text run by ${label}`);
         this.unknown('U01', text);
       }

@@ -161,7 +161,9 @@ function defineAliases(api: WalkerApi, command: ExecutedCommand, scope: Scope, l
 
 /**
  * An unknown program may run what it is given: the first argument naming a known program (or a
- * shell) is judged as a command from there on, and an argument holding shell text is parsed.
+ * shell) is judged as a command from there on, and an argument holding text is parsed as shell
+ * text, as far as it parses (`gdb -ex "shell rm -rf src"`, `vim -c "!rm -rf src"`, `expect -c
+ * "spawn rm -rf src"`: the unknown words it starts with are speculated on in turn).
  */
 function speculate(api: WalkerApi, command: ExecutedCommand, argv: ShellWord[], options: ResolveOptions): void {
   if (options.scope.depth >= 3) return;
@@ -170,13 +172,13 @@ function speculate(api: WalkerApi, command: ExecutedCommand, argv: ShellWord[], 
   const before = api.analysis.commands.length;
   for (let index = 1; index < argv.length; index++) {
     const word = argv[index]!;
-    if (!word.literal || word.value.startsWith('-')) continue;
-    if (/\s/.test(word.value.trim())) {
-      const first = word.value.trim().split(/\s+/)[0]!;
-      const name = first.slice(first.lastIndexOf('/') + 1).toLowerCase();
-      if (isSpeculationTarget(name, isShell(name))) api.reparse(word.value, { ...inner, depth: inner.depth + 1 }, label, inner.layers, null);
+    if (!word.literal) continue;
+    const text = textArgument(word.value);
+    if (text !== undefined) {
+      api.reparse(text, { ...inner, depth: inner.depth + 1 }, label, inner.layers, null, true);
       continue;
     }
+    if (word.value.startsWith('-')) continue;
     const name = programOf(word);
     if (name === null || !isSpeculationTarget(name, isShell(name))) continue;
     if (index === 1 && !/[/]/.test(word.value) && argv.length === 2 && !isShell(name)) continue;
@@ -184,6 +186,16 @@ function speculate(api: WalkerApi, command: ExecutedCommand, argv: ShellWord[], 
     break;
   }
   for (const found of api.analysis.commands.slice(before)) found.speculative = true;
+}
+
+/**
+ * An argument that may be shell text for a program to run: it holds a space, once an option's name
+ * (`--eval=`, `ProxyCommand=`) and the shell-escape marks of editors and pagers (`+!`, `:!`) are
+ * taken off.
+ */
+function textArgument(value: string): string | undefined {
+  const text = value.replace(/^-*[\w.-]*=/, '').replace(/^[\s+:!]+/, '');
+  return /\S\s+\S/.test(text) ? text : undefined;
 }
 
 /** Walks the shell text a host runs; text only known at run time makes the verdict unknown. */

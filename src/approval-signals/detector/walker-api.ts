@@ -10,8 +10,11 @@ export interface WalkerApi {
   /** Walks any node; returns the commands it runs at its top level (not inside substitutions). */
   visit(node: SyntaxNode, scope: Scope): ExecutedCommand[];
   wordHooks(scope: Scope): WordHooks;
-  /** Parses `text` as shell code run under the wrapper `label`, and walks it. */
-  reparse(text: string, scope: Scope, label: string, layers: Invocation[], cwd: string | null): ExecutedCommand[];
+  /**
+   * Parses `text` as shell code run under the wrapper `label`, and walks it. A `guess` (text that
+   * may not be shell at all) is walked as far as it parses, without reporting what does not.
+   */
+  reparse(text: string, scope: Scope, label: string, layers: Invocation[], cwd: string | null, guess?: boolean): ExecutedCommand[];
   /** Commands written after a heredoc start (`cat <<EOF | sh`, `cat <<EOF && x`). */
   continueAfterHeredoc(first: ExecutedCommand[], continuations: readonly SyntaxNode[], scope: Scope): ExecutedCommand[];
   record(command: ExecutedCommand): void;

@@ -200,6 +200,14 @@ const MUST_NOT_FLAG: Row[] = [
   ["perl -ne 'print if /x/' file", 'safe'],
   ['while read line; do echo "$line"; done < input.txt', 'safe'],
   ['rsync -a --delete src/ dist/', 'low_risk'],
+  ["sed -n '/start/,/end/{p}' notes.txt", 'safe'],
+  ["sed -E 's/(a|b)+/x/g; /^$/d' notes.txt", 'safe'],
+  ["sed --sandbox 's/.*/rm -rf src/e' notes.txt", 'safe'],
+  ['tar -czf backup.tgz --checkpoint=1000 --checkpoint-action=dot src', 'safe'],
+  ['rsync -avz -e ssh src/ host:backup/', 'safe'],
+  ["git submodule foreach 'git status'", 'safe'],
+  ['git fetch -u origin', 'safe'],
+  ["gdb -batch -ex 'bt full' ./app core", 'safe'],
 ];
 
 // A value the walker holds goes stale when something other than `name=value` may change it: the
@@ -253,8 +261,37 @@ const FAILED_CD: Row[] = [
   ['cd build && rm -rf * && cd ..', 'low_risk', 'L01'],
 ];
 
+// Programs that read, pack or copy, and run text they are given: what runs is judged as a command.
+const COMMANDS_RUN_BY_PROGRAMS: Row[] = [
+  ["tar -cf /dev/null --checkpoint=1 --checkpoint-action=exec='rm -rf /' f", 'hardline', 'H01'],
+  ['tar -xf a.tar --to-command="rm -rf src"', 'dangerous', 'D02'],
+  ["tar -cf a.tar -I 'rm -rf src' f", 'dangerous', 'D02'],
+  ["zip -T -TT 'rm -rf src' a.zip f", 'dangerous', 'D02'],
+  ["rsync -avze 'sh -c \"rm -rf /\"' a host:b", 'hardline', 'H01'],
+  ["ssh -o ProxyCommand='rm -rf src' host", 'dangerous', 'D02'],
+  ["scp -o 'ProxyCommand rm -rf src' a host:b", 'dangerous', 'D02'],
+  ['git bisect run rm -rf /', 'hardline', 'H01'],
+  ["git -C sub rebase -x 'rm -rf .git' main", 'dangerous', 'N33'],
+  ["git clone --upload-pack='rm -rf src; git-upload-pack' ../repo copy", 'dangerous', 'D02'],
+  ['git submodule foreach --recursive rm -rf /', 'hardline', 'H01'],
+  // GNU sed's `e` runs shell text; `w` writes a file.
+  ["sed -n '1e rm -rf /' notes.txt", 'hardline', 'H01'],
+  ["sed 's/.*/rm -rf src/e' notes.txt", 'dangerous', 'D02'],
+  ["sed 's/x/&/e' notes.txt", 'dangerous', 'N40'],
+  ["sed -n 'w /home/user/.bashrc' notes.txt", 'dangerous', 'N11'],
+  ["sed -e 's/a/b/' -e 's/c/d/w /home/user/.ssh/authorized_keys' notes.txt", 'dangerous', 'N11'],
+  // An unknown program's text arguments: editors, debuggers and the like escape to the shell.
+  ["gdb -batch -ex 'shell rm -rf /' ./app", 'hardline', 'H01'],
+  ["vim -es -c '!rm -rf src' -c q notes.txt", 'dangerous', 'D02'],
+  ["nvim --headless +'!rm -rf src' +q", 'dangerous', 'D02'],
+  ['emacs --batch --eval \'(shell-command "rm -rf src")\'', 'dangerous', 'D02'],
+  ["expect -c 'spawn rm -rf /'", 'hardline', 'H01'],
+  ["mytool --hook='make; rm -rf src'", 'dangerous', 'D02'],
+];
+
 describe.each([
   ['quoting and program names', QUOTING_AND_NAMES],
+  ['commands run by programs', COMMANDS_RUN_BY_PROGRAMS],
   ['wrappers', WRAPPERS],
   ['text handed to another shell', REPARSED_TEXT],
   ['substitutions and control flow', SUBSTITUTIONS_AND_CONTROL_FLOW],
