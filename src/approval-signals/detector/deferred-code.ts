@@ -1,7 +1,8 @@
 // Shell text a shell keeps and runs later rather than where it is written: a `trap` handler, and
 // the prompt variables (`PROMPT_COMMAND` runs before each prompt, a `$(...)` in PS0-PS4 when the
 // prompt is shown). Set by one input and run by a harmless later one (`exit`, `echo`) in a shell
-// the model keeps open, it is judged where it is set, like the command it is.
+// the model keeps open, it is judged where it is set, like the command it is. So are variables
+// whose value a program runs as a command: `GIT_EXTERNAL_DIFF='rm -rf src' git diff` deletes.
 import type { ShellWord } from './analysis-types';
 import type { SyntaxNode } from './shell-parser';
 import { buildWord, type WordHooks } from './shell-words';
@@ -10,6 +11,11 @@ const PROMPT_CODE = /^PROMPT_COMMAND(?:\[[^\]]*\])?$/;
 const PROMPT_STRING = /^PS[0-4]$/;
 /** Builtins whose `NAME=value` arguments assign variables. */
 const DECLARING = new Set(['export', 'declare', 'typeset', 'readonly', 'local']);
+/** Variables whose value programs run as a command: git's, pagers, editors, askpass helpers, remote shells. */
+const COMMAND_VARIABLE =
+  /^(?:GIT_(?:EXTERNAL_DIFF|SSH_COMMAND|SSH|PAGER|EDITOR|SEQUENCE_EDITOR|ASKPASS|PROXY_COMMAND|CONFIG_VALUE_\d+)|PAGER|MANPAGER|SYSTEMD_PAGER|EDITOR|VISUAL|FCEDIT|SSH_ASKPASS|SUDO_ASKPASS|RSYNC_RSH|RSYNC_CONNECT_PROG|CVS_RSH|LESSOPEN|LESSCLOSE|BROWSER)$/;
+/** `GIT_CONFIG_PARAMETERS`: `'key'='value'` pairs, as `git -c` passes them on. */
+const CONFIG_PARAMETER_VALUE = /'[^']*'='((?:[^']|'\\'')*)'/g;
 const SUBSTITUTION = /\$\(((?:[^()]|\([^()]*\))*)\)|`([^`]*)`/g;
 
 /** The shell text a command leaves for later: the handler of `trap`, code assigned by `export` and the like. */
@@ -23,10 +29,16 @@ export function deferredCodeOfCommand(program: string | null, argv: readonly She
   });
 }
 
-/** The code an assignment (of a value, or an array's elements) leaves for the prompt to run, if it names a prompt variable. */
+/** The code an assignment (of a value, or an array's elements) leaves for later: a prompt's, or a command variable's. */
 export function deferredCodeOfAssignment(name: string, value: string | readonly string[]): string[] {
   if (typeof value !== 'string') return value.flatMap((element) => deferredCodeOfAssignment(name, element));
   if (PROMPT_CODE.test(name)) return value.trim() ? [value] : [];
+  // LESSOPEN's `|` (or `||`) means "run this"; BROWSER is a list of commands.
+  if (COMMAND_VARIABLE.test(name)) {
+    const codes = name === 'BROWSER' ? value.split(':') : [value];
+    return codes.map((code) => code.replace(/^\|{1,2}/, '')).filter((code) => code.trim() !== '');
+  }
+  if (name === 'GIT_CONFIG_PARAMETERS') return [...value.matchAll(CONFIG_PARAMETER_VALUE)].map((match) => match[1]!.replace(/'\\''/g, "'"));
   if (!PROMPT_STRING.test(name)) return [];
   return [...value.matchAll(SUBSTITUTION)].map((match) => match[1] ?? match[2] ?? '').filter((code) => code.trim() !== '');
 }
