@@ -52,6 +52,18 @@ const RUNNING_OPTIONS: Readonly<Record<string, readonly RunningOption[]>> = {
     { names: ['--rsh-command', '--rmt-command'], value: 'program' },
   ],
   zip: [{ names: ['-TT', '--unzip-command'], value: 'shell' }],
+  ncat: [
+    { names: ['-c', '--sh-exec'], value: 'shell' },
+    { names: ['-e', '--exec'], value: 'program' },
+  ],
+  nc: [
+    { names: ['-c'], value: 'shell' },
+    { names: ['-e'], value: 'program' },
+  ],
+  netcat: [
+    { names: ['-c'], value: 'shell' },
+    { names: ['-e'], value: 'program' },
+  ],
   rsync: [{ names: ['-e', '--rsh', '--rsync-path'], value: 'shell', clustered: true }],
   ssh: SSH_OPTIONS,
   scp: [...SSH_OPTIONS, { names: ['-S'], value: 'program' }],
@@ -75,11 +87,13 @@ const RUNNING_OPTIONS: Readonly<Record<string, readonly RunningOption[]>> = {
 export function runByOptions(program: string | null, args: readonly ShellWord[]): RunByOption[] {
   if (program === 'sed') return sedRuns(args);
   if (program === 'git') return [...gitPositionalRuns(args), ...optionRuns(program, args)];
+  if (program === 'socat') return socatRuns(args);
+  if (program !== null && SQL_SHELL_ESCAPE[program]) return sqlShellEscapes(program, args);
   return optionRuns(program, args);
 }
 
-function optionRuns(program: string | null, args: readonly ShellWord[]): RunByOption[] {
-  const options = program === null ? undefined : RUNNING_OPTIONS[program];
+function optionRuns(program: string | null, args: readonly ShellWord[], table?: readonly RunningOption[]): RunByOption[] {
+  const options = table ?? (program === null ? undefined : RUNNING_OPTIONS[program]);
   if (!options) return [];
   const subcommand = program === 'git' ? args[gitSubcommandIndex(args)]?.value : undefined;
   const found: RunByOption[] = [];
@@ -153,6 +167,31 @@ function sedRuns(args: readonly ShellWord[]): RunByOption[] {
       option: 'e',
     }));
   });
+}
+
+/** `socat - EXEC:CMD` and `SYSTEM:CMD` addresses (address options follow a comma). */
+function socatRuns(args: readonly ShellWord[]): RunByOption[] {
+  return args.flatMap((word): RunByOption[] => {
+    const address = /^(EXEC|SYSTEM):((?:[^,\\]|\\.)*)/is.exec(word.value);
+    if (!address) return [];
+    const text = address[2]!.replace(/\\(.)/g, '$1');
+    return [{ kind: 'shell', text: withValue(word, text), option: address[1]!.toUpperCase() }];
+  });
+}
+
+/** Client commands that run a shell command, per SQL client: psql's `\!`, mysql's `system` and `\!`. */
+const SQL_SHELL_ESCAPE: Readonly<Record<string, { options: readonly string[]; escape: RegExp }>> = {
+  psql: { options: ['-c', '--command'], escape: /\\!\s*([^\n]*)/g },
+  mysql: { options: ['-e', '--execute'], escape: /(?:^|[;\n])\s*(?:\\!|system\s)\s*([^;\n]*)/gi },
+  mariadb: { options: ['-e', '--execute'], escape: /(?:^|[;\n])\s*(?:\\!|system\s)\s*([^;\n]*)/gi },
+};
+
+function sqlShellEscapes(program: string, args: readonly ShellWord[]): RunByOption[] {
+  const { options, escape } = SQL_SHELL_ESCAPE[program]!;
+  const texts = optionRuns(null, args, options.map((name) => ({ names: [name], value: 'shell' as const })));
+  return texts.flatMap((run) =>
+    run.kind === 'shell' && run.text.literal ? [...run.text.value.matchAll(escape)].map((match): RunByOption => ({ kind: 'shell', text: literalWord(match[1]!), option: run.option })) : [],
+  );
 }
 
 /** The files a per-file program is run on: everything under the operands after the pattern, or `.`. */

@@ -1,11 +1,13 @@
 // The catalogue of wrappers that run their arguments as a command: privilege (`sudo`, `doas`,
 // `run0`, `pkexec`), namespaces and sandboxes (`unshare`, `nsenter`, `firejail`, `chroot`),
-// scheduling (`nice`, `chrt`, `taskset`, `systemd-run`), tracing (`strace`, `gdb --args`), and
-// fan-out (`xargs`, `parallel`, `watch`). The argument command is then judged as if run directly.
+// scheduling (`nice`, `chrt`, `taskset`, `systemd-run`), tracing (`strace`, `gdb --args`),
+// fan-out (`xargs`, `parallel`, `watch`, `entr`) and project runners (`npx`, `uv run`; see
+// project-runners.ts). The argument command is then judged as if run directly.
 // Each call peels one level; the walker repeats until the program is not a wrapper.
 import type { ShellWord } from './analysis-types';
 import { hasOption, parseArgs, type OptionSpec } from './flags';
 import { joinWords } from './joined-words';
+import { unwrapProjectRunner } from './project-runners';
 
 export type Unwrapped =
   /** Run `inner` as the next command. */
@@ -117,8 +119,10 @@ export function unwrapOnce(program: string, args: readonly ShellWord[]): Unwrapp
     case 'podman':
     case 'nerdctl':
       return unwrapContainerExec(program, args, 'exec');
+    case 'entr':
+      return unwrapEntr(args);
     default:
-      return NONE;
+      return unwrapProjectRunner(program, args) ?? NONE;
   }
 }
 
@@ -234,6 +238,14 @@ function unwrapParallel(args: readonly ShellWord[]): Unwrapped {
   const inner = hasPlaceholder ? command.flatMap((word) => (word.value === '{}' ? values : [word])) : [...command, ...values];
   if (command.length === 1 && /\s/.test(command[0]!.value)) return { kind: 'script', label: 'parallel', script: joinWords(inner) };
   return { kind: 'inner', label: 'parallel', inner, extraArgsUnknown: separator === -1 };
+}
+
+/** `entr CMD ARGS` runs CMD each time a file changes; `entr -s TEXT` hands TEXT to a shell. */
+function unwrapEntr(args: readonly ShellWord[]): Unwrapped {
+  const parsed = parseArgs(args, { stopAtOperand: true });
+  const inner = args.slice(parsed.rest);
+  if (!inner.length) return NONE;
+  return hasOption(parsed, '-s') ? { kind: 'script', label: 'entr -s', script: joinWords(inner) } : { kind: 'inner', label: 'entr', inner };
 }
 
 /** `gdb --args PROGRAM ARGS`. */

@@ -208,6 +208,15 @@ const MUST_NOT_FLAG: Row[] = [
   ["git submodule foreach 'git status'", 'safe'],
   ['git fetch -u origin', 'safe'],
   ["gdb -batch -ex 'bt full' ./app core", 'safe'],
+  ['npx jest --coverage', 'safe'],
+  ['npm exec --yes -- tsc -p .', 'safe'],
+  ['uv run pytest -q', 'safe'],
+  ['poetry run python manage.py migrate', 'safe'],
+  ['cmake -E make_directory build', 'safe'],
+  ['npx rimraf node_modules dist', 'low_risk', 'L01'],
+  ["psql -c 'SELECT 1'", 'safe'],
+  ["mysql --execute='SELECT system_user()'", 'safe'],
+  ['socat TCP-LISTEN:8080,fork TCP:localhost:80', 'safe'],
 ];
 
 // A value the walker holds goes stale when something other than `name=value` may change it: the
@@ -287,6 +296,23 @@ const COMMANDS_RUN_BY_PROGRAMS: Row[] = [
   ['emacs --batch --eval \'(shell-command "rm -rf src")\'', 'dangerous', 'D02'],
   ["expect -c 'spawn rm -rf /'", 'hardline', 'H01'],
   ["mytool --hook='make; rm -rf src'", 'dangerous', 'D02'],
+  // Project runners and toolboxes run any command; SQL clients and socat have shell escapes.
+  ['npm exec -- rm -rf /', 'hardline', 'H01'],
+  ["npx -c 'rm -rf src'", 'dangerous', 'D02'],
+  ['pnpm exec rm -rf src', 'dangerous', 'D02'],
+  ['uv run rm -rf src', 'dangerous', 'D02'],
+  ['conda run -n base rm -rf src', 'dangerous', 'D02'],
+  ['bundle exec rm -rf src', 'dangerous', 'D02'],
+  ["nix-shell -p hello --run 'rm -rf src'", 'dangerous', 'D02'],
+  ['nix develop -c rm -rf /', 'hardline', 'H01'],
+  ['cmake -E remove_directory src', 'dangerous', 'D02'],
+  ['cmake -E chdir build rm -rf /', 'hardline', 'H01'],
+  ['npx rimraf src', 'dangerous', 'D02'],
+  ["entr -s 'rm -rf src'", 'dangerous', 'D02'],
+  ["psql -c 'SELECT 1; \\! rm -rf /'", 'hardline', 'H01'],
+  ["mysql -e 'system rm -rf src'", 'dangerous', 'D02'],
+  ["socat - SYSTEM:'rm -rf /',pty", 'hardline', 'H01'],
+  ["ncat -l 9000 --sh-exec 'rm -rf src'", 'dangerous', 'D02'],
 ];
 
 describe.each([
