@@ -4,6 +4,7 @@
 // unpacked into (`tar -C DIR -x`, `unzip -d DIR`), files a sed script writes (`w FILE`), and files
 // created or patched by name.
 import type { ExecutedCommand, ShellWord, WriteTarget } from './analysis-types';
+import { gitSubcommandIndex } from './git-arguments';
 import { sedEffects, sedScripts } from './sed-script';
 import { literalWord } from './shell-words';
 import { canonicalCommand } from './rules/rule-helpers';
@@ -91,10 +92,17 @@ function programSpecific(program: string, words: readonly ShellWord[]): { word: 
       return output ? [{ word: { ...output, value: output.value.slice(2), raw: output.value.slice(2) }, via: 'extract', label: '7z -o' }] : [];
     }
     case 'git': {
+      if (words[gitSubcommandIndex(words)]?.value === 'config') return configFileWrites('git config', words);
       const clone = operands.findIndex((word) => word.value === 'clone');
       const destination = clone === -1 ? undefined : operands[clone + 2];
       return destination ? [{ word: destination, via: 'extract', label: 'git clone' }] : [];
     }
+    case 'npm':
+    case 'pnpm':
+    case 'yarn':
+    case 'pip':
+    case 'pip3':
+      return packageConfigWrites(program, words);
     case 'sed':
       return sedScripts(words).flatMap((script) =>
         script.literal ? sedEffects(script.value).writes.map((file) => ({ word: literalWord(file), via: 'output' as const, label: 'sed w' })) : [],
@@ -112,6 +120,47 @@ function programSpecific(program: string, words: readonly ShellWord[]): { word: 
       }
       return [];
   }
+}
+
+/** Where `git config` writes: `--file FILE`, or the user's or the system's file. */
+function configFileWrites(label: string, words: readonly ShellWord[]): { word: ShellWord; via: WriteTarget['via']; label: string }[] {
+  for (let index = 0; index < words.length; index++) {
+    const text = words[index]!.value;
+    if ((text === '--file' || text === '-f') && words[index + 1]) return [{ word: words[index + 1]!, via: 'output', label: `${label} --file` }];
+    if (text.startsWith('--file=')) return [{ word: { ...words[index]!, value: text.slice(7), raw: text.slice(7) }, via: 'output', label: `${label} --file` }];
+    if (text === '--global') return [{ word: literalWord('~/.gitconfig'), via: 'output', label: `${label} --global` }];
+    if (text === '--system') return [{ word: literalWord('/etc/gitconfig'), via: 'output', label: `${label} --system` }];
+  }
+  return [];
+}
+
+/**
+ * `npm config set` (also `npm set`), `yarn config set` and `pip config set` write the user's
+ * config file unless told otherwise: `script-shell` there runs every `npm run` you start later.
+ */
+function packageConfigWrites(program: string, words: readonly ShellWord[]): { word: ShellWord; via: WriteTarget['via']; label: string }[] {
+  const operands = words.filter((word) => !word.value.startsWith('-')).map((word) => word.value);
+  const changes = ['set', 'delete', 'edit', 'unset', 'fix'];
+  const configuring = operands[0] === 'config' ? changes.includes(operands[1] ?? '') : program.startsWith('np') && operands[0] === 'set';
+  if (!configuring) return [];
+  const option = (name: string) => {
+    const index = words.findIndex((word) => word.value === name || word.value.startsWith(`${name}=`));
+    if (index === -1) return undefined;
+    const text = words[index]!.value;
+    return text.includes('=') ? text.slice(text.indexOf('=') + 1) : (words[index + 1]?.value ?? '');
+  };
+  const label = `${program} config`;
+  if (program.startsWith('pip')) {
+    if (words.some((word) => word.value === '--global')) return [{ word: literalWord('/etc/pip.conf'), via: 'output', label }];
+    if (words.some((word) => word.value === '--site')) return [];
+    return [{ word: literalWord('~/.config/pip/pip.conf'), via: 'output', label }];
+  }
+  if (program === 'yarn') return [{ word: literalWord(words.some((word) => word.value === '-H' || word.value === '--home') ? '~/.yarnrc.yml' : '~/.yarnrc'), via: 'output', label }];
+  const userconfig = option('--userconfig');
+  if (userconfig) return [{ word: literalWord(userconfig), via: 'output', label }];
+  const location = option('--location') ?? option('-L') ?? (words.some((word) => word.value === '-g' || word.value === '--global') ? 'global' : 'user');
+  if (location === 'project') return [{ word: literalWord('.npmrc'), via: 'output', label }];
+  return [{ word: literalWord(location === 'global' ? '/etc/npmrc' : '~/.npmrc'), via: 'output', label }];
 }
 
 /** `tar -C DIR -x`, `tar xf a.tar -C ~`, `tar --directory=DIR --extract`: where files are unpacked. */

@@ -217,6 +217,9 @@ const MUST_NOT_FLAG: Row[] = [
   ["psql -c 'SELECT 1'", 'safe'],
   ["mysql --execute='SELECT system_user()'", 'safe'],
   ['socat TCP-LISTEN:8080,fork TCP:localhost:80', 'safe'],
+  ['npm config get registry', 'safe'],
+  ['npm config set --location=project save-exact true', 'safe'],
+  ['git config user.name Ada', 'safe'],
 ];
 
 // A value the walker holds goes stale when something other than `name=value` may change it: the
@@ -313,6 +316,12 @@ const COMMANDS_RUN_BY_PROGRAMS: Row[] = [
   ["mysql -e 'system rm -rf src'", 'dangerous', 'D02'],
   ["socat - SYSTEM:'rm -rf /',pty", 'hardline', 'H01'],
   ["ncat -l 9000 --sh-exec 'rm -rf src'", 'dangerous', 'D02'],
+  // Config commands write the user's files: `script-shell` in ~/.npmrc runs every later `npm run`.
+  ['npm config set script-shell ./hook.sh', 'dangerous', 'N11'],
+  ['npm set script-shell ./hook.sh', 'dangerous', 'N11'],
+  ['pip config set global.index-url http://127.0.0.1:9/simple', 'dangerous', 'N11'],
+  ['yarn config set yarnPath ./hook.js', 'dangerous', 'N11'],
+  ['git config --file ~/.gitconfig core.editor ./hook.sh', 'dangerous', 'N11'],
 ];
 
 describe.each([
