@@ -45,6 +45,7 @@ import { sessionActivities } from './session-activities';
 import { BackgroundWatches } from './background-watches';
 import { awaitingApprovalDetails, installApprovals } from './session-approvals';
 import { SessionState } from './session-state';
+import { markdownCode } from '../approval-signals/ui-markdown';
 import {
   DEFAULT_SESSION_LIMITS,
   type ModelTurn,
@@ -127,7 +128,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     currentDetails = text;
     const waiting = subagents.descendantApprovals();
     const descendants = waiting.length
-      ? ` — **A sub-agent awaits approval**: ${waiting.map((entry) => `${entry.sessionId} ${entry.first ?? ''}`.trim()).join('; ')}. Answer with \`hermes-temporal pending ${input.sessionId}\` and \`approve\`.`
+      ? ` — **A sub-agent awaits approval**: ${waiting.map((entry) => `${entry.sessionId}${entry.first === undefined ? '' : ` ${markdownCode(entry.first)}`}`).join('; ')}. Answer with \`hermes-temporal pending ${input.sessionId}\` and \`approve\`.`
       : '';
     const plan = todos.progressLine();
     setCurrentDetails(`${text}${plan ? ` (${plan})` : ''}${descendants}`);
@@ -428,7 +429,8 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
         }
         return await finish({ status: 'completed', answer: turn.content ?? '', turns: state.turn, toolCalls: state.toolCallCount });
       }
-      showDetails(`Turn ${state.turn}/${input.maxTurns}: running ${turn.toolCalls.map((call) => call.name).join(', ')}`);
+      // The names are the model's (an unknown tool's too): quoted, never read as the runtime's markup.
+      showDetails(`Turn ${state.turn}/${input.maxTurns}: running ${turn.toolCalls.map((call) => markdownCode(call.name)).join(', ')}`);
       await runTools(turn);
 
       if (state.turn < input.maxTurns && (workflowInfo().continueAsNewSuggested || turnsThisRun >= limits.turnsPerRun)) {
@@ -470,7 +472,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
           'of another machine, add its key to their approvals.approvers (`hermes-temporal approver show` there prints the line)';
       const message = `Refused to run this session: ${verdict.reason}. ${howToStart}`;
       setStatus('failed');
-      setCurrentDetails(`**refused**: ${message}`);
+      setCurrentDetails(`**refused**: ${markdownCode(message)}`);
       throw ApplicationFailure.create({ message, type: START_REFUSED, nonRetryable: true });
     }
   }
@@ -502,7 +504,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     const message = describeFailure(error);
     state.lastError = message;
     setStatus('failed');
-    setCurrentDetails(`**failed**: ${message}`);
+    setCurrentDetails(`**failed**: ${markdownCode(message)}`);
     if (subagents.outstanding) await subagents.cancelAll('the parent session failed');
     await activities.finishSession({ sessionId: input.sessionId, status: 'failed', error: message }).catch(() => undefined);
     await report('failed', '', message);

@@ -5,6 +5,7 @@
 import { log, setHandler } from '@temporalio/workflow';
 import type { ActivityOptions } from '@temporalio/workflow';
 import type { McpCallTarget, McpListingSummary } from '../mcp/listing-types';
+import { markdownCode } from '../approval-signals/ui-markdown';
 import { reloadMcpToolsSignal } from './messages';
 import type { SessionActivities } from './session-activities';
 import type { SessionInput } from './session-types';
@@ -47,7 +48,7 @@ export class McpTools {
 
   /** One line for the UI's details when servers could not be listed. */
   failuresLine(): string {
-    return this.summary?.failures.length ? ` — MCP servers unavailable: ${this.summary.failures.join('; ')}` : '';
+    return this.summary?.failures.length ? ` — MCP servers unavailable: ${this.summary.failures.map(markdownCode).join('; ')}` : '';
   }
 
   carryOver(): { mcpListing?: McpListingSummary } {

@@ -5,7 +5,7 @@ import { log, setHandler, workflowInfo } from '@temporalio/workflow';
 import { DEFAULT_APPROVAL_SETTINGS, type PendingApproval, type SessionApprovalSettings } from '../approval-signals/approval-types';
 import { VerifiedDecisions } from '../approval-signals/decision-signature';
 import { firstLineOf } from '../approval-signals/visible-text';
-import { oneLine } from '../approval-signals/shown-call';
+import { markdownCode } from '../approval-signals/ui-markdown';
 import {
   approvalAuditQuery,
   approvalDecisionSignal,
@@ -79,8 +79,9 @@ export function installApprovals(
 /** The UI's current-details line while approvals wait: what is asked, how to answer, what was refused. */
 export function awaitingApprovalDetails(pending: readonly PendingApproval[], settings: Pick<SessionApprovalSettings, 'acceptUnsigned'>): string {
   const waiting = pending.map((approval) => {
-    const refused = approval.refusedDecision ? ` — ${oneLine(approval.refusedDecision.slice(0, 300))}` : '';
-    return `${approval.approvalId} (${oneLine(approval.description)}): \`${firstLineOf(approval.command)}\`${refused}`;
+    // What the model wrote (the command, a path in the description) and a decider's reason: quoted in the UI's Markdown.
+    const refused = approval.refusedDecision ? ` — ${markdownCode(approval.refusedDecision.slice(0, 300))}` : '';
+    return `${approval.approvalId} (${markdownCode(approval.description)}): ${markdownCode(firstLineOf(approval.command))}${refused}`;
   });
   const howTo = settings.acceptUnsigned
     ? 'Answer with the `approvalDecision` signal or `hermes-temporal approve`.'

@@ -12,6 +12,7 @@ import {
   startChild,
   workflowInfo,
 } from '@temporalio/workflow';
+import { markdownCodeWithin, utf8Length } from '../approval-signals/ui-markdown';
 import { HermesParentSession, HermesRootSession, HermesStatus, HermesModel, HermesToolCalls } from '../temporal/search-attributes';
 import { parseDelegateRequest, dispatchedResult, type ChildTask } from './delegate-request';
 import { recordedWorkspace, withRecordedWorkspace } from './recorded-workspace';
@@ -26,6 +27,8 @@ export type ChildEvent =
 const FINISHED_CHILDREN_SHOWN = 100;
 /** How soon a session asks the server whether a child that claimed to finish, with no handle here, has closed. */
 const CLAIM_FIRST_CHECK_MS = 1000;
+/** The most the Temporal UI's summary of a workflow holds (bytes of UTF-8). */
+const SUMMARY_BYTES = 200;
 /** Descendants whose waiting approvals a root shows at once (a tree has at most a few dozen running). */
 const DESCENDANT_APPROVALS_SHOWN = 50;
 /**
@@ -298,7 +301,7 @@ export class Subagents {
           workflowId: child.workflowId,
           args: [childInput],
           parentClosePolicy: ParentClosePolicy.ABANDON,
-          staticSummary: `Sub-agent ${subagent.taskIndex + 1}/${subagent.taskCount} (${subagent.role}): ${subagent.goal.slice(0, 180)}`,
+          staticSummary: subagentSummary(subagent),
           memo: { task: subagent.goal.slice(0, 2000) },
           typedSearchAttributes: [
             { key: HermesStatus, value: 'running' },
@@ -384,4 +387,10 @@ function isCancelled(error: unknown): boolean {
 function describe(error: unknown): string {
   const cause = (error as { cause?: { message?: string } } | undefined)?.cause;
   return cause?.message ?? (error instanceof Error ? error.message : String(error));
+}
+
+/** The UI's summary line: at most its 200 bytes, and the goal (the model's text) quoted, not read as Markdown. */
+function subagentSummary(subagent: SubagentInfo): string {
+  const head = `Sub-agent ${subagent.taskIndex + 1}/${subagent.taskCount} (${subagent.role}): `;
+  return head + markdownCodeWithin(subagent.goal.slice(0, 400), SUMMARY_BYTES - utf8Length(head));
 }

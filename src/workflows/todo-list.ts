@@ -1,5 +1,6 @@
 // The session's plan (the `todo` tool), with the original's merge semantics and limits. It lives
 // in workflow state, so it survives worker restarts and continue-as-new. Pure module.
+import { markdownCode } from '../approval-signals/ui-markdown';
 
 export type TodoStatus = 'pending' | 'in_progress' | 'completed' | 'cancelled';
 export interface TodoItem {
@@ -64,7 +65,8 @@ export class TodoList {
     if (!this.items.length) return undefined;
     const done = this.items.filter((item) => item.status === 'completed').length;
     const current = this.items.find((item) => item.status === 'in_progress');
-    return `plan ${done}/${this.items.length} done${current ? `, now: ${current.content.slice(0, 80)}` : ''}`;
+    // The item is the model's text, in a line the UI renders as Markdown.
+    return `plan ${done}/${this.items.length} done${current ? `, now: ${markdownCode(current.content.slice(0, 80))}` : ''}`;
   }
 
   private merge(incoming: unknown[]): void {

@@ -54,7 +54,7 @@ test("a sub-agent's dangerous command waits, shows on the root, and is approved 
     expect(waiting?.first).toContain('rm -rf scratch');
     // ... and in the UI's current-details line.
     const metadata = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
-    expect(metadata.currentDetails).toContain(`A sub-agent awaits approval**: ${root}-sa0 ap-1`);
+    expect(metadata.currentDetails).toContain(`A sub-agent awaits approval**: ${root}-sa0 \`ap-1`);
     expect(existsSync(path.join(config.session.cwd, 'scratch'))).toBe(true);
 
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, HERMES_TEMPORAL_HOME: config.home, TEMPORAL_ADDRESS: harness.address };

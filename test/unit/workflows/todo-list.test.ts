@@ -52,7 +52,7 @@ test('the plan survives being carried into a new run, and says what is in progre
   apply(list, { todos: [{ id: '1', content: 'ship it', status: 'in_progress' }, { id: '2', content: 'done', status: 'completed' }] });
   const carried = new TodoList(list.snapshot());
   expect(carried.snapshot()).toEqual(list.snapshot());
-  expect(carried.progressLine()).toBe('plan 1/2 done, now: ship it');
+  expect(carried.progressLine()).toBe('plan 1/2 done, now: `ship it`');
 });
 
 test('a change that would make the plan too large for workflow history is refused whole, and the plan is kept', () => {
