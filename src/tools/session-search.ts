@@ -4,13 +4,15 @@ import { z } from 'zod';
 import { register } from '../registry/registry';
 import { toolError, toolResult } from '../registry/results';
 import type { RecallScope } from '../registry/tool-entry';
-import type { MessageRole, SessionStore } from '../store/session-store';
+import type { MessageRole, SessionRecord, SessionStore } from '../store/session-store';
 import { SESSION_SEARCH_DESCRIPTION } from './session-search-description';
 import { queryRefusal } from './session-search-query';
 import { browse, discover, read, scroll } from './session-search-shapes';
 
 const SEARCHABLE_ROLES: readonly MessageRole[] = ['user', 'assistant', 'tool'];
 const DEFAULT_ROLES: MessageRole[] = ['user', 'assistant'];
+/** Sub-agents nest a few levels; a longer chain of parents is not followed (nor trusted). */
+const MAX_LINEAGE_DEPTH = 64;
 
 /** An integer from what the model sent, or undefined (the original coerces with int()). */
 const integer = (value: unknown): number | undefined => {
@@ -97,15 +99,22 @@ register({
 });
 
 /**
- * The folder whose sessions this one may recall: its own start folder (and below), unless the
- * worker's `session_search.scope` is `all`. Transcripts hold what tools read, and a session must
- * not read through them what its sandbox keeps from it: another project's files.
+ * The folder whose sessions this one may recall: the folder its tree's root started in (and
+ * below), unless the worker's `session_search.scope` is `all`. Transcripts hold what tools read,
+ * and a session must not read through them what its sandbox keeps from it: another project's
+ * files. Not a sub-agent's own start folder: that is where its parent's shell was, which may
+ * have left the workspace (`cd /`), while the sandbox still keeps it to the root's.
  */
 async function searchScope(store: SessionStore, sessionId: string, scope: RecallScope): Promise<{ within?: string } | { refused: string }> {
   if (scope === 'all') return {};
-  const own = await store.getSession(sessionId);
-  if (!own) return { refused: 'Session search is not available: this session has no record in the session store.' };
-  return { within: own.cwd };
+  let session: SessionRecord | undefined = await store.getSession(sessionId);
+  if (!session) return { refused: 'Session search is not available: this session has no record in the session store.' };
+  for (let depth = 0; session.parentSessionId !== undefined; depth += 1) {
+    const parent: SessionRecord | undefined = depth < MAX_LINEAGE_DEPTH ? await store.getSession(session.parentSessionId) : undefined;
+    if (!parent) return { refused: "Session search is not available: the session that started this sub-agent has no record in the session store." };
+    session = parent;
+  }
+  return { within: session.cwd };
 }
 
 function failure(message: string): string {

@@ -80,6 +80,24 @@ export function describeRecallContract(name: string, makeStorage: () => Promise<
         expect(await ids(recallWorker(store, storage.home, {}, 'all'), { query: 'pelican', limit: 10 })).toEqual(['below', 'beside', 'elsewhere', 'here']);
       });
 
+      it("a sub-agent recalls within its root's folder, wherever its parent's shell was when it started it", async () => {
+        const store = open();
+        for (const [id, cwd] of Object.entries({ here: '/work/app', elsewhere: '/srv/billing' })) await pastSession(store, id, [`heron notes of ${id}`, 'noted'], { cwd });
+        await store.createSession(session('root', { cwd: '/work/app' }));
+        // Its parent had run `cd /`; its own child started from there too.
+        await store.createSession(session('root-sa0', { cwd: '/', parentSessionId: 'root' }));
+        await store.createSession(session('root-sa0-sa0', { cwd: '/', parentSessionId: 'root-sa0' }));
+        await store.createSession(session('orphan', { cwd: '/', parentSessionId: 'gone' }));
+        const scoped = recallWorker(store, storage.home, {}, 'workspace');
+        for (const asker of ['root-sa0', 'root-sa0-sa0']) {
+          const found = (await scoped.call('session_search', { query: 'heron', limit: 10 }, asker)).results as { session_id: string }[];
+          expect(found.map((result) => result.session_id)).toEqual(['here']);
+          expect(await scoped.call('session_search', { session_id: 'elsewhere' }, asker)).toMatchObject({ success: false, error: 'session_id not found: elsewhere' });
+        }
+        // A parent the store does not know gives no folder to search in.
+        expect(await scoped.call('session_search', { query: 'heron' }, 'orphan')).toMatchObject({ success: false, error: expect.stringContaining('no record') });
+      });
+
       it('supports OR, quoted phrases and prefixes, and limits the sessions returned (clamped to 1..10)', async () => {
         const store = open();
         await pastSession(store, 'alpha', ['deploying alpha service']);
