@@ -2,6 +2,7 @@
 // with live status from Temporal when a server is configured.
 import type { Command } from 'commander';
 import { visibleText } from '../../approval-signals/visible-text';
+import { oneLine, QUOTED_LINE_MARK } from '../../approval-signals/shown-call';
 import { loadConfig, type LoadedConfig } from '../../config/load';
 import { OPEN_SESSION_STATUSES, type SessionRecord, type SessionStore, type StoredMessage } from '../../store/session-store';
 import { createSessionStore, describeSessionStore } from '../../store/create-session-store';
@@ -78,7 +79,7 @@ export function registerSessionCommands(program: Command): void {
           }
         }
         if (live) console.log(`  live: ${live}`);
-        if (session.error) console.log(`  error: ${visibleText(session.error)}`);
+        if (session.error) console.log(`  error: ${oneLine(session.error)}`);
         for (const message of messages) console.log(formatMessage(message));
       } finally {
         await store.close();
@@ -151,9 +152,14 @@ function indentOf(depth: number): string {
 }
 
 
-function formatMessage(message: StoredMessage): string {
-  const head = `\n[${message.seq}] ${message.role}${message.name ? ` (${message.name})` : ''}`;
-  const calls = (message.toolCalls ?? []).map((call) => `  → ${call.name}(${call.arguments})`).join('\n');
-  // The transcript is the model's text and tools' output: shown, never interpreted by the terminal.
-  return [head, visibleText(message.content ?? ''), visibleText(calls)].filter(Boolean).join('\n');
+/**
+ * One stored message for people: the runtime's header and call lines, and the message's text with
+ * every line marked, so no line a model wrote (`[9] user`, `  → terminal(...)`) passes for either.
+ * Shown, never interpreted by the terminal.
+ */
+export function formatMessage(message: StoredMessage): string {
+  const head = `\n[${message.seq}] ${message.role}${message.name ? ` (${oneLine(message.name)})` : ''}`;
+  const content = message.content ? visibleText(message.content).split('\n').map((line) => `${QUOTED_LINE_MARK}${line}`) : [];
+  const calls = (message.toolCalls ?? []).map((call) => `  → ${oneLine(call.name)}(${oneLine(call.arguments)})`);
+  return [head, ...content, ...calls].join('\n');
 }
