@@ -21,7 +21,14 @@ export interface PrepareSessionInput {
   workflowId: string;
   task: string;
   model: string;
+  /** Where its shell starts (its system prompt names it). */
   cwd: string;
+  /**
+   * The folder its commands and file tools are bounded to (a local sub-agent's: its root's), which
+   * the store records as the session's folder: recall and the folders the worker keeps its own
+   * programs out of go by it. A sub-agent starts where its parent's shell was, which may be `/usr`.
+   */
+  workspace?: string;
   /** The session's terminal backend: tools that need it are left out when it cannot work here. */
   backend: Backend;
   toolsets?: string[];
@@ -88,7 +95,7 @@ export function createSessionActivities(deps: {
         workflowId: input.workflowId,
         task: input.task,
         model: input.model,
-        cwd: input.cwd,
+        cwd: input.workspace ?? input.cwd,
         toolNames,
         status: 'running',
         ...(input.parentSessionId ? { parentSessionId: input.parentSessionId } : {}),

@@ -46,6 +46,7 @@ import { BackgroundWatches } from './background-watches';
 import { awaitingApprovalDetails, installApprovals } from './session-approvals';
 import { SessionState } from './session-state';
 import { markdownCode } from '../approval-signals/ui-markdown';
+import { recordedWorkspace } from './recorded-workspace';
 import {
   DEFAULT_SESSION_LIMITS,
   type ModelTurn,
@@ -374,12 +375,15 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
 
   const runLoop = async (): Promise<SessionResult> => {
     if (!input.resume) {
+      // The store records the folder the session is bounded to, not where its shell starts.
+      const workspace = recordedWorkspace(input.environment);
       const prepared = await activities.prepareSession({
         sessionId: input.sessionId,
         workflowId: workflowInfo().workflowId,
         task: input.task,
         model: input.model,
         cwd: input.environment.cwd,
+        ...(workspace !== undefined ? { workspace } : {}),
         backend: input.environment.backend,
         toolsets: input.toolsets,
         disabledToolsets: input.disabledToolsets,

@@ -97,3 +97,34 @@ test("a hook script in the workspace of a session started from another folder (r
   expect(existsSync(leak)).toBe(false);
   await expectNoCanaryLeaked(run);
 });
+
+test("a sub-agent started after its parent's `cd /usr` does not make the system's programs workspace files: the user's hooks keep running for every session", async () => {
+  // The user's audit hook, outside any workspace: it logs each call and blocks none.
+  const log = path.join(world.precious, 'audit.log');
+  const hook = path.join(world.precious, 'audit.sh');
+  writeFileSync(hook, `#!/bin/sh\ncat >> ${log}\necho >> ${log}\n`, { mode: 0o755 });
+  const run = await runAttack(
+    harness,
+    world,
+    () => ({
+      turns: [
+        // A folder every sandbox shows (read-only): the sub-agent's session "starts" there.
+        { tool_calls: [terminal('cd /usr && pwd')] },
+        { tool_calls: [{ name: 'delegate_task', arguments: { goal: 'audit-evasion child' } }] },
+        { content: 'waiting' },
+        { tool_calls: [terminal('echo root-after-child')] },
+        { content: 'done' },
+      ],
+      agents: [{ match: 'audit-evasion', turns: [{ tool_calls: [terminal('echo child-ran')] }, { content: 'finished' }] }],
+    }),
+    { hooks: [{ event: 'pre_tool_call', command: `sh ${hook}` }] },
+  );
+  expect(run.result.status).toBe('completed');
+  const childResults = (await run.store.getMessages(`${run.sessionId}-sa0`)).filter((message) => message.role === 'tool').map((message) => message.content ?? '');
+  expect(childResults.join('\n')).toContain('child-ran');
+  expect(JSON.stringify(await resultsOf(run))).toContain('root-after-child');
+  // Every call was seen by the hook, the child's and the root's after it.
+  const audited = existsSync(log) ? spawnSync('cat', [log], { encoding: 'utf8' }).stdout : '';
+  expect(audited).toContain('child-ran');
+  expect(audited).toContain('root-after-child');
+});
