@@ -4,6 +4,7 @@
 // rebase --exec CMD`, `git bisect run CMD`, a pager given to `man` or `bat`, and GNU sed's `e`
 // command. What they run is judged as a command of its own, like `find -exec`'s.
 import type { ShellWord } from './analysis-types';
+import { shellEscapes } from './command-languages';
 import { gitSubcommandIndex } from './git-arguments';
 import { sedEffects, sedScripts } from './sed-script';
 import { literalWord } from './shell-words';
@@ -88,7 +89,7 @@ export function runByOptions(program: string | null, args: readonly ShellWord[])
   if (program === 'sed') return sedRuns(args);
   if (program === 'git') return [...gitPositionalRuns(args), ...optionRuns(program, args)];
   if (program === 'socat') return socatRuns(args);
-  if (program !== null && SQL_SHELL_ESCAPE[program]) return sqlShellEscapes(program, args);
+  if (program !== null && SQL_COMMAND_OPTIONS[program]) return sqlShellEscapes(program, args);
   return optionRuns(program, args);
 }
 
@@ -179,18 +180,16 @@ function socatRuns(args: readonly ShellWord[]): RunByOption[] {
   });
 }
 
-/** Client commands that run a shell command, per SQL client: psql's `\!`, mysql's `system` and `\!`. */
-const SQL_SHELL_ESCAPE: Readonly<Record<string, { options: readonly string[]; escape: RegExp }>> = {
-  psql: { options: ['-c', '--command'], escape: /\\!\s*([^\n]*)/g },
-  mysql: { options: ['-e', '--execute'], escape: /(?:^|[;\n])\s*(?:\\!|system\s)\s*([^;\n]*)/gi },
-  mariadb: { options: ['-e', '--execute'], escape: /(?:^|[;\n])\s*(?:\\!|system\s)\s*([^;\n]*)/gi },
+/** The SQL clients' options that take the client's own commands, shell escapes among them. */
+const SQL_COMMAND_OPTIONS: Readonly<Record<string, readonly RunningOption[]>> = {
+  psql: [{ names: ['-c', '--command'], value: 'shell' }],
+  mysql: [{ names: ['-e', '--execute'], value: 'shell' }],
+  mariadb: [{ names: ['-e', '--execute'], value: 'shell' }],
 };
 
 function sqlShellEscapes(program: string, args: readonly ShellWord[]): RunByOption[] {
-  const { options, escape } = SQL_SHELL_ESCAPE[program]!;
-  const texts = optionRuns(null, args, options.map((name) => ({ names: [name], value: 'shell' as const })));
-  return texts.flatMap((run) =>
-    run.kind === 'shell' && run.text.literal ? [...run.text.value.matchAll(escape)].map((match): RunByOption => ({ kind: 'shell', text: literalWord(match[1]!), option: run.option })) : [],
+  return optionRuns(program, args, SQL_COMMAND_OPTIONS[program]).flatMap((run) =>
+    run.kind === 'shell' && run.text.literal ? shellEscapes(program, run.text.value).map((text): RunByOption => ({ kind: 'shell', text: literalWord(text), option: run.option })) : [],
   );
 }
 

@@ -1,6 +1,8 @@
 // Text that reaches a program's stdin: what `echo`/`printf`/`cat <<EOF` print into a pipe, and
-// shells that execute it (`echo "rm -rf /" | sh`, `sh <<< "..."`, `bash <<EOF`) are re-parsed.
+// shells that execute it (`echo "rm -rf /" | sh`, `sh <<< "..."`, `bash <<EOF`) are re-parsed, as
+// are the shell escapes of a command language fed to its program (`psql <<< '\! rm -rf src'`).
 import type { ExecutedCommand, StdinFeed } from './analysis-types';
+import { hasCommandLanguage, shellEscapes } from './command-languages';
 import { embeddedShellCommands } from './embedded-shell';
 import { isInterpreter, isShell } from './program-names';
 import { describeScriptInvocation } from './script-invocations';
@@ -70,6 +72,9 @@ export function executeFedText(api: WalkerApi, command: ExecutedCommand, scope: 
     api.reparse(text, scope, `${command.program} stdin`, layers, command.cwd);
   } else if (isInterpreter(command.program) && describeScriptInvocation(command.program, command.argv.slice(1))?.source.mode === 'stdin') {
     executeEmbeddedShell(api, command, text, scope);
+  } else if (hasCommandLanguage(command.program)) {
+    const layers = [...command.layers, { program: command.program, argv: command.argv }];
+    for (const escaped of shellEscapes(command.program, text)) api.reparse(escaped, scope, `${command.program} shell escape`, layers, command.cwd);
   }
 }
 

@@ -220,6 +220,9 @@ const MUST_NOT_FLAG: Row[] = [
   ['npm config get registry', 'safe'],
   ['npm config set --location=project save-exact true', 'safe'],
   ['git config user.name Ada', 'safe'],
+  ['psql <<< "select 1"', 'safe'],
+  ["printf '%s\\n' ',s/a/b/g' w q | ed -s notes.txt", 'safe'],
+  ['sqlite3 app.db <<< ".tables"', 'safe'],
 ];
 
 // A value the walker holds goes stale when something other than `name=value` may change it: the
@@ -316,6 +319,17 @@ const COMMANDS_RUN_BY_PROGRAMS: Row[] = [
   ["mysql -e 'system rm -rf src'", 'dangerous', 'D02'],
   ["socat - SYSTEM:'rm -rf /',pty", 'hardline', 'H01'],
   ["ncat -l 9000 --sh-exec 'rm -rf src'", 'dangerous', 'D02'],
+  // A command language fed on stdin escapes to the shell.
+  ['sqlite3 app.db <<< ".shell rm -rf /"', 'hardline', 'H01'],
+  ['psql <<< "\\! rm -rf src"', 'dangerous', 'D02'],
+  ['mysql <<< "select 1; system rm -rf src"', 'dangerous', 'D02'],
+  ["printf '1,$w !rm -rf src\\nq\\n' | ed -s notes.txt", 'dangerous', 'D02'],
+  ['vim -es notes.txt <<< "!rm -rf src"', 'dangerous', 'D02'],
+  ['gdb -batch ./app <<< "shell rm -rf /"', 'hardline', 'H01'],
+  ['dc <<< "!rm -rf src"', 'dangerous', 'D02'],
+  ['m4 <<< "syscmd(rm -rf src)"', 'dangerous', 'D02'],
+  ['sftp -b - host <<< "!rm -rf src"', 'dangerous', 'D02'],
+  ['expect <<< "spawn rm -rf src"', 'dangerous', 'D02'],
   // Config commands write the user's files: `script-shell` in ~/.npmrc runs every later `npm run`.
   ['npm config set script-shell ./hook.sh', 'dangerous', 'N11'],
   ['npm set script-shell ./hook.sh', 'dangerous', 'N11'],
