@@ -79,7 +79,18 @@ function programSpecific(program: string, words: readonly ShellWord[]): { word: 
   const operands = words.filter((word) => !word.value.startsWith('-'));
   switch (program) {
     case 'tar':
-      return tarTargets(words);
+      return [...tarTargets(words), ...tarArchive(words)];
+    case 'uniq':
+    case 'xxd':
+      // `uniq IN OUT`, `xxd [-r] IN OUT`: the second operand is written.
+      return operands.slice(1, 2).map((word) => ({ word, via: 'output' as const, label: program }));
+    case 'split':
+      return operands.slice(1, 2).map((word) => ({ word: withSuffix(word, 'aa'), via: 'output' as const, label: 'split' }));
+    case 'zip':
+      // `zip ARCHIVE FILES`: the archive (`.zip` is added to a name without a dot).
+      return operands.slice(0, 1).map((word) => ({ word: /\.[^/]*$/.test(word.value) ? word : withSuffix(word, '.zip'), via: 'output' as const, label: 'zip' }));
+    case 'yq':
+      return words.some((word) => /^(?:-[a-zA-Z]*i|--inplace)$/.test(word.value)) ? operands.slice(1).map((word) => ({ word, via: 'in-place' as const, label: 'yq -i' })) : [];
     case 'unzip': {
       const index = words.findIndex((word) => word.value === '-d');
       const attached = words.find((word) => /^-d./.test(word.value));
@@ -92,7 +103,17 @@ function programSpecific(program: string, words: readonly ShellWord[]): { word: 
       return output ? [{ word: { ...output, value: output.value.slice(2), raw: output.value.slice(2) }, via: 'extract', label: '7z -o' }] : [];
     }
     case 'git': {
-      if (words[gitSubcommandIndex(words)]?.value === 'config') return configFileWrites('git config', words);
+      const subcommand = gitSubcommandIndex(words);
+      const after = words.slice(subcommand + 1);
+      switch (words[subcommand]?.value) {
+        case 'config':
+          return configFileWrites('git config', words);
+        case 'bundle':
+          return after[0]?.value === 'create' && after[1] ? [{ word: after[1], via: 'output', label: 'git bundle create' }] : [];
+        case 'archive':
+        case 'format-patch':
+          return valueOfShortOption(after, 'o').map((word) => ({ word, via: 'output', label: `git ${words[subcommand]!.value} -o` }));
+      }
       const clone = operands.findIndex((word) => word.value === 'clone');
       const destination = clone === -1 ? undefined : operands[clone + 2];
       return destination ? [{ word: destination, via: 'extract', label: 'git clone' }] : [];
@@ -109,10 +130,14 @@ function programSpecific(program: string, words: readonly ShellWord[]): { word: 
       );
     case 'sqlite3':
     case 'sqlite':
-      return words.flatMap((word) => {
-        const match = /^\s*\.(?:output|once|save|backup)\s+(\S+)/.exec(word.value);
-        return match ? [{ word: literalWord(match[1]!.replace(/^['"]|['"]$/g, '')), via: 'output' as const, label: `${program} .output` }] : [];
-      });
+      // The database file itself, and what `.output FILE` and the like name.
+      return [
+        ...operands.slice(0, 1).map((word) => ({ word, via: 'output' as const, label: program })),
+        ...words.flatMap((word) => {
+          const match = /^\s*\.(?:output|once|save|backup)\s+(\S+)/.exec(word.value);
+          return match ? [{ word: literalWord(match[1]!.replace(/^['"]|['"]$/g, '')), via: 'output' as const, label: `${program} .output` }] : [];
+        }),
+      ];
     default:
       if (OPERAND_WRITERS.has(program)) {
         const files = program === 'patch' ? operands.slice(0, 1) : operands.filter((word) => !/^[+-=]?[rwxXstugoa]+$/.test(word.value) || word.value.includes('/'));
@@ -120,6 +145,42 @@ function programSpecific(program: string, words: readonly ShellWord[]): { word: 
       }
       return [];
   }
+}
+
+/** The value of `-X VALUE` or `-XVALUE`. */
+function valueOfShortOption(words: readonly ShellWord[], letter: string): ShellWord[] {
+  for (let index = 0; index < words.length; index++) {
+    const text = words[index]!.value;
+    if (text === `-${letter}` && words[index + 1]) return [words[index + 1]!];
+    if (text.startsWith(`-${letter}`) && text.length > 2 && !text.startsWith('--')) return [{ ...words[index]!, value: text.slice(2), raw: text.slice(2) }];
+  }
+  return [];
+}
+
+function withSuffix(word: ShellWord, suffix: string): ShellWord {
+  return { ...word, value: `${word.value}${suffix}`, raw: `${word.raw}${suffix}` };
+}
+
+/** `tar -cf FILE`, `tar cf FILE`, `tar --file=FILE -r`: the archive it creates or changes. */
+function tarArchive(words: readonly ShellWord[]): { word: ShellWord; via: WriteTarget['via']; label: string }[] {
+  const first = words[0]?.value ?? '';
+  const bundledFirst = /^[a-zA-Z]+$/.test(first) ? `-${first}` : first;
+  const modes = [bundledFirst, ...words.slice(1).map((word) => word.value)];
+  const writing = modes.some((text) => /^-[a-zA-Z]*[cruA]/.test(text) || /^--(?:create|append|update|catenate|concatenate|delete)$/.test(text));
+  if (!writing) return [];
+  for (let index = 0; index < words.length; index++) {
+    const text = index === 0 ? bundledFirst : words[index]!.value;
+    if (text.startsWith('--file=')) return [{ word: { ...words[index]!, value: text.slice(7), raw: text.slice(7) }, via: 'output', label: 'tar -f' }];
+    if (text === '--file' && words[index + 1]) return [{ word: words[index + 1]!, via: 'output', label: 'tar -f' }];
+    const bundle = /^-[a-zA-Z]*f(.*)$/.exec(text);
+    if (!bundle || text.startsWith('--')) continue;
+    if (bundle[1]) return [{ word: { ...words[index]!, value: bundle[1], raw: bundle[1] }, via: 'output', label: 'tar -f' }];
+    // Each bundled letter that takes a value takes the next word in turn (`tar -cbf 20 x.tar`): f's is the one after those before it.
+    const before = text.slice(1, text.indexOf('f')).replace(/[^bCgHKLNTVX]/g, '').length;
+    const value = words[index + 1 + before];
+    return value && value.value !== '-' ? [{ word: value, via: 'output', label: 'tar -f' }] : [];
+  }
+  return [];
 }
 
 /** Where `git config` writes: `--file FILE`, or the user's or the system's file. */

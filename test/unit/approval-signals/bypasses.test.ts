@@ -223,6 +223,11 @@ const MUST_NOT_FLAG: Row[] = [
   ['psql <<< "select 1"', 'safe'],
   ["printf '%s\\n' ',s/a/b/g' w q | ed -s notes.txt", 'safe'],
   ['sqlite3 app.db <<< ".tables"', 'safe'],
+  ['tar -cvzf out.tgz src', 'safe'],
+  ['tar -tf backup.tgz', 'safe'],
+  ['zip -r out.zip src', 'safe'],
+  ['git archive -o out.zip HEAD', 'safe'],
+  ['uniq a.txt b.txt', 'safe'],
 ];
 
 // A value the walker holds goes stale when something other than `name=value` may change it: the
@@ -330,6 +335,16 @@ const COMMANDS_RUN_BY_PROGRAMS: Row[] = [
   ['m4 <<< "syscmd(rm -rf src)"', 'dangerous', 'D02'],
   ['sftp -b - host <<< "!rm -rf src"', 'dangerous', 'D02'],
   ['expect <<< "spawn rm -rf src"', 'dangerous', 'D02'],
+  // An operand or option of these names the file written.
+  ['tar -czf ~/.bashrc src', 'dangerous', 'N11'],
+  ['tar cf /home/user/.profile src', 'dangerous', 'N11'],
+  ['zip -r ~/.profile src', 'dangerous', 'N11'],
+  ['uniq notes.txt ~/.bashrc', 'dangerous', 'N11'],
+  ['xxd -r dump.hex ~/.bashrc', 'dangerous', 'N11'],
+  ['sqlite3 ~/.bashrc "create table t(x)"', 'dangerous', 'N11'],
+  ['git bundle create ~/.bashrc HEAD', 'dangerous', 'N11'],
+  ['git archive -o ~/.bashrc HEAD', 'dangerous', 'N11'],
+  ['yq -i .a=1 ~/.bashrc', 'dangerous', 'D54'],
   // Config commands write the user's files: `script-shell` in ~/.npmrc runs every later `npm run`.
   ['npm config set script-shell ./hook.sh', 'dangerous', 'N11'],
   ['npm set script-shell ./hook.sh', 'dangerous', 'N11'],
