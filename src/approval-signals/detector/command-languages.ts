@@ -2,33 +2,38 @@
 // `\! CMD`, mysql's `system CMD`, sqlite's `.shell CMD`, ed's and vim's `!CMD`, dc's `!`, sftp's
 // `!CMD`, gdb's `shell CMD`, m4's `syscmd(CMD)`, Tcl's `exec CMD`. Fed on stdin (`psql <<<
 // '\! rm -rf src'`) or in an option, the escaped text runs like any command and is judged so.
+import { lookupTable } from './lookup-table';
 
 const LINE_START = String.raw`(?:^|\n)[ \t]*`;
+/** ed's and vi's `!CMD`, and `r !CMD`, `w !CMD`, `e !CMD` after an optional address range. */
+const EDITOR_ESCAPE = new RegExp(`${LINE_START}:?(?:[\\d,.$%;+-]*[rwe]\\s*)?!([^\\n]*)`, 'g');
+const SQL_CLIENT_ESCAPE = /(?:^|[;\n])\s*(?:\\!|system\s)\s*([^;\n]*)/gi;
+const SQLITE_ESCAPE = new RegExp(`${LINE_START}\\.(?:shell|system)\\s+([^\\n]*)`, 'g');
+const TCL_EXEC = /(?:^|[\n;[])\s*exec\s+([^\n;\]]*)/g;
 
-const SHELL_ESCAPES: Readonly<Record<string, RegExp>> = {
+const SHELL_ESCAPES = lookupTable<RegExp>({
   psql: /\\!\s*([^\n]*)/g,
-  mysql: /(?:^|[;\n])\s*(?:\\!|system\s)\s*([^;\n]*)/gi,
-  mariadb: /(?:^|[;\n])\s*(?:\\!|system\s)\s*([^;\n]*)/gi,
-  sqlite3: new RegExp(`${LINE_START}\\.(?:shell|system)\\s+([^\\n]*)`, 'g'),
-  sqlite: new RegExp(`${LINE_START}\\.(?:shell|system)\\s+([^\\n]*)`, 'g'),
-  // `!CMD`, and `r !CMD`, `w !CMD`, `e !CMD` with an optional address range.
-  ed: new RegExp(`${LINE_START}:?(?:[\\d,.$;+-]*[rwe]\\s*)?!([^\\n]*)`, 'g'),
-  ex: new RegExp(`${LINE_START}:?(?:[\\d,.$%;+-]*[rwe]\\s*)?!([^\\n]*)`, 'g'),
-  vim: new RegExp(`${LINE_START}:?(?:[\\d,.$%;+-]*[rwe]\\s*)?!([^\\n]*)`, 'g'),
-  vi: new RegExp(`${LINE_START}:?(?:[\\d,.$%;+-]*[rwe]\\s*)?!([^\\n]*)`, 'g'),
-  nvim: new RegExp(`${LINE_START}:?(?:[\\d,.$%;+-]*[rwe]\\s*)?!([^\\n]*)`, 'g'),
+  mysql: SQL_CLIENT_ESCAPE,
+  mariadb: SQL_CLIENT_ESCAPE,
+  sqlite3: SQLITE_ESCAPE,
+  sqlite: SQLITE_ESCAPE,
+  ed: EDITOR_ESCAPE,
+  ex: EDITOR_ESCAPE,
+  vim: EDITOR_ESCAPE,
+  vi: EDITOR_ESCAPE,
+  nvim: EDITOR_ESCAPE,
   dc: /!([^\n]*)/g,
   sftp: new RegExp(`${LINE_START}-?!([^\\n]*)`, 'g'),
   ftp: new RegExp(`${LINE_START}!([^\\n]*)`, 'g'),
   gdb: new RegExp(`${LINE_START}(?:shell\\s|!)([^\\n]*)`, 'g'),
   m4: /\be?syscmd\(([^)]*)\)/g,
-  tclsh: /(?:^|[\n;[])\s*exec\s+([^\n;\]]*)/g,
-  wish: /(?:^|[\n;[])\s*exec\s+([^\n;\]]*)/g,
+  tclsh: TCL_EXEC,
+  wish: TCL_EXEC,
   expect: /(?:^|[\n;[])\s*(?:exec|spawn)\s+([^\n;\]]*)/g,
-};
+});
 
 export function hasCommandLanguage(program: string): boolean {
-  return program in SHELL_ESCAPES;
+  return SHELL_ESCAPES[program] !== undefined;
 }
 
 /** The shell text `program` runs when it reads `text` as its commands. */

@@ -8,6 +8,7 @@ import { gitSubcommandIndex } from './git-arguments';
 import { sedEffects, sedScripts } from './sed-script';
 import { literalWord } from './shell-words';
 import { canonicalCommand } from './rules/rule-helpers';
+import { lookupTable } from './lookup-table';
 
 /** Long options (any program) whose value is a file or folder written. */
 const LONG_OUTPUT = new Set([
@@ -18,7 +19,7 @@ const LONG_OUTPUT = new Set([
 /** Single-dash long output options (openssl, java tools). */
 const SINGLE_DASH_OUTPUT = new Set(['-out', '-keyout', '-output', '-outdir', '-d64out']);
 /** Short options that name an output, per program; `*` applies to every program. */
-const SHORT_OUTPUT: Record<string, string> = {
+const SHORT_OUTPUT = lookupTable<string>({
   '*': 'o',
   wget: 'oOPa',
   curl: 'oDc',
@@ -31,7 +32,7 @@ const SHORT_OUTPUT: Record<string, string> = {
   pip3: 't',
   '7z': '',
   zip: '',
-};
+});
 /** `-o` does not name a file for these. */
 const NO_GENERIC_O = new Set(['ssh', 'scp', 'sftp', 'mount', 'ps', 'grep', 'rg', 'egrep', 'fgrep', 'find', 'ls', 'pgrep', 'pkill', 'lsblk', 'git', 'docker', 'kubectl', 'jq', 'yq', 'bash', 'sh', 'zsh', 'set', 'shopt', 'cut', 'xargs', 'nc', 'ncat', 'socat', 'unzip', 'tar', 'mocha', 'jest', 'pytest', 'cargo', 'npm', 'journalctl', 'helm', 'gcloud', 'az', 'aws', 'ssh-keygen', 'gzip', 'gunzip', 'sqlite3', 'psql', 'mysql', 'env', 'sudo']);
 /** Programs that create or modify the files they are given as operands. */

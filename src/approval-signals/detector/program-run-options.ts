@@ -8,6 +8,7 @@ import { shellEscapes } from './command-languages';
 import { gitSubcommandIndex } from './git-arguments';
 import { sedEffects, sedScripts } from './sed-script';
 import { literalWord } from './shell-words';
+import { lookupTable } from './lookup-table';
 
 /**
  * A program named by an option (run with `operands`), or shell text an option hands to a shell (a
@@ -35,7 +36,7 @@ interface RunningOption {
 const SSH_COMMAND_SETTING = /^(?:ProxyCommand|LocalCommand|KnownHostsCommand)\s*=?\s*/i;
 const SSH_OPTIONS: readonly RunningOption[] = [{ names: ['-o'], value: 'shell', valueForm: SSH_COMMAND_SETTING }];
 
-const RUNNING_OPTIONS: Readonly<Record<string, readonly RunningOption[]>> = {
+const RUNNING_OPTIONS = lookupTable<readonly RunningOption[]>({
   rg: [
     { names: ['--pre'], value: 'program', perFile: true },
     { names: ['--hostname-bin'], value: 'program' },
@@ -82,7 +83,7 @@ const RUNNING_OPTIONS: Readonly<Record<string, readonly RunningOption[]>> = {
       subcommand: ['filter-branch'],
     },
   ],
-};
+});
 
 /** What `program args` runs through its options; `operands` stands for the files it works on. */
 export function runByOptions(program: string | null, args: readonly ShellWord[]): RunByOption[] {
@@ -181,11 +182,11 @@ function socatRuns(args: readonly ShellWord[]): RunByOption[] {
 }
 
 /** The SQL clients' options that take the client's own commands, shell escapes among them. */
-const SQL_COMMAND_OPTIONS: Readonly<Record<string, readonly RunningOption[]>> = {
+const SQL_COMMAND_OPTIONS = lookupTable<readonly RunningOption[]>({
   psql: [{ names: ['-c', '--command'], value: 'shell' }],
   mysql: [{ names: ['-e', '--execute'], value: 'shell' }],
   mariadb: [{ names: ['-e', '--execute'], value: 'shell' }],
-};
+});
 
 function sqlShellEscapes(program: string, args: readonly ShellWord[]): RunByOption[] {
   return optionRuns(program, args, SQL_COMMAND_OPTIONS[program]).flatMap((run) =>

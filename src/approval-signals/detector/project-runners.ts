@@ -6,9 +6,10 @@
 import type { ShellWord } from './analysis-types';
 import { literalWord } from './shell-words';
 import type { Unwrapped } from './wrappers';
+import { lookupTable } from './lookup-table';
 
 /** Per tool, the verbs after which a command follows ('' for the tool itself, as `npx CMD`). */
-const RUNNER_VERBS: Readonly<Record<string, readonly string[]>> = {
+const RUNNER_VERBS = lookupTable<readonly string[]>({
   npx: [''],
   pnpx: [''],
   bunx: [''],
@@ -40,14 +41,14 @@ const RUNNER_VERBS: Readonly<Record<string, readonly string[]>> = {
   stack: ['exec'],
   cabal: ['exec'],
   devbox: ['run'],
-};
+});
 
 /** Options of these tools that hand shell text to a shell. */
-const SHELL_TEXT_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+const SHELL_TEXT_OPTIONS = lookupTable<readonly string[]>({
   npx: ['-c', '--call'],
   npm: ['-c', '--call'],
   'nix-shell': ['--run', '--command'],
-};
+});
 
 /** Their options that take a value: what follows is not yet the command. */
 const VALUED_OPTIONS = new Set(['-p', '--package', '-n', '--name', '--prefix', '--with', '--from', '--python', '--spec', '--env', '-e', '--filter', '-C', '--cwd', '--dir', '--directory', '--project', '--manifest-path']);
@@ -109,7 +110,7 @@ function optionValue(args: readonly ShellWord[], names: readonly string[]): { wo
 }
 
 /** cmake -E commands as the programs they stand for; `chdir DIR`, `env`, `time` run what follows. */
-const CMAKE_COMMANDS: Readonly<Record<string, readonly string[]>> = {
+const CMAKE_COMMANDS = lookupTable<readonly string[]>({
   rm: ['rm'],
   remove: ['rm', '-f'],
   remove_directory: ['rm', '-rf'],
@@ -122,7 +123,7 @@ const CMAKE_COMMANDS: Readonly<Record<string, readonly string[]>> = {
   create_hardlink: ['ln'],
   touch: ['touch'],
   make_directory: ['mkdir', '-p'],
-};
+});
 
 function unwrapCmakeCommand(args: readonly ShellWord[]): Unwrapped | undefined {
   if (args[0]?.value !== '-E' || !args[1]) return undefined;

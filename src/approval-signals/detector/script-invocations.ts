@@ -1,6 +1,7 @@
 // Where a shell or an interpreter gets its program from: a `-c`/`-e` string, a file, or stdin.
 import type { ShellWord } from './analysis-types';
 import { isInterpreter, isShell } from './program-names';
+import { lookupTable } from './lookup-table';
 
 export type ScriptSource =
   /** Code given on the command line (`bash -c STR`, `python -c STR`, `perl -e STR`). */
@@ -76,13 +77,13 @@ function pythonSource(args: readonly ShellWord[]): ScriptSource {
   return { mode: 'stdin' };
 }
 
-const INLINE_FLAGS: Record<string, string[]> = {
+const INLINE_FLAGS = lookupTable<string[]>({
   node: ['-e', '--eval', '-p', '--print'],
   nodejs: ['-e', '--eval', '-p', '--print'],
   bun: ['-e', '--eval', '-p', '--print'],
   php: ['-r', '-B', '-R', '-F', '-E'],
   lua: ['-e'],
-};
+});
 
 function genericSource(program: string, args: readonly ShellWord[]): ScriptSource {
   if (program === 'deno') {

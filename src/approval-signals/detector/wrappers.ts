@@ -8,6 +8,7 @@ import type { ShellWord } from './analysis-types';
 import { hasOption, parseArgs, type OptionSpec } from './flags';
 import { joinWords } from './joined-words';
 import { unwrapProjectRunner } from './project-runners';
+import { lookupTable } from './lookup-table';
 
 export type Unwrapped =
   /** Run `inner` as the next command. */
@@ -19,7 +20,7 @@ export type Unwrapped =
 const NONE: Unwrapped = { kind: 'none' };
 
 /** Wrappers whose options are plain: after the options comes the command. */
-const SIMPLE_WRAPPERS: Record<string, OptionSpec & { operandsBefore?: number }> = {
+const SIMPLE_WRAPPERS = lookupTable<OptionSpec & { operandsBefore?: number }>({
   sudo: { shortValued: 'ugCDhprtTU', longValued: ['user', 'group', 'close-from', 'chdir', 'host', 'prompt', 'role', 'type', 'command-timeout', 'other-user', 'chroot'] },
   doas: { shortValued: 'uC' },
   command: {},
@@ -74,10 +75,10 @@ const SIMPLE_WRAPPERS: Record<string, OptionSpec & { operandsBefore?: number }> 
   setarch: { operandsBefore: 1 },
   linux32: {},
   linux64: {},
-};
+});
 
 /** Options after which a wrapper runs nothing (`sudo -l`, `command -v rm`). */
-const NON_RUNNING: Record<string, string[]> = {
+const NON_RUNNING = lookupTable<string[]>({
   sudo: ['-l', '-v', '-V', '-K', '-e', '--list', '--validate', '--version', '--remove-timestamp', '--edit', '--help'],
   command: ['-v', '-V'],
   ionice: ['-p', '-P', '-u', '--pid', '--pgid', '--uid'],
@@ -86,7 +87,7 @@ const NON_RUNNING: Record<string, string[]> = {
   strace: ['-p', '--attach'],
   ltrace: ['-p'],
   prlimit: ['-p', '--pid'],
-};
+});
 
 
 export function unwrapOnce(program: string, args: readonly ShellWord[]): Unwrapped {

@@ -7,6 +7,7 @@ import type { RuleHit } from '../rule-catalog';
 import { args, canonicalWords } from './rule-helpers';
 import { destructiveStatement, sqlStatements } from './sql';
 import type { Rule } from './rule-types';
+import { lookupTable } from '../lookup-table';
 
 interface CliCall {
   program: string;
@@ -41,7 +42,7 @@ const hasVerb = (...names: string[]): Check => (call) => anyVerb(call, verbs(...
 
 const cloudCli: Check = (call) => anyVerb(call) || call.has('--delete', '--purge', '--force-delete', '--delete-removed');
 
-const TABLE: Record<string, Check> = {
+const TABLE = lookupTable<Check>({
   kubectl: (call) =>
     anyVerb(call, verbs('delete', 'drain', 'cordon', 'taint', 'uncordon-all')) ||
     (call.operands.includes('scale') && /^0$/.test(call.value('--replicas') ?? '')) ||
@@ -107,10 +108,10 @@ const TABLE: Record<string, Check> = {
   k3d: hasVerb('delete'),
   eksctl: hasVerb('delete', 'drain'),
   sqlite3: (call) => call.words.some((word) => /^\s*\.(?:shell|system)\b/.test(word)),
-};
+});
 
 /** Changes to the host system itself: firewall, network, kernel, mounts, removal of system packages. */
-const HOST_TABLE: Record<string, Check> = {
+const HOST_TABLE = lookupTable<Check>({
   iptables: (call) => call.has('-F', '--flush', '-X', '--delete-chain', '-D', '--delete', '-P', '--policy', '-Z'),
   ufw: hasVerb('disable', 'reset', 'delete', 'deny', 'reject'),
   nft: hasVerb('flush', 'delete', 'destroy'),
@@ -158,7 +159,7 @@ const HOST_TABLE: Record<string, Check> = {
   route: hasVerb('del', 'delete', 'flush'),
   tc: hasVerb('add', 'del', 'replace', 'change'),
   ethtool: (call) => call.has('-s', '--change', '-K', '--offload', '-E'),
-};
+});
 
 /** Cloud, hosting and cluster CLIs: any destroying verb among the operands. */
 for (const program of [

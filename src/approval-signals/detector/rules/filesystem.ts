@@ -5,9 +5,10 @@ import { isBlockDevice, isOtherDevice } from '../path-classes';
 import type { RuleHit } from '../rule-catalog';
 import { args, canonicalCommand, resolveTarget, targetDisplay } from './rule-helpers';
 import type { Rule, RuleContext } from './rule-types';
+import { lookupTable } from '../lookup-table';
 
 const FORMATTERS = /^(?:mkfs(?:\..+)?|mke2fs|mkdosfs|mkntfs|mkexfatfs|newfs(?:_.+)?|mkswap)$/;
-const DEVICE_TOOLS: Record<string, string[]> = {
+const DEVICE_TOOLS = lookupTable<string[]>({
   wipefs: ['-a', '--all', '-o', '--offset'],
   blkdiscard: [],
   shred: [],
@@ -16,7 +17,7 @@ const DEVICE_TOOLS: Record<string, string[]> = {
   fdisk: [],
   parted: [],
   cfdisk: [],
-};
+});
 const LISTING = ['-l', '--list', '-p', '--print', '-d', '--dump', '-s', '--show-size', '-V', '--version', '-h', '--help'];
 
 export const filesystemRules: Rule = (input) => {

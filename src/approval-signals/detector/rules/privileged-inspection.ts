@@ -3,15 +3,16 @@
 // privilege rule lets them run unasked. Anything not known here, as root, asks.
 import type { ExecutedCommand } from '../analysis-types';
 import { args } from './rule-helpers';
+import { lookupTable } from '../lookup-table';
 
-const LOOKING_SUBCOMMANDS: Record<string, ReadonlySet<string>> = {
+const LOOKING_SUBCOMMANDS = lookupTable<ReadonlySet<string>>({
   systemctl: new Set(['status', 'show', 'cat', 'list-units', 'list-unit-files', 'list-timers', 'list-sockets', 'list-dependencies', 'is-active', 'is-enabled', 'is-failed']),
   docker: new Set(['ps', 'images', 'logs', 'inspect', 'info', 'version', 'top', 'port', 'diff', 'stats']),
   podman: new Set(['ps', 'images', 'logs', 'inspect', 'info', 'version', 'top', 'port', 'diff', 'stats']),
   apt: new Set(['list', 'show', 'search', 'policy', 'depends', 'rdepends']),
   'apt-cache': new Set(['show', 'search', 'policy', 'depends', 'rdepends', 'madison', 'showpkg', 'stats']),
   nft: new Set(['list']),
-};
+});
 
 /** Programs that only report, whatever their options. */
 const LOOKING_PROGRAMS = new Set(['lsof', 'ss', 'netstat', 'lsblk', 'lscpu', 'lspci', 'lsusb', 'lsmod', 'dmidecode', 'getfacl', 'dpkg-query', 'last', 'lastlog', 'w', 'who']);

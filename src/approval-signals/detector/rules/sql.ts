@@ -7,6 +7,7 @@ import type { RuleHit, RuleId } from '../rule-catalog';
 import { feedText } from '../stdin-feeds';
 import { args, canonicalCommand } from './rule-helpers';
 import type { Rule } from './rule-types';
+import { lookupTable } from '../lookup-table';
 
 export const sqlRules: Rule = (input) => {
   const hits: RuleHit[] = [];
@@ -30,7 +31,7 @@ function looksLikeSql(command: ExecutedCommand): boolean {
 }
 
 /** Options that carry SQL, per client. */
-const SQL_OPTIONS: Record<string, string[]> = {
+const SQL_OPTIONS = lookupTable<string[]>({
   psql: ['-c', '--command'],
   mysql: ['-e', '--execute'],
   mariadb: ['-e', '--execute'],
@@ -42,7 +43,7 @@ const SQL_OPTIONS: Record<string, string[]> = {
   sqlite: ['-cmd'],
   sqlcmd: ['-Q', '-q'],
   cockroach: ['-e', '--execute'],
-};
+});
 
 function clientSql(command: ExecutedCommand): string[] {
   const words = args(command);

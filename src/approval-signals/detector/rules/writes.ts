@@ -15,11 +15,12 @@ import { describeScriptInvocation } from '../script-invocations';
 import { literalWord } from '../shell-words';
 import { args, canonicalCommand, resolveTarget } from './rule-helpers';
 import type { Rule, RuleContext } from './rule-types';
+import { lookupTable } from '../lookup-table';
 
 type Category = 'device' | 'protected' | 'system' | 'credential' | 'dotfile' | 'homeroot' | 'project' | 'git' | 'history';
 
 /** Rule per way of writing and category; `undefined`: that combination is not flagged. */
-const RULES: Record<string, Partial<Record<Category, RuleId>>> = {
+const RULES = lookupTable<Partial<Record<Category, RuleId>>>({
   redirect: { device: 'H06', protected: 'SELF01', system: 'D17', credential: 'D35', dotfile: 'N11', project: 'D37', git: 'N31', history: 'N33' },
   tee: { device: 'H06', protected: 'SELF01', system: 'D34', credential: 'D34', dotfile: 'N11', project: 'D36', git: 'N31', history: 'N33' },
   copy: { device: 'H06', protected: 'SELF01', system: 'D51', credential: 'D53', dotfile: 'N11', homeroot: 'N11', project: 'D52', git: 'N31', history: 'N33' },
@@ -30,7 +31,7 @@ const RULES: Record<string, Partial<Record<Category, RuleId>>> = {
   'in-place/perl': { protected: 'D61', system: 'D57', credential: 'D56', dotfile: 'N11', git: 'N31', history: 'N33' },
   output: { device: 'H06', protected: 'SELF01', system: 'N10', credential: 'N11', dotfile: 'N11', project: 'D52', git: 'N31', history: 'N33' },
   extract: { device: 'H06', protected: 'SELF01', system: 'N10', credential: 'N11', dotfile: 'N11', homeroot: 'N11', project: 'D52', git: 'N31', history: 'N33' },
-};
+});
 
 export const writeRules: Rule = (input) => {
   const writes = [...input.analysis.writes, ...input.analysis.commands.flatMap((command) => [...commandWrites(command), ...outputWrites(command)])];
