@@ -15,7 +15,9 @@ const ANSWERS: Record<string, ApprovalChoice> = { o: 'once', once: 'once', s: 's
 
 /** The choice typed at the prompt; `always` only where offered; everything else denies. */
 export function parseAnswer(answer: string, pending: Pick<PendingApproval, 'allowAlways' | 'smartDenied'>): ApprovalChoice {
-  const choice = ANSWERS[answer.trim().toLowerCase()] ?? 'deny';
+  const typed = answer.trim().toLowerCase();
+  // Own names only: `constructor` typed at the prompt is no answer, so it denies.
+  const choice = Object.hasOwn(ANSWERS, typed) ? ANSWERS[typed]! : 'deny';
   if (pending.smartDenied) return choice === 'once' ? 'once' : 'deny';
   if (choice === 'always' && !pending.allowAlways) return 'session';
   return choice;

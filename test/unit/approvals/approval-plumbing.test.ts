@@ -82,8 +82,8 @@ test('decisions from outside are checked field by field', () => {
 
 test('the terminal prompt maps answers like the original: Enter denies, always only where offered', () => {
   const offer = { allowAlways: true };
-  expect(['o', 'ONCE', ' s ', 'session', 'a', 'always', '', 'x', 'd'].map((answer) => parseAnswer(answer, offer))).toEqual([
-    'once', 'once', 'session', 'session', 'always', 'always', 'deny', 'deny', 'deny',
+  expect(['o', 'ONCE', ' s ', 'session', 'a', 'always', '', 'x', 'd', 'constructor', '__proto__'].map((answer) => parseAnswer(answer, offer))).toEqual([
+    'once', 'once', 'session', 'session', 'always', 'always', 'deny', 'deny', 'deny', 'deny', 'deny',
   ]);
   expect(parseAnswer('a', { allowAlways: false })).toBe('session');
   expect(parseAnswer('s', { allowAlways: false, smartDenied: true })).toBe('deny');
