@@ -1,6 +1,8 @@
 // Text typed into a background process is a command when that process reads commands: a shell,
-// an interpreter reading its program from stdin, a database prompt, a remote login. This module
+// an interpreter reading its program from stdin, a database prompt, a remote login, an editor or
+// other program whose command language escapes to the shell (ed's `!CMD`). This module
 // says which, and turns the typed text into shell text the detector judges. Pure.
+import { hasCommandLanguage } from './detector/command-languages';
 import { DATABASE_CLIENTS, isInterpreter, isShell } from './detector/program-names';
 import type { ShellWord } from './detector/analysis-types';
 import { describeScriptInvocation } from './detector/script-invocations';
@@ -58,5 +60,7 @@ function readerOf(command: ParsedCommand): ProcessInputReader | undefined {
     return interactive ? { program: name, asShellText: (data) => `${name} ${flag} ${shellQuote(data)}` } : undefined;
   }
   if (OTHER_INTERPRETERS.has(name)) return asIs;
+  // ed, vim, dc, m4, sftp: typed lines are their commands, whose shell escapes run.
+  if (hasCommandLanguage(name)) return { program: name, asShellText: (data) => `${name} <<< ${shellQuote(data)}` };
   return undefined;
 }

@@ -255,7 +255,7 @@ describe('typing into background processes', () => {
     for (const id of ids) await environment.background.kill(id);
   });
 
-  test('process submit to a shell is judged as a command; input to other programs is data', async () => {
+  test('process submit to a shell (or to an editor\'s shell escape) is judged as a command; input to other programs is data', async () => {
     const environment = await environments.attach(handle);
     const shell = await environment.background.start({ command: 'bash', cwd: workspace });
     const reader = await environment.background.start({ command: 'cat', cwd: workspace });
@@ -270,6 +270,12 @@ describe('typing into background processes', () => {
       action: 'ask',
       description: expect.stringMatching(/partial line/) as unknown,
     });
+
+    // An editor's own commands are data, its shell escape a command.
+    const editor = await environment.background.start({ command: 'ed -s notes.txt', cwd: workspace });
+    ids.push(editor.id);
+    expect(decide(await assess('process', { action: 'submit', session_id: editor.id, data: '!rm -rf ~' }))).toMatchObject({ action: 'block', kind: 'hardline' });
+    expect(decide(await assess('process', { action: 'submit', session_id: editor.id, data: ',s/a/b/g' }))).toEqual({ action: 'run' });
 
     const toData = await assess('process', { action: 'submit', session_id: reader.id, data: 'rm -rf ~' });
     expect(toData).toMatchObject({ processInput: { interprets: false } });
