@@ -15,7 +15,7 @@ import { takeCheckpoint } from '../src/checkpoints/take-checkpoint';
 
 const FILES = Number(process.env.FILES ?? 2000);
 const RUNS = Number(process.env.RUNS ?? 5);
-const LIMITS: CheckpointLimits = { maxFiles: 50_000, maxFileBytes: 10 * 1024 * 1024, timeoutMs: 120_000, keep: 50 };
+const LIMITS: CheckpointLimits = { maxFiles: 50_000, maxFileBytes: 10 * 1024 * 1024, timeoutMs: 120_000, keep: 50, maxGitBytes: 256 * 1024 * 1024 };
 const ORIGIN = { sessionId: 'bench', turn: 1, toolCallId: 'call', tool: 'terminal', reason: 'tool_call' as const };
 
 async function timed(work: () => Promise<unknown>): Promise<number> {

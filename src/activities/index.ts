@@ -99,6 +99,7 @@ function checkpointSettings(config: LoadedConfig) {
     keep: checkpoints.keep,
     maxFiles: checkpoints.max_files,
     maxFileBytes: Math.round(checkpoints.max_file_mb * 1024 * 1024),
+    maxGitBytes: Math.round(checkpoints.max_git_mb * 1024 * 1024),
     timeoutMs: checkpoints.timeout_seconds * 1000,
   };
 }

@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { runShadowGit, type ShadowRepository } from './shadow-git';
+import type { HistoryRecord } from './keep-git-history';
 
 export const CHECKPOINT_REFS = 'refs/checkpoints/';
 
@@ -27,6 +28,8 @@ export interface CheckpointRecord extends CheckpointOrigin {
   changed: { added: number; modified: number; deleted: number; files: string[] };
   /** Files left out for their size. */
   leftOut?: number;
+  /** The workspace's own repository (`.git`), when its history is kept. */
+  git?: HistoryRecord;
 }
 
 export async function listCheckpoints(repository: ShadowRepository, timeoutMs: number): Promise<CheckpointRecord[]> {

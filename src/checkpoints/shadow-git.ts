@@ -3,6 +3,7 @@
 // user's ~/.gitconfig or /etc/gitconfig, nor GIT_* variables of this process), runs no hook,
 // filter or fsmonitor, comes from the trusted PATH, and is killed when it runs too long.
 import { spawn } from 'node:child_process';
+import { Readable } from 'node:stream';
 import { trustedProgram, trustedSearchPath } from '../environments/trusted-programs';
 
 export interface ShadowRepository {
@@ -13,8 +14,8 @@ export interface ShadowRepository {
 }
 
 export interface GitRun {
-  /** Bytes git wrote to stdin, if any. */
-  input?: string | Buffer;
+  /** Bytes given to git on stdin, if any (a stream: piped, for a pack too large to hold). */
+  input?: string | Buffer | Readable;
   timeoutMs: number;
   /** Exit codes that are answers, not failures (`diff --quiet`). */
   allowedCodes?: readonly number[];
@@ -110,6 +111,10 @@ export function runShadowGit(repository: ShadowRepository, args: readonly string
       if (stopped || code === 0 || (code !== null && run.allowedCodes?.includes(code))) return resolve(Buffer.concat(output));
       reject(new ShadowGitError(`git ${args[0]} failed (exit ${code}): ${errors.trim().split('\n').slice(0, 3).join(' ')}`));
     });
-    child.stdin.end(run.input ?? '');
+    if (run.input instanceof Readable) {
+      // A stream that fails (its file vanished) leaves git an incomplete input: a failure too.
+      run.input.on('error', () => child.kill('SIGKILL'));
+      run.input.pipe(child.stdin);
+    } else child.stdin.end(run.input ?? '');
   });
 }

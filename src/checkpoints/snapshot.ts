@@ -14,6 +14,7 @@ import { inFolderBeneath } from './folder-chain';
 import { openOrUndefined } from '../environments/folder-beneath';
 import { listCheckpoints, CHECKPOINT_REFS, type CheckpointRecord, type CheckpointOrigin } from './checkpoint-list';
 import { startingPoints, treeHasStart } from './session-starts';
+import { findHistory, HISTORY_REFS, historyNamespace, keepHistory, type HistoryRecord } from './keep-git-history';
 
 export interface CheckpointLimits {
   /** More files than this (after exclusions): no snapshot at all. */
@@ -24,11 +25,13 @@ export interface CheckpointLimits {
   timeoutMs: number;
   /** Checkpoints kept per workspace; older ones go, but for the starting points of the newest this many session trees. */
   keep: number;
+  /** A workspace repository whose objects are larger: its history is not kept (its files are). */
+  maxGitBytes: number;
 }
 
 export type SnapshotOutcome =
-  | { kind: 'taken'; checkpoint: CheckpointRecord; tree: string; durationMs: number }
-  | { kind: 'unchanged'; latest: CheckpointRecord; tree: string; durationMs: number }
+  | { kind: 'taken'; checkpoint: CheckpointRecord; tree: string; durationMs: number; warning?: string }
+  | { kind: 'unchanged'; latest: CheckpointRecord; tree: string; durationMs: number; warning?: string }
   | { kind: 'skipped'; reason: string; durationMs: number };
 
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
@@ -78,11 +81,26 @@ export async function snapshotLocked(repository: ShadowRepository, origin: Check
 
   const all = await listCheckpoints(repository, deadline.remainingMs());
   const latest = all.at(-1);
+  const found = await findHistory(repository.workTree);
+  let warning = found.kind === 'left-out' ? `the history of ${repository.workTree}/.git is not kept: ${found.reason}` : undefined;
+  const sameHistory = latest?.git?.state === (found.kind === 'found' ? found.state : undefined);
   // A session tree's first snapshot is recorded even when nothing changed: it is where it started.
-  if (latest && latest.tree === tree && treeHasStart(all, origin)) return { kind: 'unchanged', latest, tree, durationMs: elapsed() };
+  if (latest && latest.tree === tree && sameHistory && treeHasStart(all, origin)) return { kind: 'unchanged', latest, tree, durationMs: elapsed(), ...(warning ? { warning } : {}) };
 
   const changed = parseNameStatus(await git(['diff-tree', '-r', '-z', '--no-renames', '--name-status', latest?.tree ?? EMPTY_TREE, tree]));
   const id = (latest?.id ?? 0) + 1;
+  let history: HistoryRecord | undefined;
+  if (found.kind === 'found') {
+    try {
+      history = await keepHistory(repository, found, id, latest, limits, deadline);
+    } catch (error) {
+      // The files are checkpointed all the same; the state is recorded so that the next turns, the
+      // refs unchanged, neither try again nor count as a change.
+      const reason = error instanceof Error ? error.message : String(error);
+      warning = `the history of ${found.gitDirectory} is not kept: ${reason}`;
+      history = { state: found.state, refs: 0, leftOut: reason };
+    }
+  }
   const record: Omit<CheckpointRecord, 'commit' | 'tree'> = {
     id,
     ...origin,
@@ -94,20 +112,25 @@ export async function snapshotLocked(repository: ShadowRepository, origin: Check
       files: changed.slice(0, NAMED_FILES).map((entry) => displayName(entry.path)),
     },
     ...(sorted.large.length ? { leftOut: sorted.large.length } : {}),
+    ...(history ? { git: history } : {}),
   };
   const commit = (await git(['commit-tree', tree], `${JSON.stringify(record)}\n`)).toString('utf8').trim();
   await git(['update-ref', refOf(id), commit]);
   const starts = startingPoints([...all, { id, sessionId: origin.sessionId }], limits.keep);
   const old = all.slice(0, Math.max(0, all.length + 1 - limits.keep)).filter((checkpoint) => !starts.has(checkpoint.id));
   if (old.length) {
-    await git(['update-ref', '--stdin'], old.map((checkpoint) => `delete ${refOf(checkpoint.id)}\n`).join(''));
+    const dropped = new Set(old.map((checkpoint) => historyNamespace(checkpoint.id)));
+    const historyRefs = (await git(['for-each-ref', '--format=%(refname)', HISTORY_REFS])).toString('utf8').split('\n');
+    const droppedHistory = historyRefs.filter((ref) => dropped.has(ref.slice(0, historyNamespace(0).length)));
+    const deletions = [...old.map((checkpoint) => refOf(checkpoint.id)), ...droppedHistory];
+    await git(['update-ref', '--stdin'], deletions.map((ref) => `delete ${ref}\n`).join(''));
     // What only dropped checkpoints held goes every few checkpoints (each snapshot adds a pack).
     if (id % COMPACT_EVERY === 0) {
       await git(['repack', '-a', '-d', '-q']);
       await git(['prune', '--expire=now']);
     }
   }
-  return { kind: 'taken', checkpoint: { ...record, commit, tree }, tree, durationMs: elapsed() };
+  return { kind: 'taken', checkpoint: { ...record, commit, tree }, tree, durationMs: elapsed(), ...(warning ? { warning } : {}) };
 }
 
 /** The shadow index: name -> `mode oid`. */

@@ -53,6 +53,7 @@ export function createTurnCheckpoints(settings: CheckpointSettings, logger: Logg
       }
       const outcome = await takeCheckpoint(repository, { sessionId: call.sessionId, turn: call.turn, toolCallId: call.toolCallId, tool: call.tool, reason: 'tool_call' }, settings);
       const where = { sessionId: call.sessionId, workspace: repository.workTree, durationMs: outcome.durationMs };
+      if (outcome.kind !== 'skipped' && outcome.warning) logger.warn({ ...where }, `Workspace checkpoint: ${outcome.warning}`);
       if (outcome.kind === 'skipped') logger.warn({ ...where, reason: outcome.reason }, 'No checkpoint of the workspace before this turn');
       else if (outcome.kind === 'taken') logger.debug({ ...where, checkpoint: outcome.checkpoint.id }, 'Workspace checkpoint taken');
       return outcome;

@@ -44,14 +44,25 @@ export async function writeBackWithin(workTree: string, tree: string, names: rea
 }
 
 function writeEntry(workTree: string, entry: TreeEntry, bytes: Buffer): boolean {
+  return replaceWithin(workTree, entry.name, (temporary) => {
+    if (entry.mode === SYMLINK_MODE) symlinkSync(bytes, temporary);
+    else writeNewFile(temporary, bytes, entry.mode === '100755' ? 0o777 : 0o666);
+  });
+}
+
+/**
+ * Puts a file `make` creates (beside the name, never through a link) in place of the work tree's
+ * `name` (a git name), its folders made when missing; false when a folder on the way is a link or
+ * a file, or a folder holds the name.
+ */
+export function replaceWithin(workTree: string, name: string, make: (temporary: Buffer) => void): boolean {
   const written = inFolderBeneath(
     workTree,
-    entry.name,
+    name,
     (file, folder) => {
       const temporary = Buffer.concat([folder, Buffer.from(`/.hermes-rollback-${process.pid}-${made++}`)]);
       try {
-        if (entry.mode === SYMLINK_MODE) symlinkSync(bytes, temporary);
-        else writeNewFile(temporary, bytes, entry.mode === '100755' ? 0o777 : 0o666);
+        make(temporary);
         renameSync(temporary, file);
         return true;
       } catch {
@@ -70,7 +81,7 @@ function writeEntry(workTree: string, entry: TreeEntry, bytes: Buffer): boolean 
 }
 
 /** O_EXCL and O_NOFOLLOW: nothing planted under the name is written through. The umask applies, as for git. */
-function writeNewFile(file: Buffer, bytes: Buffer, mode: number): void {
+export function writeNewFile(file: Buffer, bytes: Buffer, mode: number): void {
   const descriptor = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
   try {
     for (let offset = 0; offset < bytes.length; ) offset += writeSync(descriptor, bytes, offset);

@@ -412,6 +412,8 @@ export const configSchema = z
         max_files: positiveInt.max(1_000_000).default(20_000),
         /** Files larger than this are left out of checkpoints. */
         max_file_mb: z.number().positive().max(10_000).default(10),
+        /** The workspace's own repository (.git) has its history kept while its objects are no larger than this; a larger one gets a logged warning. */
+        max_git_mb: z.number().positive().max(100_000).default(256),
         /** One snapshot may take this long (waiting for another included); past it, it is skipped. */
         timeout_seconds: positiveInt.max(600).default(30),
       })

@@ -38,7 +38,7 @@ export function registerCheckpointCommands(program: Command): void {
     .description("Put a session's workspace (or one path) back as a checkpoint holds it; the current state is checkpointed first")
     .argument('<sessionId>')
     .argument('[checkpoint]', "the checkpoint's number (default: the session's latest taken before a tool call)")
-    .option('--path <path>', 'restore only this file or folder (relative to the workspace)')
+    .option('--path <path>', 'restore only this file or folder (relative to the workspace); `.git`: only the git history')
     .option('--force', 'roll back although the session may still be changing the workspace')
     .action(async (sessionId: string, wanted: string | undefined, flags: { path?: string; force?: boolean }) => {
       const config = loadConfig();
@@ -67,7 +67,13 @@ export function registerCheckpointCommands(program: Command): void {
       for (const file of result.removed) console.log(`  removed  ${visibleText(file)}`);
       for (const file of result.kept) console.log(`  kept     ${visibleText(file)} (in no checkpoint now: overwriting it could not be undone)`);
       for (const file of result.skipped) console.log(`  skipped  ${visibleText(file)} (a folder on its way is a link or a file now, or a folder holds its name: stop the session's processes and roll back again)`);
-      if (!result.restored.length && !result.removed.length) console.log('  nothing to change');
+      if (result.history) {
+        const { pack, refs, skipped } = result.history;
+        if (pack) console.log(`  restored git history: .git/objects/pack/${pack.name} (${(pack.bytes / 1024).toFixed(1)} KB, every object the refs below reach)`);
+        for (const ref of refs) console.log(`  restored git ref ${visibleText(ref)}`);
+        for (const file of skipped) console.log(`  skipped  ${visibleText(file)} (a folder on its way is a link or a file now, or a folder holds its name)`);
+      }
+      if (!result.restored.length && !result.removed.length && !result.history?.refs.length) console.log('  nothing to change');
       console.log(`Undo with: hermes-temporal rollback ${sessionId} ${result.undo.id}`);
     });
 }
@@ -110,7 +116,7 @@ async function checkpointsOf(config: LoadedConfig, sessionId: string): Promise<F
 }
 
 function limitsOf(config: LoadedConfig) {
-  return { keep: config.checkpoints.keep, maxFiles: config.checkpoints.max_files, maxFileBytes: Math.round(config.checkpoints.max_file_mb * 1024 * 1024), timeoutMs: config.checkpoints.timeout_seconds * 1000 };
+  return { keep: config.checkpoints.keep, maxFiles: config.checkpoints.max_files, maxFileBytes: Math.round(config.checkpoints.max_file_mb * 1024 * 1024), maxGitBytes: Math.round(config.checkpoints.max_git_mb * 1024 * 1024), timeoutMs: config.checkpoints.timeout_seconds * 1000 };
 }
 
 function checkpointLine(checkpoint: CheckpointRecord): string {

@@ -14,7 +14,7 @@ import { longestStallDuring } from '../../helpers/event-loop-stall';
 import { startSwapping } from '../../helpers/folder-swapper';
 import { tempDir } from '../../helpers/temp-dirs';
 
-const LIMITS: CheckpointLimits = { maxFiles: 1000, maxFileBytes: 1024 * 1024, timeoutMs: 20_000, keep: 50 };
+const LIMITS: CheckpointLimits = { maxFiles: 1000, maxFileBytes: 1024 * 1024, timeoutMs: 20_000, keep: 50, maxGitBytes: 64 * 1024 * 1024 };
 const BY_TOOL = { sessionId: 'session-1', turn: 3, toolCallId: 'call-1', tool: 'terminal', reason: 'tool_call' as const };
 
 let home: string;

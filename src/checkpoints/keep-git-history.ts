@@ -1,0 +1,151 @@
+// A checkpoint keeps the history of the workspace's own repository too: a script of the model's
+// can delete `.git/objects` and refs unasked, and with them the user's unpushed commits. Its
+// objects are copied into the shadow repository (verified, see workspace-git-objects.ts) and its
+// refs stored as `refs/hermes/<checkpoint>/<name>`, each only when everything it reaches is held:
+// reachable there, kept as long as the checkpoint, and dropped with it. Unchanged refs cost a
+// read of the ref files: nothing else is looked at.
+import { createHash } from 'node:crypto';
+import { lstat } from 'node:fs/promises';
+import path from 'node:path';
+import { runShadowGit, type ShadowRepository } from './shadow-git';
+import type { Deadline } from './snapshot';
+import { keepLooseObject, keepPack, listObjectFiles, missingFromShadow, openPack, TooLargeHistory } from './workspace-git-objects';
+import { readWorkspaceRefs, TooManyRefs, type WorkspaceRefs } from './workspace-git-refs';
+
+export const HISTORY_REFS = 'refs/hermes/';
+/** Refs of one repository kept, at most (each checkpoint holds its own copy of them). */
+const MAX_REFS = 10_000;
+/** Loose objects and packs of one repository, at most. */
+const MAX_OBJECT_FILES = 200_000;
+/** When refs together fail the reachability check, each is tried alone, at most this many. */
+const SINGLE_CHECKS = 32;
+
+/** What a checkpoint's record says of the workspace's repository. */
+export interface HistoryRecord {
+  /** A digest of every ref and HEAD found: when it is the same next time, nothing is read again. */
+  state: string;
+  /** HEAD as found: `ref: refs/heads/main`, or an object id (kept as `<namespace>/HEAD`). */
+  head?: string;
+  /** Refs kept, and those found but not (their object missing, or what it reaches). */
+  refs: number;
+  dropped?: number;
+  /** Why none was kept (too large, or git refused it): tried again once the refs change. */
+  leftOut?: string;
+}
+
+export type FoundHistory =
+  | { kind: 'none' }
+  | { kind: 'left-out'; reason: string }
+  | { kind: 'found'; gitDirectory: string; refs: WorkspaceRefs; state: string };
+
+export function historyNamespace(checkpointId: number): string {
+  return `${HISTORY_REFS}${String(checkpointId).padStart(8, '0')}/`;
+}
+
+/** The refs of the workspace's `.git` folder (none when it has none, or `.git` is a link or a file). */
+export async function findHistory(workTree: string): Promise<FoundHistory> {
+  const gitDirectory = path.join(workTree, '.git');
+  const stat = await lstat(gitDirectory).catch(() => undefined);
+  if (!stat?.isDirectory()) return { kind: 'none' };
+  try {
+    const refs = await readWorkspaceRefs(gitDirectory, MAX_REFS);
+    if (!refs.refs.size && refs.head === undefined) return { kind: 'none' };
+    const lines = [...refs.refs].map(([name, id]) => `${id} ${name}\n`).sort();
+    const state = createHash('sha256').update(`HEAD ${refs.head ?? ''}\n`).update(lines.join('')).digest('hex');
+    return { kind: 'found', gitDirectory, refs, state };
+  } catch (error) {
+    if (error instanceof TooManyRefs) return { kind: 'left-out', reason: `its .git holds ${error.message}` };
+    throw error;
+  }
+}
+
+/**
+ * Keeps `found` for checkpoint `id`: copies the objects the shadow repository lacks (unless the
+ * refs are those `previous` kept, whose refs are then only copied) and stores the refs.
+ */
+export async function keepHistory(
+  repository: ShadowRepository,
+  found: Extract<FoundHistory, { kind: 'found' }>,
+  id: number,
+  previous: { id: number; git?: HistoryRecord } | undefined,
+  limits: { maxGitBytes: number },
+  deadline: Deadline,
+): Promise<HistoryRecord> {
+  const git = (args: string[], input?: string) => runShadowGit(repository, args, { timeoutMs: deadline.remainingMs(), ...(input === undefined ? {} : { input }) });
+  const namespace = historyNamespace(id);
+  if (previous?.git && previous.git.state === found.state) {
+    const kept = await refsIn(git, historyNamespace(previous.id));
+    await storeRefs(git, namespace, kept);
+    return { ...previous.git };
+  }
+  await copyObjects(repository, found.gitDirectory, limits.maxGitBytes, deadline);
+  const wanted = [...found.refs.refs];
+  if (found.refs.head && !found.refs.head.startsWith('ref: ')) wanted.push(['HEAD', found.refs.head]);
+  const kept = await reachableInShadow(git, wanted);
+  await storeRefs(git, namespace, kept);
+  const dropped = wanted.length - kept.length;
+  return { state: found.state, ...(found.refs.head ? { head: found.refs.head } : {}), refs: kept.length, ...(dropped ? { dropped } : {}) };
+}
+
+async function copyObjects(repository: ShadowRepository, gitDirectory: string, maxGitBytes: number, deadline: Deadline): Promise<void> {
+  const listed = await listObjectFiles(gitDirectory, MAX_OBJECT_FILES);
+  let total = 0;
+  const tooLarge = () => new TooLargeHistory(`its .git/objects holds more than ${Math.round(maxGitBytes / 1024 / 1024)} MB (checkpoints.max_git_mb)`);
+  const packs = [];
+  try {
+    for (const pack of listed.packs) {
+      const opened = await openPack(pack.file, gitDirectory);
+      if (!opened) continue;
+      packs.push(opened);
+      total += opened.size;
+      if (total > maxGitBytes) throw tooLarge();
+    }
+    const loose = new Map(listed.loose.map((object) => [object.id, object]));
+    for (const id of await missingFromShadow(repository, [...loose.keys()], deadline)) {
+      const object = loose.get(id)!;
+      total += (await keepLooseObject(repository, gitDirectory, object, maxGitBytes - total)) ?? 0;
+      if (total > maxGitBytes) throw tooLarge();
+    }
+    for (const pack of packs) await keepPack(repository, pack, deadline);
+  } finally {
+    for (const pack of packs) await pack.handle.close();
+  }
+}
+
+/** The refs whose object, and all it reaches, the shadow repository holds (git's own connectivity check). */
+async function reachableInShadow(git: (args: string[], input?: string) => Promise<Buffer>, refs: [string, string][]): Promise<[string, string][]> {
+  const reaches = (ids: string[]) =>
+    git(['rev-list', '--objects', '--quiet', '--stdin', '--not', '--all'], `${ids.join('\n')}\n`).then(
+      () => true,
+      () => false,
+    );
+  if (!refs.length || (await reaches(refs.map(([, id]) => id)))) return refs;
+  const kept: [string, string][] = [];
+  const byId = new Map<string, boolean>();
+  for (const [name, id] of refs) {
+    if (!byId.has(id)) byId.set(id, byId.size < SINGLE_CHECKS && (await reaches([id])));
+    if (byId.get(id)) kept.push([name, id]);
+  }
+  return kept;
+}
+
+async function refsIn(git: (args: string[]) => Promise<Buffer>, namespace: string): Promise<[string, string][]> {
+  const output = await git(['for-each-ref', '--format=%(objectname) %(refname)', namespace]);
+  return output
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [id = '', name = ''] = line.split(' ');
+      return [name.slice(namespace.length), id];
+    });
+}
+
+async function storeRefs(git: (args: string[], input?: string) => Promise<Buffer>, namespace: string, refs: [string, string][]): Promise<void> {
+  if (refs.length) await git(['update-ref', '--stdin'], refs.map(([name, id]) => `update ${namespace}${name} ${id}\n`).join(''));
+}
+
+/** The refs a checkpoint kept (`refs/...` and `HEAD` when it was detached), name -> object id. */
+export async function keptRefs(repository: ShadowRepository, checkpointId: number, timeoutMs: number): Promise<[string, string][]> {
+  return refsIn((args) => runShadowGit(repository, args, { timeoutMs }), historyNamespace(checkpointId));
+}

@@ -1,0 +1,126 @@
+// Copying the objects of a workspace's own repository into the shadow repository, trusting no
+// name: a loose object is kept only when its inflated bytes hash to its name, a pack only through
+// the shadow git's `index-pack` (which checks every object and the pack's checksum, as for any
+// fetched pack). Files are opened without following links, only inside the `.git` folder, and
+// what the shadow repository holds already is not read again.
+import { createHash } from 'node:crypto';
+import { constants, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { open, readlink, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { inflateSync } from 'node:zlib';
+import { liesWithin, listWithin, readWithin } from '../environments/no-follow';
+import { runShadowGit, type ShadowRepository } from './shadow-git';
+import type { Deadline } from './snapshot';
+
+const NO_FOLLOW = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+const FAN_OUT = /^[0-9a-f]{2}$/;
+const LOOSE_REST = /^[0-9a-f]{38}$/;
+const OBJECT_TYPES = new Set(['blob', 'tree', 'commit', 'tag']);
+/** A pack's last 20 bytes: the SHA-1 of all before them, which names the pack index-pack writes. */
+const TRAILER_BYTES = 20;
+
+export interface ObjectFiles {
+  loose: { id: string; file: string }[];
+  packs: { file: string; size: number }[];
+  /** Bytes of all of them (packs' sizes; loose objects counted when read). */
+  packBytes: number;
+}
+
+export class TooLargeHistory extends Error {
+  override readonly name = 'TooLargeHistory';
+}
+
+/** The loose objects and packs under `<gitDirectory>/objects` (at most `maxFiles` of them). */
+export async function listObjectFiles(gitDirectory: string, maxFiles: number): Promise<ObjectFiles> {
+  const objects = path.join(gitDirectory, 'objects');
+  const listed: ObjectFiles = { loose: [], packs: [], packBytes: 0 };
+  const tooMany = () => new TooLargeHistory(`more than ${maxFiles} object files`);
+  for (const folder of (await listWithin(objects, gitDirectory, 300)) ?? []) {
+    if (!folder.isDirectory() || !FAN_OUT.test(folder.name)) continue;
+    for (const entry of (await listWithin(path.join(objects, folder.name), gitDirectory, maxFiles + 1)) ?? []) {
+      if (!entry.isFile() || !LOOSE_REST.test(entry.name)) continue;
+      listed.loose.push({ id: `${folder.name}${entry.name}`, file: path.join(objects, folder.name, entry.name) });
+      if (listed.loose.length > maxFiles) throw tooMany();
+    }
+  }
+  for (const entry of (await listWithin(path.join(objects, 'pack'), gitDirectory, maxFiles + 1)) ?? []) {
+    if (!entry.isFile() || !entry.name.endsWith('.pack')) continue;
+    listed.packs.push({ file: path.join(objects, 'pack', entry.name), size: 0 });
+    if (listed.packs.length > maxFiles) throw tooMany();
+  }
+  return listed;
+}
+
+/** Object ids (of `ids`) the shadow repository lacks. */
+export async function missingFromShadow(repository: ShadowRepository, ids: readonly string[], deadline: Deadline): Promise<string[]> {
+  if (!ids.length) return [];
+  const output = await runShadowGit(repository, ['cat-file', '--batch-check=%(objectname)'], { input: `${ids.join('\n')}\n`, timeoutMs: deadline.remainingMs() });
+  return output
+    .toString('utf8')
+    .split('\n')
+    .flatMap((line) => (line.endsWith(' missing') ? [line.slice(0, -' missing'.length)] : []));
+}
+
+/**
+ * Copies the loose object `id` into the shadow repository if its file's bytes are that object.
+ * Returns its size on disk, or undefined when it is not kept (a link, outside, too large, or its
+ * content is not what its name says).
+ */
+export async function keepLooseObject(repository: ShadowRepository, gitDirectory: string, object: { id: string; file: string }, maxBytes: number): Promise<number | undefined> {
+  const read = await readWithin(object.file, gitDirectory, maxBytes);
+  if (!read || !looseObjectIs(read.content, object.id, maxBytes)) return undefined;
+  const folder = path.join(repository.gitDirectory, 'objects', object.id.slice(0, 2));
+  mkdirSync(folder, { recursive: true });
+  const temporary = path.join(folder, `.hermes-${process.pid}-${object.id}`);
+  writeFileSync(temporary, read.content, { mode: 0o444 });
+  renameSync(temporary, path.join(folder, object.id.slice(2)));
+  return read.content.length;
+}
+
+/** Whether `compressed` (a loose object file) inflates to a well-formed object whose SHA-1 is `id`. */
+export function looseObjectIs(compressed: Buffer, id: string, maxBytes: number): boolean {
+  let inflated: Buffer;
+  try {
+    inflated = inflateSync(compressed, { maxOutputLength: maxBytes });
+  } catch {
+    return false;
+  }
+  const nul = inflated.indexOf(0);
+  const [type = '', size = ''] = inflated.subarray(0, Math.max(0, nul)).toString('latin1').split(' ');
+  if (nul < 0 || !OBJECT_TYPES.has(type) || !/^\d+$/.test(size) || Number(size) !== inflated.length - nul - 1) return false;
+  return createHash('sha1').update(inflated).digest('hex') === id;
+}
+
+/** A pack file of the workspace opened without following a link, if it is a plain file inside `gitDirectory`. */
+export async function openPack(file: string, gitDirectory: string): Promise<{ handle: FileHandle; size: number } | undefined> {
+  const handle = await open(file, NO_FOLLOW).catch(() => undefined);
+  if (!handle) return undefined;
+  const info = await handle.stat().catch(() => undefined);
+  const real = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+  if (!info?.isFile() || info.size <= TRAILER_BYTES || real === undefined || !liesWithin(real, gitDirectory)) {
+    await handle.close();
+    return undefined;
+  }
+  return { handle, size: info.size };
+}
+
+/**
+ * Brings an opened pack into the shadow repository through `index-pack` (unless a pack with its
+ * checksum is there already): the name of the pack kept, or undefined when git refused it.
+ */
+export async function keepPack(repository: ShadowRepository, pack: { handle: FileHandle; size: number }, deadline: Deadline): Promise<string | undefined> {
+  const trailer = Buffer.alloc(TRAILER_BYTES);
+  await pack.handle.read(trailer, 0, TRAILER_BYTES, pack.size - TRAILER_BYTES);
+  const checksum = trailer.toString('hex');
+  if (existsSync(path.join(repository.gitDirectory, 'objects', 'pack', `pack-${checksum}.pack`))) return checksum;
+  // Only the bytes there when it was looked at: a pack growing meanwhile is read no further.
+  const stream = pack.handle.createReadStream({ start: 0, end: pack.size - 1, autoClose: false });
+  try {
+    const output = await runShadowGit(repository, ['index-pack', '--stdin'], { input: stream, timeoutMs: deadline.remainingMs() });
+    return /^(?:pack|keep)\t([0-9a-f]{40})$/m.exec(output.toString('utf8'))?.[1];
+  } catch {
+    return undefined;
+  } finally {
+    stream.destroy();
+  }
+}

@@ -1,0 +1,223 @@
+// Checkpoints keep the history of the workspace's own repository (its `.git`, which a model's
+// script can delete unasked) in the shadow repository, trusting none of its files: objects are
+// verified against their names, refs kept only where the store holds all they reach, links not
+// followed, and a repository over the size limit is left out. A rollback puts the history back.
+import { execFileSync } from 'node:child_process';
+import { deflateSync } from 'node:zlib';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { listCheckpoints } from '../../../src/checkpoints/checkpoint-list';
+import { keptRefs } from '../../../src/checkpoints/keep-git-history';
+import { rollbackWorkspace } from '../../../src/checkpoints/rollback';
+import { shadowRepositoryFor } from '../../../src/checkpoints/shadow-repository';
+import type { CheckpointLimits, SnapshotOutcome } from '../../../src/checkpoints/snapshot';
+import { takeCheckpoint } from '../../../src/checkpoints/take-checkpoint';
+import { tempDir } from '../../helpers/temp-dirs';
+
+const LIMITS: CheckpointLimits = { maxFiles: 1000, maxFileBytes: 1024 * 1024, timeoutMs: 20_000, keep: 50, maxGitBytes: 64 * 1024 * 1024 };
+const BY_TOOL = { sessionId: 'session-1', turn: 3, toolCallId: 'call-1', tool: 'terminal', reason: 'tool_call' as const };
+
+let home: string;
+let workspace: string;
+
+beforeEach(() => {
+  home = tempDir('history-home-');
+  workspace = tempDir('history-workspace-');
+});
+
+/** The user's own git, in the workspace (as the user runs it; the checkpoints never do). */
+function userGit(args: string[], cwd = workspace, input?: string): string {
+  return execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: 'pipe',
+    ...(input === undefined ? {} : { input }),
+    env: { PATH: process.env.PATH, HOME: cwd, GIT_CEILING_DIRECTORIES: path.dirname(cwd), GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 'user', GIT_AUTHOR_EMAIL: 'u@example.invalid', GIT_COMMITTER_NAME: 'user', GIT_COMMITTER_EMAIL: 'u@example.invalid' },
+  }).trim();
+}
+
+function commitFile(name: string, content: string, message: string, cwd = workspace): string {
+  writeFileSync(path.join(cwd, name), content);
+  userGit(['add', name], cwd);
+  userGit(['commit', '-q', '-m', message], cwd);
+  return userGit(['rev-parse', 'HEAD'], cwd);
+}
+
+/** A repository with a packed commit (gc'd) and a loose one after it, on main, and a tag. */
+function repositoryWithHistory(): { packed: string; loose: string } {
+  userGit(['init', '-q', '-b', 'main']);
+  const packed = commitFile('a.txt', 'first\n', 'packed work');
+  userGit(['tag', 'v1']);
+  userGit(['gc', '-q']);
+  const loose = commitFile('b.txt', 'second\n', 'unpushed work');
+  return { packed, loose };
+}
+
+function shadowGit(args: string[]): string {
+  return execFileSync('git', args, { encoding: 'utf8', env: { PATH: process.env.PATH, GIT_DIR: shadowRepositoryFor(home, workspace).gitDirectory, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } }).trim();
+}
+
+function shadowHas(id: string): boolean {
+  try {
+    shadowGit(['cat-file', '-e', id]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function checkpoint(limits = LIMITS): Promise<SnapshotOutcome> {
+  return takeCheckpoint(shadowRepositoryFor(home, workspace), BY_TOOL, limits);
+}
+
+async function taken(limits = LIMITS) {
+  const outcome = await checkpoint(limits);
+  if (outcome.kind !== 'taken') throw new Error(`expected a checkpoint, got ${JSON.stringify(outcome)}`);
+  return outcome;
+}
+
+async function refsKept(id: number): Promise<Record<string, string>> {
+  return Object.fromEntries(await keptRefs(shadowRepositoryFor(home, workspace), id, 10_000));
+}
+
+test("a checkpoint keeps the repository's commits and refs; a rollback brings back what a script deleted from .git", async () => {
+  const { packed, loose } = repositoryWithHistory();
+  const { checkpoint: first } = await taken();
+  expect(first.git).toMatchObject({ head: 'ref: refs/heads/main', refs: 2 });
+  expect(await refsKept(first.id)).toEqual({ 'refs/heads/main': loose, 'refs/tags/v1': packed });
+  expect(shadowHas(loose) && shadowHas(packed)).toBe(true);
+
+  // What a model's own script can do, unseen by the approval gate.
+  rmSync(path.join(workspace, '.git/objects'), { recursive: true });
+  rmSync(path.join(workspace, '.git/refs'), { recursive: true });
+  rmSync(path.join(workspace, '.git/packed-refs'), { force: true });
+  expect(() => userGit(['log', '--format=%s'])).toThrow();
+
+  const result = await rollbackWorkspace(shadowRepositoryFor(home, workspace), first, { sessionId: 'operator', limits: LIMITS });
+  expect(result.history?.refs).toEqual(expect.arrayContaining([`refs/heads/main -> ${loose.slice(0, 12)}`, `refs/tags/v1 -> ${packed.slice(0, 12)}`, 'HEAD -> refs/heads/main']));
+  expect(userGit(['log', '--format=%s'])).toBe('unpushed work\npacked work');
+  expect(userGit(['rev-parse', 'v1'])).toBe(packed);
+  userGit(['fsck', '--no-dangling']);
+  // The rollback's own checkpoint (its undo) recorded the broken repository as it found it: no refs.
+  expect((await refsKept(result.undo.id))).toEqual({});
+});
+
+test('only the history itself can be rolled back (--path .git), the files left as they are', async () => {
+  const { loose } = repositoryWithHistory();
+  const { checkpoint: first } = await taken();
+  writeFileSync(path.join(workspace, 'a.txt'), 'changed since\n');
+  rmSync(path.join(workspace, '.git/refs/heads/main'));
+  const result = await rollbackWorkspace(shadowRepositoryFor(home, workspace), first, { sessionId: 'operator', scope: '.git', limits: LIMITS });
+  expect(result.restored).toEqual([]);
+  expect(readFileSync(path.join(workspace, 'a.txt'), 'utf8')).toBe('changed since\n');
+  expect(userGit(['rev-parse', 'main'])).toBe(loose);
+});
+
+test('unchanged refs take no new checkpoint and read no object; a new commit takes one, copying only the new objects', async () => {
+  repositoryWithHistory();
+  const { checkpoint: first } = await taken();
+  expect((await checkpoint()).kind).toBe('unchanged');
+  // A commit of the files as they are: the tree is the same, the history is not.
+  userGit(['commit', '-q', '--allow-empty', '-m', 'empty but unpushed']);
+  const second = await taken();
+  expect(second.checkpoint.id).toBe(first.id + 1);
+  expect(shadowHas(userGit(['rev-parse', 'HEAD']))).toBe(true);
+  expect(Object.keys(await refsKept(second.checkpoint.id)).sort()).toEqual(['refs/heads/main', 'refs/tags/v1']);
+});
+
+test('a loose object whose bytes are not what its name says is not kept, nor a ref pointing at it', async () => {
+  repositoryWithHistory();
+  // A well-formed object filed under another object's name.
+  const forgedId = 'f'.repeat(40);
+  mkdirSync(path.join(workspace, '.git/objects/ff'), { recursive: true });
+  writeFileSync(path.join(workspace, '.git/objects/ff', forgedId.slice(2)), deflateSync(Buffer.from('blob 5\0hello')));
+  writeFileSync(path.join(workspace, '.git/refs/tags/forged'), `${forgedId}\n`);
+  // A commit whose parent is missing: its history is not whole in the store.
+  const orphanParent = 'e'.repeat(40);
+  const tree = userGit(['rev-parse', 'HEAD^{tree}']);
+  const dangling = userGit(['hash-object', '-w', '-t', 'commit', '--stdin'], workspace, `tree ${tree}\nparent ${orphanParent}\nauthor a <a@b> 0 +0000\ncommitter a <a@b> 0 +0000\n\nx\n`);
+  writeFileSync(path.join(workspace, '.git/refs/tags/dangling'), `${dangling}\n`);
+
+  const { checkpoint: first } = await taken();
+  expect(shadowHas(forgedId)).toBe(false);
+  const kept = await refsKept(first.id);
+  expect(kept['refs/tags/forged']).toBeUndefined();
+  expect(kept['refs/tags/dangling']).toBeUndefined();
+  expect(Object.keys(kept).sort()).toEqual(['refs/heads/main', 'refs/tags/v1']);
+  expect(first.git).toMatchObject({ refs: 2, dropped: 2 });
+});
+
+test('a ref file that is a link, or names what is outside the refs, is not read; malformed refs are left out', async () => {
+  repositoryWithHistory();
+  const elsewhere = tempDir('history-elsewhere-');
+  userGit(['init', '-q', '-b', 'main'], elsewhere);
+  const secret = commitFile('secret.txt', 'not the workspace\'s\n', 'elsewhere', elsewhere);
+  symlinkSync(path.join(elsewhere, '.git/refs/heads/main'), path.join(workspace, '.git/refs/heads/linked'));
+  writeFileSync(path.join(workspace, '.git/refs/heads/bad..name'), `${userGit(['rev-parse', 'HEAD'])}\n`);
+  writeFileSync(path.join(workspace, '.git/refs/heads/garbage'), 'not an id\n');
+
+  const { checkpoint: first } = await taken();
+  expect(Object.keys(await refsKept(first.id)).sort()).toEqual(['refs/heads/main', 'refs/tags/v1']);
+  expect(shadowHas(secret)).toBe(false);
+});
+
+test('a link in place of .git/objects (or of .git) is not followed: nothing behind it is copied', async () => {
+  repositoryWithHistory();
+  const elsewhere = tempDir('history-elsewhere-');
+  userGit(['init', '-q', '-b', 'main'], elsewhere);
+  const secret = commitFile('secret.txt', 'the user\'s other project\n', 'elsewhere', elsewhere);
+  rmSync(path.join(workspace, '.git/objects'), { recursive: true });
+  symlinkSync(path.join(elsewhere, '.git/objects'), path.join(workspace, '.git/objects'));
+  writeFileSync(path.join(workspace, '.git/refs/heads/main'), `${secret}\n`);
+
+  const { checkpoint: first } = await taken();
+  expect(shadowHas(secret)).toBe(false);
+  expect(await refsKept(first.id)).toEqual({});
+
+  // .git itself a link: no history at all.
+  rmSync(path.join(workspace, '.git'), { recursive: true });
+  symlinkSync(path.join(elsewhere, '.git'), path.join(workspace, '.git'));
+  writeFileSync(path.join(workspace, 'changed.txt'), 'x');
+  const { checkpoint: second } = await taken();
+  expect(second.git).toBeUndefined();
+  expect(shadowHas(secret)).toBe(false);
+});
+
+test('a repository over checkpoints.max_git_mb: its history is not kept (a warning says why), its files are', async () => {
+  userGit(['init', '-q', '-b', 'main']);
+  // Incompressible bytes in a pack larger than the limit.
+  const noise = Buffer.alloc(3 * 1024 * 1024);
+  for (let index = 0; index < noise.length; index += 4) noise.writeUInt32LE((index * 2654435761) >>> 0, index);
+  writeFileSync(path.join(workspace, 'big.bin'), noise);
+  userGit(['add', 'big.bin']);
+  userGit(['commit', '-q', '-m', 'big']);
+  userGit(['gc', '-q']);
+  rmSync(path.join(workspace, 'big.bin'));
+  writeFileSync(path.join(workspace, 'notes.txt'), 'kept\n');
+
+  const outcome = await taken({ ...LIMITS, maxGitBytes: 1024 * 1024 });
+  expect(outcome.warning).toContain('checkpoints.max_git_mb');
+  expect(outcome.checkpoint.git).toMatchObject({ refs: 0 });
+  expect(outcome.checkpoint.changed.files).toEqual(['notes.txt']);
+  expect(await refsKept(outcome.checkpoint.id)).toEqual({});
+  expect(readdirSync(path.join(shadowRepositoryFor(home, workspace).gitDirectory, 'objects/pack')).filter((file) => file.endsWith('.pack')).length).toBeLessThanOrEqual(1);
+  expect(shadowHas(userGit(['rev-parse', 'HEAD']))).toBe(false);
+  // The refs unchanged, the next turns take no new checkpoint for it.
+  expect((await checkpoint({ ...LIMITS, maxGitBytes: 1024 * 1024 })).kind).toBe('unchanged');
+});
+
+test('a pruned checkpoint takes its refs with it', async () => {
+  repositoryWithHistory();
+  const limits = { ...LIMITS, keep: 2 };
+  const { checkpoint: first } = await taken(limits);
+  for (let index = 0; index < 3; index++) {
+    writeFileSync(path.join(workspace, 'counter.txt'), String(index));
+    BY_TOOL.sessionId = 'session-1';
+    await taken(limits);
+  }
+  const ids = (await listCheckpoints(shadowRepositoryFor(home, workspace), 10_000)).map((checkpoint) => checkpoint.id);
+  const namespaces = new Set(shadowGit(['for-each-ref', '--format=%(refname)', 'refs/hermes/']).split('\n').map((ref) => Number(ref.split('/')[2])));
+  expect([...namespaces].sort()).toEqual(ids.sort());
+  expect(ids).toContain(first.id);
+  expect(existsSync(path.join(workspace, '.git'))).toBe(true);
+});
