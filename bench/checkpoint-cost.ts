@@ -2,8 +2,12 @@
 // (source-sized, in nested folders) is snapshotted: the first time (every file hashed), again
 // unchanged (the shadow index's stat cache: a stat per file, no hashing), after one file changed,
 // and a rollback of a deleted folder. Prints the median of RUNS runs; it does not pass or fail.
+// HISTORY=1: the workspace is a git repository (its files committed and packed), whose history
+// the checkpoints keep too; 'one commit made' then is a commit of the changed file.
 //   npx tsx bench/checkpoint-cost.ts              (2000 files, 5 runs)
 //   FILES=20000 RUNS=3 npx tsx bench/checkpoint-cost.ts
+//   HISTORY=1 npx tsx bench/checkpoint-cost.ts
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +19,7 @@ import { takeCheckpoint } from '../src/checkpoints/take-checkpoint';
 
 const FILES = Number(process.env.FILES ?? 2000);
 const RUNS = Number(process.env.RUNS ?? 5);
+const HISTORY = process.env.HISTORY === '1';
 const LIMITS: CheckpointLimits = { maxFiles: 50_000, maxFileBytes: 10 * 1024 * 1024, timeoutMs: 120_000, keep: 50, maxGitBytes: 256 * 1024 * 1024 };
 const ORIGIN = { sessionId: 'bench', turn: 1, toolCallId: 'call', tool: 'terminal', reason: 'tool_call' as const };
 
@@ -37,10 +42,19 @@ async function main(): Promise<void> {
       mkdirSync(folder, { recursive: true });
       writeFileSync(path.join(folder, `file${index}.ts`), `export const value${index} = ${index};\n`.repeat(40));
     }
+    const userGit = (...args: string[]) =>
+      execFileSync('git', args, { cwd: workspace, stdio: 'pipe', env: { PATH: process.env.PATH, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' } });
+    if (HISTORY) {
+      userGit('init', '-q');
+      userGit('add', '.');
+      userGit('commit', '-q', '-m', 'files');
+      userGit('gc', '-q');
+    }
     const repository = shadowRepositoryFor(home, workspace);
     figures.first!.push(await timed(() => takeCheckpoint(repository, ORIGIN, LIMITS)));
     figures.unchanged!.push(await timed(() => takeCheckpoint(repository, ORIGIN, LIMITS)));
     writeFileSync(path.join(workspace, 'pkg0', 'mod0', 'file0.ts'), 'changed\n');
+    if (HISTORY) userGit('commit', '-q', '-am', 'one more');
     figures['one file changed']!.push(await timed(() => takeCheckpoint(repository, ORIGIN, LIMITS)));
     const latest = (await listCheckpoints(repository, 10_000)).at(-1)!;
     rmSync(path.join(workspace, 'pkg1'), { recursive: true });

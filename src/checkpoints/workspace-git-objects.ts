@@ -4,10 +4,10 @@
 // fetched pack). Files are opened without following links, only inside the `.git` folder, and
 // what the shadow repository holds already is not read again.
 import { createHash } from 'node:crypto';
-import { constants, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { constants, existsSync } from 'node:fs';
 import { open, readlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { inflateSync } from 'node:zlib';
+import { deflateSync, inflateSync } from 'node:zlib';
 import { liesWithin, listWithin, readWithin } from '../environments/no-follow';
 import { runShadowGit, type ShadowRepository } from './shadow-git';
 import type { Deadline } from './snapshot';
@@ -15,7 +15,8 @@ import type { Deadline } from './snapshot';
 const NO_FOLLOW = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const FAN_OUT = /^[0-9a-f]{2}$/;
 const LOOSE_REST = /^[0-9a-f]{38}$/;
-const OBJECT_TYPES = new Set(['blob', 'tree', 'commit', 'tag']);
+/** Object types and their numbers in a pack. */
+const PACK_TYPES = { commit: 1, tree: 2, blob: 3, tag: 4 } as const;
 /** A pack's last 20 bytes: the SHA-1 of all before them, which names the pack index-pack writes. */
 const TRAILER_BYTES = 20;
 
@@ -35,9 +36,11 @@ export async function listObjectFiles(gitDirectory: string, maxFiles: number): P
   const objects = path.join(gitDirectory, 'objects');
   const listed: ObjectFiles = { loose: [], packs: [], packBytes: 0 };
   const tooMany = () => new TooLargeHistory(`more than ${maxFiles} object files`);
-  for (const folder of (await listWithin(objects, gitDirectory, 300)) ?? []) {
-    if (!folder.isDirectory() || !FAN_OUT.test(folder.name)) continue;
-    for (const entry of (await listWithin(path.join(objects, folder.name), gitDirectory, maxFiles + 1)) ?? []) {
+  const fanOut = ((await listWithin(objects, gitDirectory, 300)) ?? []).filter((folder) => folder.isDirectory() && FAN_OUT.test(folder.name));
+  // Listed side by side: one after another, 256 folders took 0.2 s.
+  const folders = await Promise.all(fanOut.map(async (folder) => ({ name: folder.name, entries: (await listWithin(path.join(objects, folder.name), gitDirectory, maxFiles + 1)) ?? [] })));
+  for (const folder of folders) {
+    for (const entry of folder.entries) {
       if (!entry.isFile() || !LOOSE_REST.test(entry.name)) continue;
       listed.loose.push({ id: `${folder.name}${entry.name}`, file: path.join(objects, folder.name, entry.name) });
       if (listed.loose.length > maxFiles) throw tooMany();
@@ -61,34 +64,70 @@ export async function missingFromShadow(repository: ShadowRepository, ids: reado
     .flatMap((line) => (line.endsWith(' missing') ? [line.slice(0, -' missing'.length)] : []));
 }
 
-/**
- * Copies the loose object `id` into the shadow repository if its file's bytes are that object.
- * Returns its size on disk, or undefined when it is not kept (a link, outside, too large, or its
- * content is not what its name says).
- */
-export async function keepLooseObject(repository: ShadowRepository, gitDirectory: string, object: { id: string; file: string }, maxBytes: number): Promise<number | undefined> {
-  const read = await readWithin(object.file, gitDirectory, maxBytes);
-  if (!read || !looseObjectIs(read.content, object.id, maxBytes)) return undefined;
-  const folder = path.join(repository.gitDirectory, 'objects', object.id.slice(0, 2));
-  mkdirSync(folder, { recursive: true });
-  const temporary = path.join(folder, `.hermes-${process.pid}-${object.id}`);
-  writeFileSync(temporary, read.content, { mode: 0o444 });
-  renameSync(temporary, path.join(folder, object.id.slice(2)));
-  return read.content.length;
+export interface LooseObject {
+  type: string;
+  body: Buffer;
+  /** Its file's size. */
+  fileBytes: number;
 }
 
-/** Whether `compressed` (a loose object file) inflates to a well-formed object whose SHA-1 is `id`. */
-export function looseObjectIs(compressed: Buffer, id: string, maxBytes: number): boolean {
+/**
+ * The loose object `id`, if its file (read without following a link, at most `maxBytes`
+ * inflated) holds that very object; undefined otherwise (a link, outside, too large, or its
+ * content is not what its name says).
+ */
+export async function readLooseObject(gitDirectory: string, object: { id: string; file: string }, maxBytes: number): Promise<LooseObject | undefined> {
+  const read = await readWithin(object.file, gitDirectory, maxBytes);
+  const verified = read && verifiedLooseObject(read.content, object.id, maxBytes);
+  return verified ? { ...verified, fileBytes: read.content.length } : undefined;
+}
+
+/** The type and body `compressed` (a loose object file) inflates to, if it is well formed and its SHA-1 is `id`. */
+export function verifiedLooseObject(compressed: Buffer, id: string, maxBytes: number): { type: string; body: Buffer } | undefined {
   let inflated: Buffer;
   try {
     inflated = inflateSync(compressed, { maxOutputLength: maxBytes });
   } catch {
-    return false;
+    return undefined;
   }
   const nul = inflated.indexOf(0);
   const [type = '', size = ''] = inflated.subarray(0, Math.max(0, nul)).toString('latin1').split(' ');
-  if (nul < 0 || !OBJECT_TYPES.has(type) || !/^\d+$/.test(size) || Number(size) !== inflated.length - nul - 1) return false;
-  return createHash('sha1').update(inflated).digest('hex') === id;
+  if (nul < 0 || !(type in PACK_TYPES) || !/^\d+$/.test(size) || Number(size) !== inflated.length - nul - 1) return undefined;
+  return createHash('sha1').update(inflated).digest('hex') === id ? { type, body: inflated.subarray(nul + 1) } : undefined;
+}
+
+/**
+ * Keeps verified loose objects as one pack, through `index-pack` (which hashes each again): a
+ * file each in the shadow repository took 2,000 writes for 2,000 objects.
+ */
+export async function keepAsPack(repository: ShadowRepository, objects: readonly LooseObject[], deadline: Deadline): Promise<void> {
+  if (!objects.length) return;
+  await runShadowGit(repository, ['index-pack', '--stdin'], { input: packOf(objects), timeoutMs: deadline.remainingMs() });
+}
+
+/** A version 2 pack of whole (undeltified) objects. */
+export function packOf(objects: readonly { type: string; body: Buffer }[]): Buffer {
+  const header = Buffer.alloc(12);
+  header.write('PACK', 0, 'latin1');
+  header.writeUInt32BE(2, 4);
+  header.writeUInt32BE(objects.length, 8);
+  const parts = [header];
+  for (const object of objects) {
+    // Type and size: 4 bits of size in the first byte, then 7 bits a byte, the high bit saying more follow.
+    const bytes: number[] = [];
+    let size = object.body.length;
+    let byte = (PACK_TYPES[object.type as keyof typeof PACK_TYPES] << 4) | (size & 15);
+    size = Math.floor(size / 16);
+    while (size > 0) {
+      bytes.push(byte | 0x80);
+      byte = size & 0x7f;
+      size = Math.floor(size / 128);
+    }
+    bytes.push(byte);
+    parts.push(Buffer.from(bytes), deflateSync(object.body));
+  }
+  const pack = Buffer.concat(parts);
+  return Buffer.concat([pack, createHash('sha1').update(pack).digest()]);
 }
 
 /** A pack file of the workspace opened without following a link, if it is a plain file inside `gitDirectory`. */
