@@ -5,7 +5,7 @@
 // reachable there, kept as long as the checkpoint, and dropped with it. Unchanged refs cost a
 // read of the ref files: nothing else is looked at.
 import { createHash } from 'node:crypto';
-import { lstat } from 'node:fs/promises';
+import { lstat, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runShadowGit, type ShadowRepository } from './shadow-git';
 import type { Deadline } from './snapshot';
@@ -82,26 +82,38 @@ export async function keepHistory(
     await storeRefs(git, namespace, kept);
     return { ...previous.git };
   }
-  await copyObjects(repository, found.gitDirectory, limits.maxGitBytes, deadline);
+  const trustedList = await copyObjects(repository, found.gitDirectory, limits.maxGitBytes, 'skip-held', deadline);
   const wanted = [...found.refs.refs];
   if (found.refs.head && !found.refs.head.startsWith('ref: ')) wanted.push(['HEAD', found.refs.head]);
-  const kept = await reachableInShadow(git, wanted);
+  let kept = await reachableInShadow(git, wanted);
+  if (kept.length < wanted.length && trustedList) {
+    // A pack brought before may have lost, in a compaction, objects no ref reached then.
+    await copyObjects(repository, found.gitDirectory, limits.maxGitBytes, 'all', deadline);
+    kept = await reachableInShadow(git, wanted);
+  }
   await storeRefs(git, namespace, kept);
   const dropped = wanted.length - kept.length;
   return { state: found.state, ...(found.refs.head ? { head: found.refs.head } : {}), refs: kept.length, ...(dropped ? { dropped } : {}) };
 }
 
-async function copyObjects(repository: ShadowRepository, gitDirectory: string, maxGitBytes: number, deadline: Deadline): Promise<void> {
+/**
+ * Copies what the shadow repository lacks. Packs brought before are listed in a file of its own
+ * (`hermes-kept-packs`): a compaction merges them, and they would otherwise be read again.
+ * Resolves true when a pack was passed over only because that list names it.
+ */
+async function copyObjects(repository: ShadowRepository, gitDirectory: string, maxGitBytes: number, packs: 'skip-held' | 'all', deadline: Deadline): Promise<boolean> {
+  const heldFile = path.join(repository.gitDirectory, 'hermes-kept-packs');
+  const held = new Set(packs === 'all' ? [] : await readFile(heldFile, 'utf8').then((text) => text.split('\n').filter(Boolean), () => []));
   const listed = await listObjectFiles(gitDirectory, MAX_OBJECT_FILES);
   let total = 0;
   const tooLarge = () => new TooLargeHistory(`its .git/objects holds more than ${Math.round(maxGitBytes / 1024 / 1024)} MB (checkpoints.max_git_mb)`);
-  const packs = [];
+  const opened = [];
   try {
-    for (const pack of listed.packs) {
-      const opened = await openPack(pack.file, gitDirectory);
-      if (!opened) continue;
-      packs.push(opened);
-      total += opened.size;
+    for (const { file } of listed.packs) {
+      const pack = await openPack(file, gitDirectory);
+      if (!pack) continue;
+      opened.push(pack);
+      total += pack.size;
       if (total > maxGitBytes) throw tooLarge();
     }
     const loose = new Map(listed.loose.map((object) => [object.id, object]));
@@ -125,9 +137,13 @@ async function copyObjects(repository: ShadowRepository, gitDirectory: string, m
       }
     }
     await keepAsPack(repository, batch, deadline);
-    for (const pack of packs) await keepPack(repository, pack, deadline);
+    const kept = [];
+    for (const pack of opened) kept.push(await keepPack(repository, pack, held, deadline));
+    // Only the packs the repository has now: the list stays as short as its pack folder.
+    await writeFile(heldFile, kept.flatMap((pack) => (pack ? [`${pack.checksum}\n`] : [])).join(''));
+    return kept.some((pack) => pack?.onlyListed);
   } finally {
-    for (const pack of packs) await pack.handle.close();
+    for (const pack of opened) await pack.handle.close();
   }
 }
 

@@ -145,18 +145,22 @@ export async function openPack(file: string, gitDirectory: string): Promise<{ ha
 
 /**
  * Brings an opened pack into the shadow repository through `index-pack` (unless a pack with its
- * checksum is there already): the name of the pack kept, or undefined when git refused it.
+ * checksum is there already, or `held` says it was brought before): its checksum, or undefined
+ * when git refused it.
  */
-export async function keepPack(repository: ShadowRepository, pack: { handle: FileHandle; size: number }, deadline: Deadline): Promise<string | undefined> {
+export async function keepPack(repository: ShadowRepository, pack: { handle: FileHandle; size: number }, held: ReadonlySet<string>, deadline: Deadline): Promise<{ checksum: string; onlyListed?: true } | undefined> {
   const trailer = Buffer.alloc(TRAILER_BYTES);
   await pack.handle.read(trailer, 0, TRAILER_BYTES, pack.size - TRAILER_BYTES);
   const checksum = trailer.toString('hex');
-  if (existsSync(path.join(repository.gitDirectory, 'objects', 'pack', `pack-${checksum}.pack`))) return checksum;
+  // The checksum is the SHA-1 of the pack: one with the same one is the same pack.
+  if (existsSync(path.join(repository.gitDirectory, 'objects', 'pack', `pack-${checksum}.pack`))) return { checksum };
+  if (held.has(checksum)) return { checksum, onlyListed: true };
   // Only the bytes there when it was looked at: a pack growing meanwhile is read no further.
   const stream = pack.handle.createReadStream({ start: 0, end: pack.size - 1, autoClose: false });
   try {
     const output = await runShadowGit(repository, ['index-pack', '--stdin'], { input: stream, timeoutMs: deadline.remainingMs() });
-    return /^(?:pack|keep)\t([0-9a-f]{40})$/m.exec(output.toString('utf8'))?.[1];
+    const kept = /^(?:pack|keep)\t([0-9a-f]{40})$/m.exec(output.toString('utf8'))?.[1];
+    return kept === undefined ? undefined : { checksum: kept };
   } catch {
     return undefined;
   } finally {

@@ -226,3 +226,36 @@ test('a pruned checkpoint takes its refs with it', async () => {
   expect(ids).toContain(first.id);
   expect(existsSync(path.join(workspace, '.git'))).toBe(true);
 });
+
+test("a compaction of the store neither has the repository's packs read again nor loses what a ref reaches only later", async () => {
+  userGit(['init', '-q', '-b', 'main']);
+  commitFile('a.txt', 'first\n', 'on main');
+  userGit(['checkout', '-q', '-b', 'tmp']);
+  const later = commitFile('b.txt', 'second\n', 'on a branch deleted, then made again');
+  userGit(['checkout', '-q', 'main']);
+  userGit(['gc', '-q']);
+  userGit(['branch', '-q', '-D', 'tmp']);
+  const { checkpoint: first } = await taken();
+  expect(Object.keys(await refsKept(first.id))).toEqual(['refs/heads/main']);
+
+  // What a snapshot does every few checkpoints: the packs brought in are merged, and what no ref reached goes.
+  shadowGit(['repack', '-a', '-d', '-q']);
+  shadowGit(['prune', '--expire=now']);
+  expect(shadowHas(later)).toBe(false);
+  // The repository's pack is kept by its name (its checksum), as index-pack names it.
+  const [workspacePack] = readdirSync(path.join(workspace, '.git/objects/pack')).filter((file) => file.endsWith('.pack'));
+  const shadowPacks = () => readdirSync(path.join(shadowRepositoryFor(home, workspace).gitDirectory, 'objects/pack'));
+  expect(shadowPacks()).not.toContain(workspacePack);
+
+  // A new commit: only it is copied, not the repository's pack again.
+  commitFile('c.txt', 'third\n', 'new');
+  const { checkpoint: second } = await taken();
+  expect(shadowPacks()).not.toContain(workspacePack);
+  expect(Object.keys(await refsKept(second.id))).toEqual(['refs/heads/main']);
+
+  // The branch made again points at a commit the store dropped: the pack is read again for it.
+  userGit(['branch', 'tmp', later]);
+  const { checkpoint: third } = await taken();
+  expect(await refsKept(third.id)).toMatchObject({ 'refs/heads/tmp': later });
+  expect(shadowPacks()).toContain(workspacePack);
+});
