@@ -25,7 +25,7 @@ export function registerCheckpointCommands(program: Command): void {
       const config = loadConfig();
       const found = await checkpointsOf(config, sessionId);
       if (!found) return;
-      if (flags.json) return console.log(JSON.stringify({ workspace: found.repository.workTree, checkpoints: found.checkpoints }, null, 2));
+      if (flags.json) return console.log(JSON.stringify({ workspace: found.repository.workTree, store: found.repository.gitDirectory, checkpoints: found.checkpoints }, null, 2));
       if (!found.checkpoints.length) return console.log(`No checkpoints of ${found.repository.workTree} for session ${sessionId} yet.`);
       console.log(`Workspace ${found.repository.workTree}`);
       console.log(`${'CHECKPOINT'.padEnd(10)}  ${'TAKEN'.padEnd(24)}  ${'BEFORE'.padEnd(28)}  CHANGED SINCE THE ONE BEFORE`);

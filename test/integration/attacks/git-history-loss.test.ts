@@ -51,7 +51,9 @@ test("a script of the model's that deletes .git/objects and the refs loses no un
   expect(() => userGit(['log'])).toThrow();
 
   // The session's first checkpoint was taken before the script ran.
-  const { checkpoints } = JSON.parse(attackCli(world, ['checkpoints', run.sessionId, '--json'])) as { checkpoints: { id: number; git?: { refs: number } }[] };
+  const { checkpoints, store } = JSON.parse(attackCli(world, ['checkpoints', run.sessionId, '--json'])) as { store: string; checkpoints: { id: number; git?: { refs: number } }[] };
+  // Outside the workspace, out of the model's reach.
+  expect(store.startsWith(path.join(world.hermesHome, 'checkpoints'))).toBe(true);
   expect(checkpoints[0]!.git).toMatchObject({ refs: 1 });
   const rolledBack = attackCli(world, ['rollback', run.sessionId, String(checkpoints[0]!.id)]);
   expect(rolledBack).toContain(`restored git ref refs/heads/main -> ${unpushed.slice(0, 12)}`);

@@ -102,6 +102,16 @@ test("a checkpoint keeps the repository's commits and refs; a rollback brings ba
   expect((await refsKept(result.undo.id))).toEqual({});
 });
 
+test("the README's recovery by hand: the user's git fetches a checkpoint's refs from the store", async () => {
+  const { packed, loose } = repositoryWithHistory();
+  const { checkpoint: first } = await taken();
+  const elsewhere = tempDir('history-recovered-');
+  userGit(['init', '-q'], elsewhere);
+  userGit(['fetch', '-q', shadowRepositoryFor(home, workspace).gitDirectory, `refs/hermes/${String(first.id).padStart(8, '0')}/refs/*:refs/recovered/*`], elsewhere);
+  expect(userGit(['for-each-ref', '--format=%(objectname) %(refname)'], elsewhere).split('\n')).toEqual([`${loose} refs/recovered/heads/main`, `${packed} refs/recovered/tags/v1`]);
+  expect(userGit(['log', '--format=%s', 'refs/recovered/heads/main'], elsewhere)).toBe('unpushed work\npacked work');
+});
+
 test('only the history itself can be rolled back (--path .git), the files left as they are', async () => {
   const { loose } = repositoryWithHistory();
   const { checkpoint: first } = await taken();
