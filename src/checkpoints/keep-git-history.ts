@@ -138,7 +138,11 @@ async function copyObjects(repository: ShadowRepository, gitDirectory: string, m
     }
     await keepAsPack(repository, batch, deadline);
     const kept = [];
-    for (const pack of opened) kept.push(await keepPack(repository, pack, held, deadline));
+    for (const pack of opened) {
+      // Each run stopped at the deadline is quick, but hundreds of them are not.
+      if (deadline.passed()) throw new TooLargeHistory('copying it took longer than the time the checkpoint gives it (checkpoints.timeout_seconds)');
+      kept.push(await keepPack(repository, pack, held, deadline));
+    }
     // Only the packs the repository has now: the list stays as short as its pack folder.
     await writeFile(heldFile, kept.flatMap((pack) => (pack ? [`${pack.checksum}\n`] : [])).join(''));
     return kept.some((pack) => pack?.onlyListed);

@@ -49,11 +49,12 @@ const STAT_BATCH = 256;
 /** A deadline shared by the git runs of one snapshot. */
 export interface Deadline {
   remainingMs(): number;
+  passed(): boolean;
 }
 
 export function deadlineIn(ms: number): Deadline {
   const end = Date.now() + ms;
-  return { remainingMs: () => Math.max(1, end - Date.now()) };
+  return { remainingMs: () => Math.max(1, end - Date.now()), passed: () => Date.now() >= end };
 }
 
 /** Takes a checkpoint; the caller holds the workspace lock. */
@@ -92,7 +93,8 @@ export async function snapshotLocked(repository: ShadowRepository, origin: Check
   let history: HistoryRecord | undefined;
   if (found.kind === 'found') {
     try {
-      history = await keepHistory(repository, found, id, latest, limits, deadline);
+      // At most half the time left: a large repository's first copy, stopped, leaves the files' checkpoint time to finish.
+      history = await keepHistory(repository, found, id, latest, limits, deadlineIn(deadline.remainingMs() / 2));
     } catch (error) {
       // The files are checkpointed all the same; the state is recorded so that the next turns, the
       // refs unchanged, neither try again nor count as a change.

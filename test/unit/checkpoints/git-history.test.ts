@@ -3,6 +3,7 @@
 // verified against their names, refs kept only where the store holds all they reach, links not
 // followed, and a repository over the size limit is left out. A rollback puts the history back.
 import { execFileSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { rollbackWorkspace } from '../../../src/checkpoints/rollback';
 import { shadowRepositoryFor } from '../../../src/checkpoints/shadow-repository';
 import type { CheckpointLimits, SnapshotOutcome } from '../../../src/checkpoints/snapshot';
 import { takeCheckpoint } from '../../../src/checkpoints/take-checkpoint';
+import { packOf } from '../../../src/checkpoints/workspace-git-objects';
 import { tempDir } from '../../helpers/temp-dirs';
 
 const LIMITS: CheckpointLimits = { maxFiles: 1000, maxFileBytes: 1024 * 1024, timeoutMs: 20_000, keep: 50, maxGitBytes: 64 * 1024 * 1024 };
@@ -268,4 +270,21 @@ test("a compaction of the store neither has the repository's packs read again no
   const { checkpoint: third } = await taken();
   expect(await refsKept(third.id)).toMatchObject({ 'refs/heads/tmp': later });
   expect(shadowPacks()).toContain(workspacePack);
+});
+
+test("a repository too slow to copy in the snapshot's time leaves the files' checkpoint the time to finish", async () => {
+  userGit(['init', '-q', '-b', 'main']);
+  writeFileSync(path.join(workspace, 'notes.txt'), 'kept\n');
+  // Packs git takes seconds to index, one run each, under the size limit.
+  mkdirSync(path.join(workspace, '.git/objects/pack'), { recursive: true });
+  for (let index = 0; index < 300; index++) {
+    const pack = packOf([{ type: 'blob', body: randomBytes(64) }]);
+    writeFileSync(path.join(workspace, '.git/objects/pack', `pack-${createHash('sha1').update(pack.subarray(0, -20)).digest('hex')}.pack`), pack);
+  }
+  writeFileSync(path.join(workspace, '.git/refs/heads/main'), `${'a'.repeat(40)}\n`);
+
+  const outcome = await taken({ ...LIMITS, timeoutMs: 1500 });
+  expect(outcome.warning).toContain('checkpoints.timeout_seconds');
+  expect(outcome.checkpoint.changed.files).toEqual(['notes.txt']);
+  expect(outcome.checkpoint.git).toMatchObject({ refs: 0 });
 });
