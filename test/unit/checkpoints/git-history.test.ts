@@ -288,3 +288,33 @@ test("a repository too slow to copy in the snapshot's time leaves the files' che
   expect(outcome.checkpoint.changed.files).toEqual(['notes.txt']);
   expect(outcome.checkpoint.git).toMatchObject({ refs: 0 });
 });
+
+test("a rollback writes nothing through a link in .git: a refs folder made a link to another repository's is left alone", async () => {
+  const { loose } = repositoryWithHistory();
+  const { checkpoint: first } = await taken();
+  const elsewhere = tempDir('history-elsewhere-');
+  userGit(['init', '-q', '-b', 'main'], elsewhere);
+  const theirs = commitFile('theirs.txt', 'another project\n', 'theirs', elsewhere);
+  const rollBack = () => rollbackWorkspace(shadowRepositoryFor(home, workspace), first, { sessionId: 'operator', limits: LIMITS });
+  // The script deletes the history and points refs/ at the user's other repository.
+  rmSync(path.join(workspace, '.git/refs'), { recursive: true });
+  rmSync(path.join(workspace, '.git/objects'), { recursive: true });
+  symlinkSync(path.join(elsewhere, '.git/refs'), path.join(workspace, '.git/refs'));
+  const refsLinked = await rollBack();
+  expect(refsLinked.history?.skipped.sort()).toEqual(['.git/refs/heads/main', '.git/refs/tags/v1']);
+  expect(userGit(['rev-parse', 'main'], elsewhere)).toBe(theirs);
+  expect(existsSync(path.join(elsewhere, '.git/refs/tags/v1'))).toBe(false);
+
+  // Then objects/ too: no pack is written into the other repository.
+  rmSync(path.join(workspace, '.git/objects'), { recursive: true });
+  symlinkSync(path.join(elsewhere, '.git/objects'), path.join(workspace, '.git/objects'));
+  const objectsLinked = await rollBack();
+  expect(objectsLinked.history?.skipped).toEqual(['.git/objects/pack']);
+  expect(readdirSync(path.join(elsewhere, '.git/objects/pack'))).toEqual([]);
+
+  // Once the links are gone, the history comes back.
+  rmSync(path.join(workspace, '.git/refs'));
+  rmSync(path.join(workspace, '.git/objects'));
+  await rollBack();
+  expect(userGit(['rev-parse', 'main'])).toBe(loose);
+});
