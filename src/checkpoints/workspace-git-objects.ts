@@ -67,19 +67,17 @@ export async function missingFromShadow(repository: ShadowRepository, ids: reado
 export interface LooseObject {
   type: string;
   body: Buffer;
-  /** Its file's size. */
-  fileBytes: number;
 }
 
 /**
- * The loose object `id`, if its file (read without following a link, at most `maxBytes`
- * inflated) holds that very object; undefined otherwise (a link, outside, too large, or its
+ * The loose object `id`, if its file (read without following a link, at most `maxFileBytes`,
+ * and `maxBytes` inflated) holds that very object; undefined otherwise (a link, outside, too large, or its
  * content is not what its name says).
  */
-export async function readLooseObject(gitDirectory: string, object: { id: string; file: string }, maxBytes: number): Promise<LooseObject | undefined> {
-  const read = await readWithin(object.file, gitDirectory, maxBytes);
+export async function readLooseObject(gitDirectory: string, object: { id: string; file: string }, maxFileBytes: number, maxBytes: number): Promise<LooseObject | undefined> {
+  const read = await readWithin(object.file, gitDirectory, maxFileBytes);
   const verified = read && verifiedLooseObject(read.content, object.id, maxBytes);
-  return verified ? { ...verified, fileBytes: read.content.length } : undefined;
+  return verified || undefined;
 }
 
 /** The type and body `compressed` (a loose object file) inflates to, if it is well formed and its SHA-1 is `id`. */

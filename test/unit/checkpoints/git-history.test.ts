@@ -318,3 +318,16 @@ test("a rollback writes nothing through a link in .git: a refs folder made a lin
   await rollBack();
   expect(userGit(['rev-parse', 'main'])).toBe(loose);
 });
+
+test('loose objects over checkpoints.max_git_mb together: the history is not kept, with a warning', async () => {
+  userGit(['init', '-q', '-b', 'main']);
+  for (let index = 0; index < 3; index++) writeFileSync(path.join(workspace, `part${index}.bin`), randomBytes(512 * 1024));
+  userGit(['add', '.']);
+  userGit(['commit', '-q', '-m', 'parts, loose']);
+  // Not in the work tree: the files' checkpoint would hold the same blobs.
+  for (let index = 0; index < 3; index++) rmSync(path.join(workspace, `part${index}.bin`));
+  const outcome = await taken({ ...LIMITS, maxGitBytes: 1024 * 1024 });
+  expect(outcome.warning).toContain('checkpoints.max_git_mb');
+  expect(outcome.checkpoint.git).toMatchObject({ refs: 0 });
+  expect(shadowHas(userGit(['rev-parse', 'HEAD']))).toBe(false);
+});
