@@ -50,12 +50,14 @@ test("a script of the model's that deletes .git/objects and the refs loses no un
   expect(existsSync(path.join(world.workspace, '.git/refs'))).toBe(false);
   expect(() => userGit(['log'])).toThrow();
 
-  // The session's first checkpoint was taken before the script ran.
   const { checkpoints, store } = JSON.parse(attackCli(world, ['checkpoints', run.sessionId, '--json'])) as { store: string; checkpoints: { id: number; git?: { refs: number } }[] };
   // Outside the workspace, out of the model's reach.
   expect(store.startsWith(path.join(world.hermesHome, 'checkpoints'))).toBe(true);
-  expect(checkpoints[0]!.git).toMatchObject({ refs: 1 });
-  const rolledBack = attackCli(world, ['rollback', run.sessionId, String(checkpoints[0]!.id)]);
+  // Before the script; and before the code that deleted the refs, which still named the commits
+  // (the store held them), nothing else having changed since: that turn took no new checkpoint.
+  expect(checkpoints.map((checkpoint) => checkpoint.git?.refs)).toEqual([1, 1]);
+  // The user's plain rollback (the latest checkpoint of a tool call) brings it all back.
+  const rolledBack = attackCli(world, ['rollback', run.sessionId]);
   expect(rolledBack).toContain(`restored git ref refs/heads/main -> ${unpushed.slice(0, 12)}`);
   expect(rolledBack).toMatch(/restored git history: \.git\/objects\/pack\/pack-[0-9a-f]{40}\.pack/);
 
