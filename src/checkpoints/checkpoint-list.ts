@@ -30,6 +30,8 @@ export interface CheckpointRecord extends CheckpointOrigin {
   leftOut?: number;
   /** The workspace's own repository (`.git`), when its history is kept. */
   git?: HistoryRecord;
+  /** Repositories nested in the workspace, by folder (a git name). */
+  nestedGit?: Record<string, HistoryRecord>;
 }
 
 export async function listCheckpoints(repository: ShadowRepository, timeoutMs: number): Promise<CheckpointRecord[]> {

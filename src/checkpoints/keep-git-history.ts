@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { lstat, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runShadowGit, type ShadowRepository } from './shadow-git';
-import type { Deadline } from './snapshot';
+import type { Deadline } from './deadline';
 import { keepAsPack, keepPack, listObjectFiles, missingFromShadow, openPack, readLooseObject, TooLargeHistory, type LooseObject } from './workspace-git-objects';
 import { readWorkspaceRefs, TooManyRefs, type WorkspaceRefs } from './workspace-git-refs';
 
@@ -46,9 +46,8 @@ export function historyNamespace(checkpointId: number): string {
   return `${HISTORY_REFS}${String(checkpointId).padStart(8, '0')}/`;
 }
 
-/** The refs of the workspace's `.git` folder (none when it has none, or `.git` is a link or a file). */
-export async function findHistory(workTree: string): Promise<FoundHistory> {
-  const gitDirectory = path.join(workTree, '.git');
+/** The refs of a `.git` folder (its expected real path; none when it has none, or it is a link or a file). */
+export async function findHistory(gitDirectory: string): Promise<FoundHistory> {
   const stat = await lstat(gitDirectory).catch(() => undefined);
   if (!stat?.isDirectory()) return { kind: 'none' };
   try {
@@ -63,32 +62,43 @@ export async function findHistory(workTree: string): Promise<FoundHistory> {
   }
 }
 
+/** Where one repository of the workspace keeps its refs in checkpoint `id`: '' is the workspace's own. */
+export function repositoryNamespace(id: number, repository: string): string {
+  return repository === '' ? historyNamespace(id) : `${historyNamespace(id)}nested/${keyOf(repository)}/`;
+}
+
+function keyOf(repository: string): string {
+  return createHash('sha256').update(repository, 'latin1').digest('hex').slice(0, 16);
+}
+
 /**
- * Keeps `found` for checkpoint `id`: copies the objects the shadow repository lacks (unless the
- * refs are those `previous` kept, whose refs are then only copied) and stores the refs.
+ * Keeps `found` (the repository at `where`, '' for the workspace's own) for checkpoint `id`:
+ * copies the objects the shadow repository lacks (unless the refs are those `previous` kept,
+ * whose refs are then only copied) and stores the refs.
  */
 export async function keepHistory(
   repository: ShadowRepository,
   found: Extract<FoundHistory, { kind: 'found' }>,
-  id: number,
-  previous: { id: number; git?: HistoryRecord } | undefined,
+  where: { id: number; repository: string },
+  previous: { id: number; record: HistoryRecord } | undefined,
   limits: { maxGitBytes: number },
   deadline: Deadline,
 ): Promise<HistoryRecord> {
   const git = (args: string[], input?: string) => runShadowGit(repository, args, { timeoutMs: deadline.remainingMs(), ...(input === undefined ? {} : { input }) });
-  const namespace = historyNamespace(id);
-  if (previous?.git && previous.git.state === found.state) {
-    const kept = await refsIn(git, historyNamespace(previous.id));
+  const namespace = repositoryNamespace(where.id, where.repository);
+  if (previous && previous.record.state === found.state) {
+    const kept = await refsIn(git, repositoryNamespace(previous.id, where.repository));
     await storeRefs(git, namespace, kept);
-    return { ...previous.git };
+    return { ...previous.record };
   }
-  const trustedList = await copyObjects(repository, found.gitDirectory, limits.maxGitBytes, 'skip-held', deadline);
+  const heldFile = path.join(repository.gitDirectory, where.repository === '' ? 'hermes-kept-packs' : `hermes-kept-packs-${keyOf(where.repository)}`);
+  const trustedList = await copyObjects(repository, found.gitDirectory, heldFile, limits.maxGitBytes, 'skip-held', deadline);
   const wanted = [...found.refs.refs];
   if (found.refs.head && !found.refs.head.startsWith('ref: ')) wanted.push(['HEAD', found.refs.head]);
   let kept = await reachableInShadow(git, wanted);
   if (kept.length < wanted.length && trustedList) {
     // A pack brought before may have lost, in a compaction, objects no ref reached then.
-    await copyObjects(repository, found.gitDirectory, limits.maxGitBytes, 'all', deadline);
+    await copyObjects(repository, found.gitDirectory, heldFile, limits.maxGitBytes, 'all', deadline);
     kept = await reachableInShadow(git, wanted);
   }
   await storeRefs(git, namespace, kept);
@@ -101,8 +111,7 @@ export async function keepHistory(
  * (`hermes-kept-packs`): a compaction merges them, and they would otherwise be read again.
  * Resolves true when a pack was passed over only because that list names it.
  */
-async function copyObjects(repository: ShadowRepository, gitDirectory: string, maxGitBytes: number, packs: 'skip-held' | 'all', deadline: Deadline): Promise<boolean> {
-  const heldFile = path.join(repository.gitDirectory, 'hermes-kept-packs');
+async function copyObjects(repository: ShadowRepository, gitDirectory: string, heldFile: string, maxGitBytes: number, packs: 'skip-held' | 'all', deadline: Deadline): Promise<boolean> {
   const held = new Set(packs === 'all' ? [] : await readFile(heldFile, 'utf8').then((text) => text.split('\n').filter(Boolean), () => []));
   const listed = await listObjectFiles(gitDirectory, MAX_OBJECT_FILES);
   let total = 0;
@@ -208,7 +217,7 @@ async function storeRefs(git: (args: string[], input?: string) => Promise<Buffer
   if (refs.length) await git(['update-ref', '--stdin'], refs.map(([name, id]) => `update ${namespace}${name} ${id}\n`).join(''));
 }
 
-/** The refs a checkpoint kept (`refs/...` and `HEAD` when it was detached), name -> object id. */
-export async function keptRefs(repository: ShadowRepository, checkpointId: number, timeoutMs: number): Promise<[string, string][]> {
-  return refsIn((args) => runShadowGit(repository, args, { timeoutMs }), historyNamespace(checkpointId));
+/** The refs a checkpoint kept of one repository (`refs/...` and `HEAD` when it was detached), name -> object id. */
+export async function keptRefs(shadow: ShadowRepository, checkpointId: number, timeoutMs: number, repository = ''): Promise<[string, string][]> {
+  return refsIn((args) => runShadowGit(shadow, args, { timeoutMs }), repositoryNamespace(checkpointId, repository));
 }

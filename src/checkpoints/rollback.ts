@@ -12,7 +12,7 @@ import { deadlineIn, displayName, nulList, parseNameStatus, snapshotLocked, work
 import { withWorkspaceLock } from './workspace-lock';
 import { inFolderBeneath } from './folder-chain';
 import { writeBackWithin } from './write-back';
-import { restoreHistory, type RestoredHistory } from './restore-git-history';
+import { restoreHistories, type RestoredHistory } from './restore-git-history';
 
 export interface RollbackResult {
   /** The checkpoint of the state before the rollback (the latest one, when nothing had changed since). */
@@ -23,8 +23,8 @@ export interface RollbackResult {
   kept: string[];
   /** Not written back: a folder on the way is a link or a file now, or a folder holds the name (a script still running?). */
   skipped: string[];
-  /** The history of the workspace's repository put back (a whole-workspace rollback, or one of `.git`), when the checkpoint kept it. */
-  history?: RestoredHistory;
+  /** The history of the workspace's repositories put back (a whole-workspace rollback, or one of `.git`), those the checkpoint kept. */
+  histories: RestoredHistory[];
 }
 
 export class RollbackRefused extends Error {
@@ -61,8 +61,8 @@ export async function rollbackWorkspace(
       else toWrite.push(name);
     }
     const { written, skipped } = toWrite.length ? await writeBackWithin(repository.workTree, target.tree, toWrite, git) : { written: [], skipped: [] };
-    const history = scope === undefined || scope === '.git' ? await restoreHistory(repository, target, deadline) : undefined;
-    return { undo, restored: written.map(displayName), removed: removed.map(displayName), kept: kept.map(displayName), skipped: skipped.map(displayName), ...(history ? { history } : {}) };
+    const histories = scope === undefined || scope === '.git' ? await restoreHistories(repository, target, deadline) : [];
+    return { undo, restored: written.map(displayName), removed: removed.map(displayName), kept: kept.map(displayName), skipped: skipped.map(displayName), histories };
   });
 }
 

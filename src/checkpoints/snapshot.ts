@@ -14,7 +14,9 @@ import { inFolderBeneath } from './folder-chain';
 import { openOrUndefined } from '../environments/folder-beneath';
 import { listCheckpoints, CHECKPOINT_REFS, type CheckpointRecord, type CheckpointOrigin } from './checkpoint-list';
 import { startingPoints, treeHasStart } from './session-starts';
-import { findHistory, HISTORY_REFS, historyNamespace, keepHistory, type HistoryRecord } from './keep-git-history';
+import { HISTORY_REFS, historyNamespace } from './keep-git-history';
+import type { Deadline } from './deadline';
+import { findHistories, keepHistories, sameHistories } from './workspace-histories';
 
 export interface CheckpointLimits {
   /** More files than this (after exclusions): no snapshot at all. */
@@ -46,16 +48,7 @@ const readAsync = promisify(read);
 /** lstat calls in flight at once. */
 const STAT_BATCH = 256;
 
-/** A deadline shared by the git runs of one snapshot. */
-export interface Deadline {
-  remainingMs(): number;
-  passed(): boolean;
-}
-
-export function deadlineIn(ms: number): Deadline {
-  const end = Date.now() + ms;
-  return { remainingMs: () => Math.max(1, end - Date.now()), passed: () => Date.now() >= end };
-}
+export { deadlineIn, type Deadline } from './deadline';
 
 /** Takes a checkpoint; the caller holds the workspace lock. */
 export async function snapshotLocked(repository: ShadowRepository, origin: CheckpointOrigin, limits: CheckpointLimits, deadline: Deadline): Promise<SnapshotOutcome> {
@@ -82,27 +75,17 @@ export async function snapshotLocked(repository: ShadowRepository, origin: Check
 
   const all = await listCheckpoints(repository, deadline.remainingMs());
   const latest = all.at(-1);
-  const found = await findHistory(repository.workTree);
-  let warning = found.kind === 'left-out' ? `the history of ${repository.workTree}/.git is not kept: ${found.reason}` : undefined;
-  const sameHistory = latest?.git?.state === (found.kind === 'found' ? found.state : undefined);
+  const repositories = await findHistories(repository.workTree, listed.filter((name) => name.endsWith('/')));
+  const leftOut = repositories.flatMap(({ found }) => (found.kind === 'left-out' ? [found.reason] : []));
   // A session tree's first snapshot is recorded even when nothing changed: it is where it started.
-  if (latest && latest.tree === tree && sameHistory && treeHasStart(all, origin)) return { kind: 'unchanged', latest, tree, durationMs: elapsed(), ...(warning ? { warning } : {}) };
+  if (latest && latest.tree === tree && sameHistories(latest, repositories) && treeHasStart(all, origin)) {
+    return { kind: 'unchanged', latest, tree, durationMs: elapsed(), ...(leftOut.length ? { warning: `a repository's history is not kept: ${leftOut.join('; ')}` } : {}) };
+  }
 
   const changed = parseNameStatus(await git(['diff-tree', '-r', '-z', '--no-renames', '--name-status', latest?.tree ?? EMPTY_TREE, tree]));
   const id = (latest?.id ?? 0) + 1;
-  let history: HistoryRecord | undefined;
-  if (found.kind === 'found') {
-    try {
-      // At most half the time left: a large repository's first copy, stopped, leaves the files' checkpoint time to finish.
-      history = await keepHistory(repository, found, id, latest, limits, deadlineIn(deadline.remainingMs() / 2));
-    } catch (error) {
-      // The files are checkpointed all the same; the state is recorded so that the next turns, the
-      // refs unchanged, neither try again nor count as a change.
-      const reason = error instanceof Error ? error.message : String(error);
-      warning = `the history of ${found.gitDirectory} is not kept: ${reason}`;
-      history = { state: found.state, refs: 0, leftOut: reason };
-    }
-  }
+  const { warnings, ...histories } = await keepHistories(repository, repositories, id, latest, limits, deadline);
+  const warning = warnings.length ? warnings.join('; ') : undefined;
   const record: Omit<CheckpointRecord, 'commit' | 'tree'> = {
     id,
     ...origin,
@@ -114,7 +97,7 @@ export async function snapshotLocked(repository: ShadowRepository, origin: Check
       files: changed.slice(0, NAMED_FILES).map((entry) => displayName(entry.path)),
     },
     ...(sorted.large.length ? { leftOut: sorted.large.length } : {}),
-    ...(history ? { git: history } : {}),
+    ...histories,
   };
   const commit = (await git(['commit-tree', tree], `${JSON.stringify(record)}\n`)).toString('utf8').trim();
   await git(['update-ref', refOf(id), commit]);

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
 import { liesWithin, listWithin, readWithin } from '../environments/no-follow';
 import { runShadowGit, type ShadowRepository } from './shadow-git';
-import type { Deadline } from './snapshot';
+import type { Deadline } from './deadline';
 
 const NO_FOLLOW = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const FAN_OUT = /^[0-9a-f]{2}$/;

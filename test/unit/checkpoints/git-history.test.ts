@@ -96,7 +96,7 @@ test("a checkpoint keeps the repository's commits and refs; a rollback brings ba
   expect(() => userGit(['log', '--format=%s'])).toThrow();
 
   const result = await rollbackWorkspace(shadowRepositoryFor(home, workspace), first, { sessionId: 'operator', limits: LIMITS });
-  expect(result.history?.refs).toEqual(expect.arrayContaining([`refs/heads/main -> ${loose.slice(0, 12)}`, `refs/tags/v1 -> ${packed.slice(0, 12)}`, 'HEAD -> refs/heads/main']));
+  expect(result.histories[0]?.refs).toEqual(expect.arrayContaining([`refs/heads/main -> ${loose.slice(0, 12)}`, `refs/tags/v1 -> ${packed.slice(0, 12)}`, 'HEAD -> refs/heads/main']));
   expect(userGit(['log', '--format=%s'])).toBe('unpushed work\npacked work');
   expect(userGit(['rev-parse', 'v1'])).toBe(packed);
   userGit(['fsck', '--no-dangling']);
@@ -301,7 +301,7 @@ test("a rollback writes nothing through a link in .git: a refs folder made a lin
   rmSync(path.join(workspace, '.git/objects'), { recursive: true });
   symlinkSync(path.join(elsewhere, '.git/refs'), path.join(workspace, '.git/refs'));
   const refsLinked = await rollBack();
-  expect(refsLinked.history?.skipped.sort()).toEqual(['.git/refs/heads/main', '.git/refs/tags/v1']);
+  expect(refsLinked.histories[0]?.skipped.sort()).toEqual(['.git/refs/heads/main', '.git/refs/tags/v1']);
   expect(userGit(['rev-parse', 'main'], elsewhere)).toBe(theirs);
   expect(existsSync(path.join(elsewhere, '.git/refs/tags/v1'))).toBe(false);
 
@@ -309,7 +309,7 @@ test("a rollback writes nothing through a link in .git: a refs folder made a lin
   rmSync(path.join(workspace, '.git/objects'), { recursive: true });
   symlinkSync(path.join(elsewhere, '.git/objects'), path.join(workspace, '.git/objects'));
   const objectsLinked = await rollBack();
-  expect(objectsLinked.history?.skipped).toEqual(['.git/objects/pack']);
+  expect(objectsLinked.histories[0]?.skipped).toEqual(['.git/objects/pack']);
   expect(readdirSync(path.join(elsewhere, '.git/objects/pack'))).toEqual([]);
 
   // Once the links are gone, the history comes back.
@@ -330,4 +330,37 @@ test('loose objects over checkpoints.max_git_mb together: the history is not kep
   expect(outcome.warning).toContain('checkpoints.max_git_mb');
   expect(outcome.checkpoint.git).toMatchObject({ refs: 0 });
   expect(shadowHas(userGit(['rev-parse', 'HEAD']))).toBe(false);
+});
+
+test('a repository nested in the workspace has its history kept and put back too', async () => {
+  repositoryWithHistory();
+  const nested = path.join(workspace, 'vendor/lib');
+  mkdirSync(nested, { recursive: true });
+  userGit(['init', '-q', '-b', 'trunk'], nested);
+  const nestedCommit = commitFile('lib.txt', 'nested work\n', 'nested, unpushed', nested);
+  const { checkpoint: first } = await taken();
+  expect(first.nestedGit).toMatchObject({ 'vendor/lib': { head: 'ref: refs/heads/trunk', refs: 1 } });
+  expect(await keptRefs(shadowRepositoryFor(home, workspace), first.id, 10_000, 'vendor/lib')).toEqual([['refs/heads/trunk', nestedCommit]]);
+  // Unchanged: no new checkpoint; a commit in the nested repository only: a new one.
+  expect((await checkpoint()).kind).toBe('unchanged');
+  userGit(['commit', '-q', '--allow-empty', '-m', 'more nested work'], nested);
+  expect((await checkpoint()).kind).toBe('taken');
+
+  rmSync(path.join(nested, '.git/objects'), { recursive: true });
+  rmSync(path.join(nested, '.git/refs'), { recursive: true });
+  const result = await rollbackWorkspace(shadowRepositoryFor(home, workspace), first, { sessionId: 'operator', limits: LIMITS });
+  expect(result.histories.map((history) => history.repository)).toEqual(['', 'vendor/lib']);
+  expect(userGit(['log', '--format=%s'], nested)).toBe('nested, unpushed');
+  expect(userGit(['log', '--format=%s', '-1'])).toBe('unpushed work');
+});
+
+test("a link to another repository is no nested repository: nothing of that one's is copied", async () => {
+  repositoryWithHistory();
+  const elsewhere = tempDir('history-elsewhere-');
+  userGit(['init', '-q', '-b', 'main'], elsewhere);
+  const secret = commitFile('secret.txt', 'the user\'s other project\n', 'elsewhere', elsewhere);
+  symlinkSync(elsewhere, path.join(workspace, 'linked'));
+  const { checkpoint: first } = await taken();
+  expect(first.nestedGit).toBeUndefined();
+  expect(shadowHas(secret)).toBe(false);
 });

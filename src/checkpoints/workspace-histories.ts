@@ -1,0 +1,71 @@
+// The repositories whose history a checkpoint keeps: the workspace's own `.git`, and those of
+// repositories nested in it (the snapshot's listing names each as `name/`; its files are not
+// kept, being its own repository's), at most MAX_NESTED of them, each bounded on its own.
+import path from 'node:path';
+import type { ShadowRepository } from './shadow-git';
+import type { CheckpointRecord } from './checkpoint-list';
+import { deadlineIn, type Deadline } from './deadline';
+import { findHistory, keepHistory, type FoundHistory, type HistoryRecord } from './keep-git-history';
+
+/** Nested repositories kept, at most (the first found). */
+const MAX_NESTED = 16;
+
+export interface FoundRepository {
+  /** Its folder relative to the workspace (a git name); '' for the workspace itself. */
+  name: string;
+  found: FoundHistory;
+}
+
+export interface KeptHistories {
+  git?: HistoryRecord;
+  nestedGit?: Record<string, HistoryRecord>;
+  warnings: string[];
+}
+
+/** `nested`: the listing's `name/` entries. */
+export async function findHistories(workTree: string, nested: readonly string[]): Promise<FoundRepository[]> {
+  // A name that is not UTF-8 cannot be named by a path string: left out.
+  const names = nested
+    .map((name) => name.replace(/\/$/, ''))
+    .filter((name) => name && Buffer.from(Buffer.from(name, 'latin1').toString('utf8')).toString('latin1') === name)
+    .slice(0, MAX_NESTED);
+  return Promise.all(['', ...names].map(async (name) => ({ name, found: await findHistory(path.join(workTree, Buffer.from(name, 'latin1').toString('utf8'), '.git')) })));
+}
+
+export function recordOf(checkpoint: Pick<CheckpointRecord, 'git' | 'nestedGit'> | undefined, name: string): HistoryRecord | undefined {
+  return name === '' ? checkpoint?.git : checkpoint?.nestedGit?.[name];
+}
+
+/** Whether the refs of every repository are as `latest` recorded them (and no repository came or went). */
+export function sameHistories(latest: CheckpointRecord | undefined, repositories: readonly FoundRepository[]): boolean {
+  const states = repositories.map(({ name, found }) => [name, found.kind === 'found' ? found.state : undefined] as const);
+  const recordedNested = Object.keys(latest?.nestedGit ?? {});
+  const foundNested = new Set(states.flatMap(([name, state]) => (name && state !== undefined ? [name] : [])));
+  return states.every(([name, state]) => recordOf(latest, name)?.state === state) && recordedNested.every((name) => foundNested.has(name));
+}
+
+/** Keeps each repository's history for checkpoint `id`, within half the time left; what fails is a warning. */
+export async function keepHistories(shadow: ShadowRepository, repositories: readonly FoundRepository[], id: number, latest: CheckpointRecord | undefined, limits: { maxGitBytes: number }, deadline: Deadline): Promise<KeptHistories> {
+  // At most half the time left: a large repository's first copy, stopped, leaves the files' checkpoint time to finish.
+  const budget = deadlineIn(deadline.remainingMs() / 2);
+  const kept: KeptHistories = { warnings: [] };
+  for (const { name, found } of repositories) {
+    const where = path.join(shadow.workTree, Buffer.from(name, 'latin1').toString('utf8'), '.git');
+    if (found.kind === 'left-out') kept.warnings.push(`the history of ${where} is not kept: ${found.reason}`);
+    if (found.kind !== 'found') continue;
+    const previous = latest && recordOf(latest, name);
+    let record: HistoryRecord;
+    try {
+      record = await keepHistory(shadow, found, { id, repository: name }, previous && latest ? { id: latest.id, record: previous } : undefined, limits, budget);
+    } catch (error) {
+      // The files are checkpointed all the same; the state is recorded so that the next turns, the
+      // refs unchanged, neither try again nor count as a change.
+      const reason = error instanceof Error ? error.message : String(error);
+      kept.warnings.push(`the history of ${where} is not kept: ${reason}`);
+      record = { state: found.state, refs: 0, leftOut: reason };
+    }
+    if (name === '') kept.git = record;
+    else kept.nestedGit = { ...kept.nestedGit, [name]: record };
+  }
+  return kept;
+}
