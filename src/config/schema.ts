@@ -104,6 +104,11 @@ const singularitySchema = z
     image: z.string().default('docker://debian:bookworm-slim'),
     /** Persistent overlay directory per session; a writable tmpfs when unset. */
     overlay_dir: z.string().optional(),
+    /**
+     * The host's network for instances, loopback included (Apptainer's own default); off unless
+     * asked for: a private loopback only (`--net --network none`).
+     */
+    network: z.boolean().default(false),
     workdir: z.string().default('/workspace'),
     task_queue: taskQueue,
   })

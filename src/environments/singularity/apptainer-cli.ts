@@ -38,11 +38,25 @@ export function overlayDirFor(settings: SingularitySettings, instance: string): 
 
 /**
  * `instance start`: contained (no host home, no host env, private /tmp and /dev), with a
- * persistent overlay when configured, else a writable tmpfs that dies with the instance.
+ * persistent overlay when configured, else a writable tmpfs that dies with the instance. Apptainer
+ * shares the host's network unless told otherwise, the worker's loopback with it (an embedded
+ * Temporal server without access control, its abstract sockets): a network namespace of the
+ * instance's own with only its loopback, unless `network` asks for the host's. Unprivileged users
+ * may start it (it needs user namespaces, as the instance itself does without setuid).
  */
 export function instanceStartArgs(settings: SingularitySettings, instance: string): string[] {
   const overlay = overlayDirFor(settings, instance);
-  return ['instance', 'start', '--containall', '--no-home', '--cleanenv', ...(overlay ? ['--overlay', overlay] : ['--writable-tmpfs']), settings.image, instance];
+  return [
+    'instance',
+    'start',
+    '--containall',
+    '--no-home',
+    '--cleanenv',
+    ...(settings.network ? [] : ['--net', '--network', 'none']),
+    ...(overlay ? ['--overlay', overlay] : ['--writable-tmpfs']),
+    settings.image,
+    instance,
+  ];
 }
 
 /**

@@ -16,16 +16,21 @@ fatal() { echo "FATAL:   $*" >&2; exit 255; }
 marked_pids() { grep -lsaxz "HERMES_STANDIN_INSTANCE=$1" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3; }
 
 instance_start() {
-  local overlay="" positional=()
+  # Like Apptainer, the host's network unless --net; --network implies --net, and only `none` is
+  # open to unprivileged users (a namespace with its own loopback only).
+  local overlay="" network=host positional=()
   while [ $# -gt 0 ]; do
     case "$1" in
       --containall|--no-home|--cleanenv|--writable-tmpfs) shift ;;
       --overlay) overlay=$2; shift 2 ;;
+      --net) [ "$network" = host ] && network=bridge; shift ;;
+      --network) network=$2; shift 2 ;;
       -*) fatal "the stand-in does not know option $1" ;;
       *) positional+=("$1"); shift ;;
     esac
   done
   [ ${#positional[@]} -eq 2 ] || fatal "usage: instance start [options] <image> <name>"
+  [ "$network" = host ] || [ "$network" = none ] || fatal "network $network requires root; non-root users can only use --network=none"
   local image=${positional[0]} name=${positional[1]}
   local dir="$STATE/instances/$name" root
   [ -e "$dir" ] && fatal "instance $name already exists"
@@ -38,6 +43,7 @@ instance_start() {
   mkdir -p "$dir" "$root"
   printf '%s' "$image" > "$dir/image"
   printf '%s' "$root" > "$dir/root"
+  printf '%s' "$network" > "$dir/network"
   HERMES_STANDIN_INSTANCE=$name setsid sleep infinity </dev/null >/dev/null 2>&1 &
   echo $! > "$dir/pid"
   echo "INFO:    instance started successfully"
@@ -88,6 +94,7 @@ run_exec() {
   local args=(--bind "$(cat "$dir/root")" / --ro-bind /usr /usr --ro-bind /etc /etc --proc /proc --dev /dev
     --die-with-parent --clearenv --setenv PATH /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
     --setenv HOME /root --setenv LANG C.UTF-8 --setenv HERMES_STANDIN_INSTANCE "$name")
+  [ "$(cat "$dir/network")" = none ] && args+=(--unshare-net)
   local system
   for system in /bin /sbin /lib /lib32 /lib64 /libx32; do [ -e "$system" ] && args+=(--ro-bind "$system" "$system"); done
   for item in "${envs[@]}"; do args+=(--setenv "${item%%=*}" "${item#*=}"); done

@@ -2,6 +2,7 @@
 // Apptainer): the stand-in records its argv and runs commands with bwrap in a rootfs folder, so
 // these tests check our command lines and the instance lifecycle, not Apptainer's isolation.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../../src/config/load';
@@ -78,7 +79,7 @@ describeWithService('bwrap', ['HERMES_TEST_BWRAP'], '[stand-in apptainer] Apptai
     }
   });
 
-  test('[stand-in apptainer] start runs `instance start --containall --no-home --cleanenv --writable-tmpfs IMAGE hermes_<session>` and commands as `exec instance://`', async () => {
+  test('[stand-in apptainer] start runs `instance start --containall --no-home --cleanenv --net --network none --writable-tmpfs IMAGE hermes_<session>` and commands as `exec instance://`', async () => {
     const before = standIn.invocations().length;
     const driver = new SingularityDriver(settings());
     const id = sessionId();
@@ -86,7 +87,7 @@ describeWithService('bwrap', ['HERMES_TEST_BWRAP'], '[stand-in apptainer] Apptai
     expect(handle).toMatchObject({ backend: 'singularity', id: `hermes_${id}`, cwd: '/workspace', details: { binary: 'apptainer', image: '/images/debian.sif', home: '/root' } });
     const calls = since(before);
     expect(calls[0]).toEqual(['instance', 'list', '--json']);
-    expect(calls[1]).toEqual(['instance', 'start', '--containall', '--no-home', '--cleanenv', '--writable-tmpfs', '/images/debian.sif', `hermes_${id}`]);
+    expect(calls[1]).toEqual(['instance', 'start', '--containall', '--no-home', '--cleanenv', '--net', '--network', 'none', '--writable-tmpfs', '/images/debian.sif', `hermes_${id}`]);
     // The working directory is created in the instance: an exec of `bash -c <wrapped command>`.
     expect(calls[2]?.slice(0, 5)).toEqual(['exec', '--cleanenv', `instance://hermes_${id}`, 'bash', '-c']);
     expect(calls[2]?.[5]).toContain('/workspace');
@@ -143,7 +144,7 @@ describeWithService('bwrap', ['HERMES_TEST_BWRAP'], '[stand-in apptainer] Apptai
     const before = standIn.invocations().length;
     const handle = await driver.start(newHandle(id));
     const overlay = path.join(overlayDir, `hermes_${id}`);
-    expect(since(before)[1]).toEqual(['instance', 'start', '--containall', '--no-home', '--cleanenv', '--overlay', overlay, '/images/debian.sif', `hermes_${id}`]);
+    expect(since(before)[1]).toEqual(['instance', 'start', '--containall', '--no-home', '--cleanenv', '--net', '--network', 'none', '--overlay', overlay, '/images/debian.sif', `hermes_${id}`]);
     await (await driver.attach(handle)).workspace.writeFile('kept.txt', 'survives the instance');
     await driver.destroy(handle);
     expect(readFileSync(path.join(overlay, 'workspace', 'kept.txt'), 'utf8')).toBe('survives the instance');
@@ -151,6 +152,29 @@ describeWithService('bwrap', ['HERMES_TEST_BWRAP'], '[stand-in apptainer] Apptai
     const restarted = await driver.start(newHandle(id));
     expect((await (await driver.attach(restarted)).workspace.readFile('kept.txt')).toString()).toBe('survives the instance');
     await driver.destroy(restarted);
+  });
+
+  test("[stand-in apptainer] a command reaches nothing on the worker's loopback (a Temporal server there, say) unless network is on", async () => {
+    // What listens on the worker's loopback: the embedded Temporal server has no access control.
+    const listener = net.createServer((socket) => socket.end('worker-loopback-secret\n'));
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const { port } = listener.address() as net.AddressInfo;
+    const probe = `exec 3<>/dev/tcp/127.0.0.1/${port} && head -c 100 <&3 || echo unreachable`;
+    try {
+      for (const network of [false, true]) {
+        const driver = new SingularityDriver(settings({ network }));
+        const handle = await driver.start(newHandle());
+        try {
+          const result = await (await driver.attach(handle)).exec({ command: probe, timeoutMs: 20_000 });
+          expect(result.output.includes('worker-loopback-secret')).toBe(network);
+          if (!network) expect(result.output).toContain('unreachable');
+        } finally {
+          await driver.destroy(handle);
+        }
+      }
+    } finally {
+      await new Promise((resolve) => listener.close(resolve));
+    }
   });
 
   test('[stand-in apptainer] a timed-out command leaves no `apptainer exec` (bwrap) process behind on the host', async () => {
