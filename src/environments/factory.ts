@@ -69,6 +69,15 @@ export async function destroyAbandonedLocalSession(sessionId: string): Promise<v
   await driver.releaseAll();
 }
 
+/**
+ * The folders of this machine that the drivers' sessions write (a container's host binds) join the
+ * workspaces nothing may run from outside a sandbox; known before any session starts, since a
+ * worker's plugins load once and a hook runs for every session.
+ */
+export function learnHostFolders(drivers: readonly EnvironmentDriver[], workspaces: SessionWorkspaces): void {
+  for (const driver of drivers) for (const folder of driver.hostFolders?.() ?? []) workspaces.add(folder);
+}
+
 export class EnvironmentFactory {
   private readonly drivers = new Map<Backend, EnvironmentDriver>();
 
@@ -78,6 +87,7 @@ export class EnvironmentFactory {
     private readonly workspaces?: SessionWorkspaces,
   ) {
     for (const driver of drivers) this.drivers.set(driver.backend, driver);
+    if (workspaces) learnHostFolders(drivers, workspaces);
   }
 
   driver(backend: Backend): EnvironmentDriver {
@@ -110,9 +120,12 @@ export class EnvironmentFactory {
     return this.driver(handle.backend).attach(handle);
   }
 
-  /** A local session's folder, or a container's with host folders mounted: sandboxed code writes it on this machine. */
+  /**
+   * A local session's folder: sandboxed code writes it on this machine. (Elsewhere the cwd is a
+   * path inside the sandbox; what it writes here the driver's `hostFolders` name.)
+   */
   private learnWorkspace(handle: EnvironmentHandle): void {
-    if (handle.backend === 'local' || handle.details?.hostMounts === true) this.workspaces?.add(recordedWorkspace(handle) ?? handle.cwd);
+    if (handle.backend === 'local') this.workspaces?.add(recordedWorkspace(handle) ?? handle.cwd);
   }
 
   destroy(handle: EnvironmentHandle): Promise<void> {

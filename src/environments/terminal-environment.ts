@@ -143,6 +143,11 @@ export interface EnvironmentDriver {
   destroy(handle: EnvironmentHandle): Promise<void>;
   /** Closes this worker's cached connections (worker shutdown). */
   releaseAll?(): Promise<void>;
+  /**
+   * Folders of this machine its sessions' commands can write (a container's host binds, an
+   * overlay): like a local workspace, nothing the worker runs outside a sandbox may lie in one.
+   */
+  hostFolders?(): string[];
 }
 
 /**

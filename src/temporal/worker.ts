@@ -82,9 +82,10 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
   // Hooks, user plugins and unsandboxed MCP servers may lie in no session's workspace: the
   // worker's own folder, those of the sessions running now, and each it serves from now on.
   const workspaces = await workspacesServedFrom(config.session.cwd, options.store);
+  // Before the plugins: the drivers add the host folders their sessions write (a container's binds).
+  const environments = new EnvironmentFactory(options.drivers ?? createDrivers(config), workspaces);
   const extensions = await loadWorkerExtensions(config, registry, logger, process.env, workspaces);
   await loadCommandClassifier();
-  const environments = new EnvironmentFactory(options.drivers ?? createDrivers(config), workspaces);
   // Say at start-up when local commands run unsandboxed or cannot run at all.
   const sandbox = environments.localSandboxState();
   if (sandbox?.warning) logger.warn(sandbox.warning);

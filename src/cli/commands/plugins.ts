@@ -2,6 +2,8 @@
 // tools, toolsets and hooks it added) or why not; then the shell hooks of the config.
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/load';
+import { createDrivers } from '../../environments/drivers';
+import { learnHostFolders } from '../../environments/factory';
 import { workspacesServedFrom } from '../../environments/session-workspaces';
 import { createSessionStore } from '../../store/create-session-store';
 import { createLogger } from '../../logging';
@@ -22,6 +24,7 @@ export function registerPluginsCommand(program: Command): void {
       // lying in the workspace of an open session is refused there too.
       const store = createSessionStore(config);
       const workspaces = await workspacesServedFrom(config.session.cwd, store).finally(() => store.close());
+      learnHostFolders(createDrivers(config), workspaces);
       const extensions = await loadWorkerExtensions(config, registry, logger, process.env, workspaces);
       const shellHooks = config.hooks.map((hook) => ({ event: hook.event, command: hook.command, ...(hook.matcher ? { matcher: hook.matcher } : {}), timeout_seconds: hook.timeout_seconds }));
       if (flags.json) return console.log(JSON.stringify({ safeMode: extensions.safeMode, plugins: extensions.plugins, shellHooks }, null, 2));

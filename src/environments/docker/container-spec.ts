@@ -1,6 +1,7 @@
 // What a session's container looks like: its name and labels (how it is found again and how
 // orphans are recognised) and the hardened settings it is created with.
 import os from 'node:os';
+import path from 'node:path';
 import type Docker from 'dockerode';
 import type { HermesConfig } from '../../config/schema';
 
@@ -26,6 +27,11 @@ export function containerNameFor(sessionId: string): string {
 export function isHostBind(volume: string): boolean {
   const source = volume.split(':')[0] ?? '';
   return source.startsWith('/') || source.startsWith('~') || source.startsWith('.');
+}
+
+/** The host folders of the binds a container can write (not `:ro`), `~` expanded. */
+export function writableHostFolders(volumes: readonly string[]): string[] {
+  return volumes.filter((volume) => isHostBind(volume) && !(volume.split(':')[2] ?? '').split(',').includes('ro')).map((volume) => path.resolve(bindFor(volume).split(':')[0] ?? ''));
 }
 
 /** Bind sources with `~` expanded, as the daemon wants absolute host paths. */

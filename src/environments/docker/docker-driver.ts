@@ -7,7 +7,7 @@ import path from 'node:path';
 import Docker from 'dockerode';
 import { BackendUnavailableError, type EnvironmentDriver, type EnvironmentHandle, type TerminalEnvironment } from '../terminal-environment';
 import { ensureContainer, inspectOrUndefined, reapOrphanContainers, removeContainer, type EnsuredContainer } from './container-lifecycle';
-import { containerEnv, containerNameFor, containerSpec, isHostBind, type DockerSettings } from './container-spec';
+import { containerEnv, containerNameFor, containerSpec, isHostBind, writableHostFolders, type DockerSettings } from './container-spec';
 import { asUnavailable, errorMessage, isNotFound } from './docker-errors';
 import { DockerEnvironment } from './docker-environment';
 import { gitGuardBinds } from './git-guard-binds';
@@ -141,6 +141,11 @@ export class DockerDriver implements EnvironmentDriver {
 
   async releaseAll(): Promise<void> {
     this.client = undefined;
+  }
+
+  /** What `volumes` binds writable into every session's container. */
+  hostFolders(): string[] {
+    return writableHostFolders(this.settings.volumes);
   }
 
   /** Removes labelled containers older than `orphan_max_age_seconds`; returns their names. */

@@ -78,6 +78,11 @@ export class SingularityDriver implements EnvironmentDriver {
     }
   }
 
+  /** A persistent overlay holds, on this machine, what the instances write. */
+  hostFolders(): string[] {
+    return this.settings.overlay_dir ? [path.resolve(this.settings.overlay_dir)] : [];
+  }
+
   /** `apptainer exec` is a child of this worker: aborting kills its process group here. */
   private runner(binary: string, instance: string): ShellRunner {
     return async ({ script, env, onOutput, signal }) => {

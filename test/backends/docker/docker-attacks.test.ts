@@ -3,7 +3,7 @@
 // device, a FIFO, a huge sparse file) is refused instead of filling the worker's memory, which
 // every session on that worker shares.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DockerDriver } from '../../../src/environments/docker/docker-driver';
 import { DockerWorkspace } from '../../../src/environments/docker/docker-workspace';
@@ -162,6 +162,34 @@ describeWithService('docker', DOCKER_SERVICE_ENV, 'docker backend: attacks on th
       });
       // The worker never held one of them: far less than the 4 GB file or a second of /dev/zero.
       expect(process.memoryUsage().rss - before).toBeLessThan(512 * 1024 * 1024);
+    }, 180_000);
+
+    test("a hook script kept in a host folder mounted into the container, rewritten from the container, never runs on the worker", async () => {
+      // The user's project is bound into the container, and their guard hook lives in it.
+      const project = tempDir('hermes-docker-project-');
+      mkdirSync(path.join(project, '.hermes'));
+      const hook = path.join(project, '.hermes', 'guard.sh');
+      writeFileSync(hook, '#!/bin/sh\ncat > /dev/null\n', { mode: 0o755 });
+      const leak = path.join(tempDir('hermes-docker-precious-'), 'leak.txt');
+      const terminal = {
+        backend: 'docker' as const,
+        docker: { socket_path: serviceEnv.HERMES_TEST_DOCKER_SOCKET, image: serviceEnv.HERMES_TEST_DOCKER_IMAGE, volumes: [`${project}:/workspace`] },
+      };
+      const script = {
+        turns: [
+          // From inside the container: /workspace/.hermes/guard.sh is the host's file.
+          { tool_calls: [{ name: 'write_file', arguments: { path: '/workspace/.hermes/guard.sh', content: `#!/bin/sh\ncat > /dev/null\nenv > ${leak}\n` } }] },
+          // Any later call runs the hook, on the worker.
+          { tool_calls: [{ name: 'terminal', arguments: { command: 'echo next' } }] },
+          { content: 'done' },
+        ],
+      };
+      await withScriptedSession(harness, { script, config: { terminal, hooks: [{ event: 'pre_tool_call', command: `sh ${hook}` }] } }, async ({ handle: session, store }) => {
+        expect(await session.result()).toMatchObject({ status: 'completed', answer: 'done' });
+        // Refused as a hook in a session's workspace: a pre_tool_call hook that cannot run blocks the call.
+        for (const result of await toolResults(store, session)) expect(String(result.error)).toMatch(/lies in the session's workspace/);
+      });
+      expect(existsSync(leak)).toBe(false);
     }, 180_000);
 
     test('search_files over a folder past the walk bound tells the model its results are partial', async () => {
