@@ -29,9 +29,19 @@ export function isHostBind(volume: string): boolean {
   return source.startsWith('/') || source.startsWith('~') || source.startsWith('.');
 }
 
-/** The host folders of the binds a container can write (not `:ro`), `~` expanded. */
+/** The host binds a container can write (not `:ro`): host folder (`~` expanded) and where the container sees it. */
+export function writableHostBinds(volumes: readonly string[]): { source: string; target: string }[] {
+  return volumes
+    .filter((volume) => isHostBind(volume) && !(volume.split(':')[2] ?? '').split(',').includes('ro'))
+    .map((volume) => {
+      const [source = '', target = ''] = bindFor(volume).split(':');
+      return { source: path.resolve(source), target: path.posix.resolve('/', target) };
+    });
+}
+
+/** The host folders of the binds a container can write. */
 export function writableHostFolders(volumes: readonly string[]): string[] {
-  return volumes.filter((volume) => isHostBind(volume) && !(volume.split(':')[2] ?? '').split(',').includes('ro')).map((volume) => path.resolve(bindFor(volume).split(':')[0] ?? ''));
+  return writableHostBinds(volumes).map((bind) => bind.source);
 }
 
 /** Bind sources with `~` expanded, as the daemon wants absolute host paths. */

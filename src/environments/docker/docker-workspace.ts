@@ -68,6 +68,8 @@ export interface DockerWorkspaceOptions {
   timeoutMs?: number;
   /** How long opening a file to read may wait (a FIFO swapped in) before the read is refused (default 5 s). */
   openWaitSeconds?: number;
+  /** Told each file written, once it is in place (a container path). */
+  onWritten?: (absolute: string) => void;
 }
 
 export class DockerWorkspace implements Workspace {
@@ -101,6 +103,7 @@ export class DockerWorkspace implements Workspace {
     const absolute = this.resolve(target);
     const result = await this.run(WRITE_SCRIPT, absolute, Buffer.from(content, 'utf8'));
     if (result.exitCode !== 0) throw errorFromStderr(result.stderr, absolute);
+    this.options.onWritten?.(absolute);
   }
 
   async stat(target: string): Promise<FileStat | null> {

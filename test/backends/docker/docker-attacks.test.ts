@@ -98,6 +98,37 @@ describeWithService('docker', DOCKER_SERVICE_ENV, 'docker backend: attacks on th
     expect(readFileSync(path.join(project, '.git', 'config'), 'utf8')).toBe(configBefore);
   });
 
+  test("a package config planted in a host folder mounted into the container loses what npm or yarn would run on the host; the user's own stays", async () => {
+    const project = realpathSync(tempDir('hermes-docker-npmrc-'));
+    // The user's own configs, there before the session: left as they are while nothing changes them.
+    writeFileSync(path.join(project, '.yarnrc.yml'), 'npmRegistryServer: "https://registry.example.org"\n');
+    mkdirSync(path.join(project, 'old'));
+    writeFileSync(path.join(project, 'old', '.npmrc'), 'registry=https://registry.example.org/\n');
+    const mounted = testDriver(serviceEnv, { volumes: [`${project}:/workspace`] });
+    const mountedHandle = await mounted.start(newHandle());
+    let destroyed = false;
+    try {
+      const inside = await mounted.attach(mountedHandle);
+      const result = await inside.exec({ id: 'plant-npmrc', command: "printf 'script-shell=/workspace/evil.sh\\ncolor=false\\n' > .npmrc; mkdir -p pkg && printf 'node-options=--require /workspace/x.js\\n' > pkg/.npmrc; echo planted", timeoutMs: 30_000 });
+      expect(result.output).toContain('planted');
+      // The top folder's config is checked after each command, and the command is told.
+      expect(readFileSync(path.join(project, '.npmrc'), 'utf8')).not.toContain('script-shell');
+      expect(readFileSync(path.join(project, '.npmrc'), 'utf8')).toContain('color=false');
+      expect(result.output).toMatch(/removed from the package manager configs of a host folder mounted into the container .*\.npmrc/);
+      // A file tool's write is checked at once, wherever it lies.
+      await inside.workspace.writeFile('/workspace/tools/.npmrc', 'onload-script=/workspace/x.js\n');
+      expect(readFileSync(path.join(project, 'tools', '.npmrc'), 'utf8')).not.toContain('onload-script');
+      await mounted.destroy(mountedHandle);
+      destroyed = true;
+    } finally {
+      if (!destroyed) await mounted.destroy(mountedHandle);
+    }
+    // Those in subfolders a command made go at the session's end; the user's untouched ones stay.
+    expect(readFileSync(path.join(project, 'pkg', '.npmrc'), 'utf8')).not.toContain('node-options');
+    expect(readFileSync(path.join(project, '.yarnrc.yml'), 'utf8')).toContain('npmRegistryServer');
+    expect(readFileSync(path.join(project, 'old', '.npmrc'), 'utf8')).toContain('registry=');
+  });
+
   test('a walk reads a bounded number of directory entries, however many names a folder holds', async () => {
     await expectWalkBoundedByEntries(environment.workspace, run, '/workspace/walk');
   });
