@@ -10,7 +10,7 @@ import { ensureContainer, inspectOrUndefined, reapOrphanContainers, removeContai
 import { containerEnv, containerNameFor, containerSpec, isHostBind, writableHostFolders, type DockerSettings } from './container-spec';
 import { asUnavailable, errorMessage, isNotFound } from './docker-errors';
 import { DockerEnvironment } from './docker-environment';
-import { BoundPackageConfigs, recordBoundPackageConfigs } from './bound-package-configs';
+import { BoundHostFolders, recordBoundHostFolders } from './bound-host-folders';
 import { gitGuardBinds } from './git-guard-binds';
 import { captureExec } from './run-exec';
 
@@ -85,8 +85,8 @@ export class DockerDriver implements EnvironmentDriver {
     const probe = await captureExec(ensured.container, ['bash', '-c', 'printf "%s\\n" "$HOME"; [ -d "$1" ] && echo yes', 'probe', handle.cwd]);
     const [home = '/root', cwdExists = ''] = probe.stdout.toString('utf8').split('\n');
     const cwd = path.posix.isAbsolute(handle.cwd) && cwdExists === 'yes' ? handle.cwd : this.settings.workdir;
-    // Before any tool of the session writes: the package configs the host folders hold now are the user's.
-    const packageConfigs = typeof handle.details?.packageConfigs === 'string' ? handle.details.packageConfigs : recordBoundPackageConfigs(this.settings.volumes);
+    // Before any tool of the session writes: what the host folders hold now is the user's.
+    const boundFolders = typeof handle.details?.boundFolders === 'string' ? handle.details.boundFolders : recordBoundHostFolders(this.settings.volumes);
     return {
       ...handle,
       sessionId,
@@ -100,7 +100,7 @@ export class DockerDriver implements EnvironmentDriver {
         home: home || '/root',
         // Read by the approval checks: a host bind mount lets commands reach the worker's files.
         hostMounts: this.settings.volumes.some(isHostBind),
-        ...(packageConfigs ? { packageConfigs } : {}),
+        ...(boundFolders ? { boundFolders } : {}),
       },
     };
   }
@@ -142,7 +142,7 @@ export class DockerDriver implements EnvironmentDriver {
     const references = new Set([handle.id, handle.sessionId && containerNameFor(handle.sessionId)].filter((value): value is string => Boolean(value)));
     for (const reference of references) await removeContainer(docker.getContainer(reference));
     // Nothing writes the host folders now: what the session left in any of their subfolders goes.
-    new BoundPackageConfigs(handle.details?.packageConfigs).settle({ everywhere: true });
+    new BoundHostFolders(handle.details?.boundFolders).settle({ atEnd: true });
   }
 
   async releaseAll(): Promise<void> {

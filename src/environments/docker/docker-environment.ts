@@ -10,7 +10,7 @@ import type { BackgroundProcesses, EnvironmentHandle, ExecRequest, ExecResult, T
 import { CwdMarkerFilter } from '../shell/cwd-marker-filter';
 import { commandScript, killScript, readLogScriptFor } from './command-script';
 import { parseLog } from '../shell/command-log-script';
-import { BoundPackageConfigs } from './bound-package-configs';
+import { BoundHostFolders } from './bound-host-folders';
 import { DockerWorkspace } from './docker-workspace';
 import { captureExec, runExec, type StreamKind } from './run-exec';
 import { ExecDeadline, stoppedBeforeStart } from '../exec-deadline';
@@ -33,8 +33,8 @@ export class DockerEnvironment implements TerminalEnvironment {
   readonly background: BackgroundProcesses;
   private current: EnvironmentHandle;
   private notice: string | undefined;
-  /** What npm and yarn would run from the host folders bound in, checked after each command (see bound-package-configs.ts). */
-  private readonly packageConfigs: BoundPackageConfigs;
+  /** What npm and yarn would run from the host folders bound in, checked after each command (see bound-host-folders.ts). */
+  private readonly boundFolders: BoundHostFolders;
 
   constructor(
     private readonly container: Docker.Container,
@@ -44,9 +44,9 @@ export class DockerEnvironment implements TerminalEnvironment {
     this.current = { ...handle };
     this.notice = options.notice;
     const home = typeof handle.details?.home === 'string' ? handle.details.home : '/root';
-    this.packageConfigs = new BoundPackageConfigs(handle.details?.packageConfigs);
+    this.boundFolders = new BoundHostFolders(handle.details?.boundFolders);
     // A package config a file tool writes into a bound folder is disarmed at once.
-    this.workspace = new DockerWorkspace(container, handle.cwd, home, { onWritten: (written) => this.packageConfigs.settle({ written: [written] }) });
+    this.workspace = new DockerWorkspace(container, handle.cwd, home, { onWritten: (written) => this.boundFolders.settle({ written: [written] }) });
     const stateDir = `/tmp/hermes-bg/${(handle.sessionId ?? 'default').replace(/[^A-Za-z0-9_-]/g, '_')}`;
     this.background = new ExecBackgroundProcesses((request) => this.exec(request), stateDir, Math.ceil(options.killGraceMs / 1000));
   }
@@ -102,7 +102,7 @@ export class DockerEnvironment implements TerminalEnvironment {
       });
       emit(markerFilter.push(decoders.stdout.end()) + markerFilter.end() + decoders.stderr.end());
       // A model's command (the process tool's bookkeeping has no id): what it left is checked now.
-      if (request.id) emit(this.packageConfigs.settle());
+      if (request.id) emit(this.boundFolders.settle());
       const concluded = deadline.conclude(output.toString(), exitCode);
       const finalCwd = markerFilter.cwd ?? cwd;
       if (request.cwd === undefined) this.current = { ...this.current, cwd: finalCwd };

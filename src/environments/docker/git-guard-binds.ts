@@ -4,7 +4,8 @@
 // in the container could plant one unasked, so, as the local sandbox does, the container gets
 // each of them read-only, and each repository folder as a mount point (it cannot be renamed or
 // replaced). What git obeys is read once, when the container is created, on this worker: a
-// repository made later, or a bind source this worker cannot see (a remote daemon), is not guarded.
+// repository made later is disarmed at the session's end instead (bound-host-folders.ts), and a
+// bind source this worker cannot see (a remote daemon's) is not guarded.
 import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -114,7 +114,7 @@ describeWithService('docker', DOCKER_SERVICE_ENV, 'docker backend: attacks on th
       // The top folder's config is checked after each command, and the command is told.
       expect(readFileSync(path.join(project, '.npmrc'), 'utf8')).not.toContain('script-shell');
       expect(readFileSync(path.join(project, '.npmrc'), 'utf8')).toContain('color=false');
-      expect(result.output).toMatch(/removed from the package manager configs of a host folder mounted into the container .*\.npmrc/);
+      expect(result.output).toMatch(/removed from a host folder mounted into the container what npm, yarn or git would run on the host: .*\.npmrc/);
       // A file tool's write is checked at once, wherever it lies.
       await inside.workspace.writeFile('/workspace/tools/.npmrc', 'onload-script=/workspace/x.js\n');
       expect(readFileSync(path.join(project, 'tools', '.npmrc'), 'utf8')).not.toContain('onload-script');
@@ -127,6 +127,27 @@ describeWithService('docker', DOCKER_SERVICE_ENV, 'docker backend: attacks on th
     expect(readFileSync(path.join(project, 'pkg', '.npmrc'), 'utf8')).not.toContain('node-options');
     expect(readFileSync(path.join(project, '.yarnrc.yml'), 'utf8')).toContain('npmRegistryServer');
     expect(readFileSync(path.join(project, 'old', '.npmrc'), 'utf8')).toContain('registry=');
+  });
+
+  test('a repository made in a host folder mounted into the container, with a hook and a config that runs a program, is disarmed when the session ends', async () => {
+    const project = realpathSync(tempDir('hermes-docker-new-repo-'));
+    const mounted = testDriver(serviceEnv, { volumes: [`${project}:/workspace`] });
+    const mountedHandle = await mounted.start(newHandle());
+    // A repository as git makes it (the image has no git), in the folder itself and in a subfolder.
+    const plant = (folder: string) =>
+      `mkdir -p ${folder}/.git/hooks ${folder}/.git/objects ${folder}/.git/refs && echo 'ref: refs/heads/main' > ${folder}/.git/HEAD && ` +
+      `printf '#!/bin/sh\\ntouch /tmp/hook-ran\\n' > ${folder}/.git/hooks/pre-commit && chmod +x ${folder}/.git/hooks/pre-commit && ` +
+      `printf '[core]\\n\\tfsmonitor = ./monitor.sh\\n' > ${folder}/.git/config`;
+    try {
+      const result = await (await mounted.attach(mountedHandle)).exec({ id: 'plant-repositories', command: `${plant('.')} && ${plant('lib/vendor')} && echo planted`, timeoutMs: 30_000 });
+      expect(result.output).toContain('planted');
+    } finally {
+      await mounted.destroy(mountedHandle);
+    }
+    for (const folder of [project, path.join(project, 'lib', 'vendor')]) {
+      expect(existsSync(path.join(folder, '.git', 'hooks', 'pre-commit'))).toBe(false);
+      expect(readFileSync(path.join(folder, '.git', 'config'), 'utf8')).not.toContain('fsmonitor');
+    }
   });
 
   test('a walk reads a bounded number of directory entries, however many names a folder holds', async () => {
