@@ -6,7 +6,9 @@
 // the keys that run programs or load code (package-config-guard.ts) after each command and write,
 // and a repository it made loses its hooks and such settings at its end (git-control.ts; those
 // there at the start have what git obeys read-only in the container, git-guard-binds.ts). The
-// baselines travel in the handle, so any worker can check them.
+// baselines are a label of the container: on the daemon, where any worker reads them and no command
+// changes them, and out of the workflow's history. A container re-created after it vanished takes
+// new ones.
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { disarmNewNestedRepositories, disarmRepository, hasGitRepository } from '../git-control';
@@ -24,7 +26,7 @@ interface BoundFolder {
   repositories: NestedRepositories & { top: boolean };
 }
 
-/** The baselines of the writable host folders this worker can see, as handle detail text; undefined when there are none. */
+/** The baselines of the writable host folders this worker can see, as label text; undefined when there are none. */
 export function recordBoundHostFolders(volumes: readonly string[]): string | undefined {
   const recorded: BoundFolder[] = [];
   for (const { source, target } of writableHostBinds(volumes)) {

@@ -9,6 +9,8 @@ export type DockerSettings = HermesConfig['terminal']['docker'];
 
 export const SESSION_LABEL = 'hermes-temporal.session';
 export const CREATED_LABEL = 'hermes-temporal.created';
+/** What the host folders bound in held when the container was created (bound-host-folders.ts): on the daemon, where any worker reads it and no command writes it. */
+export const BOUND_FOLDERS_LABEL = 'hermes-temporal.bound-folders';
 
 /**
  * Root in the container keeps only what a shell session needs: file ownership and permission
@@ -67,6 +69,8 @@ export function containerSpec(options: {
   now?: number;
   /** Read-only binds over what git obeys in the host folders mounted (see git-guard-binds.ts). */
   guardBinds?: readonly string[];
+  /** The baseline of the host folders mounted, when there are some (see bound-host-folders.ts). */
+  boundFolders?: string;
 }): Docker.ContainerCreateOptions {
   const { settings } = options;
   const binds = [...settings.volumes.map(bindFor), ...(options.guardBinds ?? [])];
@@ -77,7 +81,11 @@ export function containerSpec(options: {
     Cmd: ['sleep', String(settings.lifetime_seconds)],
     WorkingDir: settings.workdir,
     Env: options.env,
-    Labels: { [SESSION_LABEL]: options.sessionId, [CREATED_LABEL]: String(options.now ?? Date.now()) },
+    Labels: {
+      [SESSION_LABEL]: options.sessionId,
+      [CREATED_LABEL]: String(options.now ?? Date.now()),
+      ...(options.boundFolders ? { [BOUND_FOLDERS_LABEL]: options.boundFolders } : {}),
+    },
     Tty: false,
     OpenStdin: false,
     HostConfig: {

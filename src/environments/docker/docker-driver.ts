@@ -7,7 +7,7 @@ import path from 'node:path';
 import Docker from 'dockerode';
 import { BackendUnavailableError, type EnvironmentDriver, type EnvironmentHandle, type TerminalEnvironment } from '../terminal-environment';
 import { ensureContainer, inspectOrUndefined, reapOrphanContainers, removeContainer, type EnsuredContainer } from './container-lifecycle';
-import { containerEnv, containerNameFor, containerSpec, isHostBind, writableHostFolders, type DockerSettings } from './container-spec';
+import { BOUND_FOLDERS_LABEL, containerEnv, containerNameFor, containerSpec, isHostBind, writableHostFolders, type DockerSettings } from './container-spec';
 import { asUnavailable, errorMessage, isNotFound } from './docker-errors';
 import { DockerEnvironment } from './docker-environment';
 import { BoundHostFolders, recordBoundHostFolders } from './bound-host-folders';
@@ -85,8 +85,6 @@ export class DockerDriver implements EnvironmentDriver {
     const probe = await captureExec(ensured.container, ['bash', '-c', 'printf "%s\\n" "$HOME"; [ -d "$1" ] && echo yes', 'probe', handle.cwd]);
     const [home = '/root', cwdExists = ''] = probe.stdout.toString('utf8').split('\n');
     const cwd = path.posix.isAbsolute(handle.cwd) && cwdExists === 'yes' ? handle.cwd : this.settings.workdir;
-    // Before any tool of the session writes: what the host folders hold now is the user's.
-    const boundFolders = typeof handle.details?.boundFolders === 'string' ? handle.details.boundFolders : recordBoundHostFolders(this.settings.volumes);
     return {
       ...handle,
       sessionId,
@@ -100,7 +98,6 @@ export class DockerDriver implements EnvironmentDriver {
         home: home || '/root',
         // Read by the approval checks: a host bind mount lets commands reach the worker's files.
         hostMounts: this.settings.volumes.some(isHostBind),
-        ...(boundFolders ? { boundFolders } : {}),
       },
     };
   }
@@ -122,7 +119,7 @@ export class DockerDriver implements EnvironmentDriver {
       throw asUnavailable(error, 'looking up the container');
     }
     if (info?.State.Running && !info.State.Paused) {
-      return new DockerEnvironment(docker.getContainer(info.Id), { ...handle, id: info.Id }, { killGraceMs: this.killGraceMs });
+      return new DockerEnvironment(docker.getContainer(info.Id), { ...handle, id: info.Id }, { killGraceMs: this.killGraceMs, boundFolders: boundFoldersOf(info) });
     }
     if (!handle.sessionId) throw new BackendUnavailableError(`The session's container ${reference} is gone`);
     const ensured = await this.ensure(handle.sessionId, 'restoring the container');
@@ -133,16 +130,21 @@ export class DockerDriver implements EnvironmentDriver {
         : ensured.state === 'restarted'
           ? "[The session's container had stopped and was restarted: files are kept, processes from before are gone]"
           : undefined;
-    return new DockerEnvironment(ensured.container, repaired, { killGraceMs: this.killGraceMs, ...(notice ? { notice } : {}) });
+    const boundFolders = boundFoldersOf(await inspectOrUndefined(ensured.container).catch(() => undefined));
+    return new DockerEnvironment(ensured.container, repaired, { killGraceMs: this.killGraceMs, boundFolders, ...(notice ? { notice } : {}) });
   }
 
   /** Stops and removes the session's container (by id and by name). Idempotent. */
   async destroy(handle: EnvironmentHandle): Promise<void> {
     const docker = this.docker();
     const references = new Set([handle.id, handle.sessionId && containerNameFor(handle.sessionId)].filter((value): value is string => Boolean(value)));
-    for (const reference of references) await removeContainer(docker.getContainer(reference));
-    // Nothing writes the host folders now: what the session left in any of their subfolders goes.
-    new BoundHostFolders(handle.details?.boundFolders).settle({ atEnd: true });
+    for (const reference of references) {
+      const container = docker.getContainer(reference);
+      const boundFolders = boundFoldersOf(await inspectOrUndefined(container).catch(() => undefined));
+      await removeContainer(container);
+      // Nothing writes the host folders now: what the session left in any of their subfolders goes.
+      new BoundHostFolders(boundFolders).settle({ atEnd: true });
+    }
   }
 
   async releaseAll(): Promise<void> {
@@ -166,6 +168,8 @@ export class DockerDriver implements EnvironmentDriver {
         settings: this.settings,
         env: containerEnv(this.settings, this.options.envPassthrough ?? [], this.options.workerEnv ?? process.env),
         guardBinds: gitGuardBinds(this.settings.volumes),
+        // Before any command of the session runs: what the host folders hold now is the user's.
+        boundFolders: recordBoundHostFolders(this.settings.volumes),
       });
     try {
       return await ensureContainer(this.docker(), sessionId, spec);
@@ -174,6 +178,11 @@ export class DockerDriver implements EnvironmentDriver {
       throw asUnavailable(error, what);
     }
   }
+}
+
+/** The baseline of the host folders a container was created with (a label), if any. */
+function boundFoldersOf(info: Docker.ContainerInspectInfo | undefined): string | undefined {
+  return info?.Config.Labels?.[BOUND_FOLDERS_LABEL];
 }
 
 /** The daemon's answer when its storage driver has no size option (overlay2 on ext4, vfs, ...). */

@@ -26,6 +26,8 @@ export interface DockerEnvironmentOptions {
   killGraceMs: number;
   /** Said once, before the next command's output (e.g. "the container was re-created"). */
   notice?: string;
+  /** The container's baseline of the host folders bound in (its label; see bound-host-folders.ts). */
+  boundFolders?: string | undefined;
 }
 
 export class DockerEnvironment implements TerminalEnvironment {
@@ -44,7 +46,7 @@ export class DockerEnvironment implements TerminalEnvironment {
     this.current = { ...handle };
     this.notice = options.notice;
     const home = typeof handle.details?.home === 'string' ? handle.details.home : '/root';
-    this.boundFolders = new BoundHostFolders(handle.details?.boundFolders);
+    this.boundFolders = new BoundHostFolders(options.boundFolders);
     // A package config a file tool writes into a bound folder is disarmed at once.
     this.workspace = new DockerWorkspace(container, handle.cwd, home, { onWritten: (written) => this.boundFolders.settle({ written: [written] }) });
     const stateDir = `/tmp/hermes-bg/${(handle.sessionId ?? 'default').replace(/[^A-Za-z0-9_-]/g, '_')}`;
