@@ -109,6 +109,11 @@ const singularitySchema = z
      * asked for: a private loopback only (`--net --network none`).
      */
     network: z.boolean().default(false),
+    /**
+     * The `bind path` entries of apptainer.conf (a site's shared storage, /scratch and the like):
+     * off unless asked for, as the instance's commands are not judged.
+     */
+    site_binds: z.boolean().default(false),
     workdir: z.string().default('/workspace'),
     task_queue: taskQueue,
   })

@@ -42,7 +42,9 @@ export function overlayDirFor(settings: SingularitySettings, instance: string): 
  * shares the host's network unless told otherwise, the worker's loopback with it (an embedded
  * Temporal server without access control, its abstract sockets): a network namespace of the
  * instance's own with only its loopback, unless `network` asks for the host's. Unprivileged users
- * may start it (it needs user namespaces, as the instance itself does without setuid).
+ * may start it (it needs user namespaces, as the instance itself does without setuid). Likewise
+ * `--containall` keeps the bind paths of apptainer.conf (a site's shared storage): none unless
+ * `site_binds` asks for them.
  */
 export function instanceStartArgs(settings: SingularitySettings, instance: string): string[] {
   const overlay = overlayDirFor(settings, instance);
@@ -53,6 +55,7 @@ export function instanceStartArgs(settings: SingularitySettings, instance: strin
     '--no-home',
     '--cleanenv',
     ...(settings.network ? [] : ['--net', '--network', 'none']),
+    ...(settings.site_binds ? [] : ['--no-mount', 'bind-paths']),
     ...(overlay ? ['--overlay', overlay] : ['--writable-tmpfs']),
     settings.image,
     instance,

@@ -3,6 +3,8 @@
 STATE=__STATE__
 LOG=__LOG__
 BWRAP=__BWRAP__
+# The `bind path` entries of an apptainer.conf: host folders every instance gets, even contained.
+SITE_BIND_PATHS=__SITE_BIND_PATHS__
 
 record() {
   local arg line=""
@@ -18,13 +20,14 @@ marked_pids() { grep -lsaxz "HERMES_STANDIN_INSTANCE=$1" /proc/[0-9]*/environ 2>
 instance_start() {
   # Like Apptainer, the host's network unless --net; --network implies --net, and only `none` is
   # open to unprivileged users (a namespace with its own loopback only).
-  local overlay="" network=host positional=()
+  local overlay="" network=host site_binds=yes positional=()
   while [ $# -gt 0 ]; do
     case "$1" in
       --containall|--no-home|--cleanenv|--writable-tmpfs) shift ;;
       --overlay) overlay=$2; shift 2 ;;
       --net) [ "$network" = host ] && network=bridge; shift ;;
       --network) network=$2; shift 2 ;;
+      --no-mount) [[ ",$2," == *,bind-paths,* ]] && site_binds=no; shift 2 ;;
       -*) fatal "the stand-in does not know option $1" ;;
       *) positional+=("$1"); shift ;;
     esac
@@ -44,6 +47,7 @@ instance_start() {
   printf '%s' "$image" > "$dir/image"
   printf '%s' "$root" > "$dir/root"
   printf '%s' "$network" > "$dir/network"
+  printf '%s' "$site_binds" > "$dir/site-binds"
   HERMES_STANDIN_INSTANCE=$name setsid sleep infinity </dev/null >/dev/null 2>&1 &
   echo $! > "$dir/pid"
   echo "INFO:    instance started successfully"
@@ -95,6 +99,9 @@ run_exec() {
     --die-with-parent --clearenv --setenv PATH /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
     --setenv HOME /root --setenv LANG C.UTF-8 --setenv HERMES_STANDIN_INSTANCE "$name")
   [ "$(cat "$dir/network")" = none ] && args+=(--unshare-net)
+  if [ "$(cat "$dir/site-binds")" = yes ]; then
+    for item in $SITE_BIND_PATHS; do args+=(--bind "$item" "$item"); done
+  fi
   local system
   for system in /bin /sbin /lib /lib32 /lib64 /libx32; do [ -e "$system" ] && args+=(--ro-bind "$system" "$system"); done
   for item in "${envs[@]}"; do args+=(--setenv "${item%%=*}" "${item#*=}"); done

@@ -15,15 +15,23 @@ export interface ApptainerStandIn {
 /** The script, with __STATE__, __LOG__ and __BWRAP__ filled in when it is written. */
 const TEMPLATE = path.join(__dirname, 'apptainer-stand-in.sh');
 
-/** Writes the stand-in under `dir` (as `apptainer`, or another name such as `singularity`). */
-export function writeApptainerStandIn(dir: string, options: { bwrap: string; name?: string }): ApptainerStandIn {
+/**
+ * Writes the stand-in under `dir` (as `apptainer`, or another name such as `singularity`).
+ * `siteBindPaths` play apptainer.conf's `bind path` entries: host folders every instance gets,
+ * even contained, unless started with `--no-mount bind-paths`.
+ */
+export function writeApptainerStandIn(dir: string, options: { bwrap: string; name?: string; siteBindPaths?: readonly string[] }): ApptainerStandIn {
   const binDir = path.join(dir, 'bin');
   const state = path.join(dir, 'state');
   const log = path.join(dir, 'argv.log');
   mkdirSync(binDir, { recursive: true });
   mkdirSync(path.join(state, 'instances'), { recursive: true });
   const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
-  const script = readFileSync(TEMPLATE, 'utf8').replace('__STATE__', quote(state)).replace('__LOG__', quote(log)).replace('__BWRAP__', quote(options.bwrap));
+  const script = readFileSync(TEMPLATE, 'utf8')
+    .replace('__STATE__', quote(state))
+    .replace('__LOG__', quote(log))
+    .replace('__BWRAP__', quote(options.bwrap))
+    .replace('__SITE_BIND_PATHS__', quote((options.siteBindPaths ?? []).join(' ')));
   const file = path.join(binDir, options.name ?? 'apptainer');
   writeFileSync(file, script);
   chmodSync(file, 0o755);

@@ -44,7 +44,7 @@ describeWithService('bwrap', ['HERMES_TEST_BWRAP'], '[stand-in apptainer] Apptai
         const instance = `hermes_${sessionIdOf(handle)}`;
         const lifecycle = standIn.invocations().filter((argv) => argv[0] === 'instance' && argv[1] !== 'list');
         expect(lifecycle).toEqual([
-          ['instance', 'start', '--containall', '--no-home', '--cleanenv', '--net', '--network', 'none', '--writable-tmpfs', '/images/session.sif', instance],
+          ['instance', 'start', '--containall', '--no-home', '--cleanenv', '--net', '--network', 'none', '--no-mount', 'bind-paths', '--writable-tmpfs', '/images/session.sif', instance],
           ['instance', 'stop', instance],
         ]);
         const execs = standIn.invocations().filter((argv) => argv[0] === 'exec');

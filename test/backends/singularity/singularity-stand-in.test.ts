@@ -1,7 +1,7 @@
 // The Apptainer/Singularity backend against a stand-in `apptainer` on PATH (Debian has no
 // Apptainer): the stand-in records its argv and runs commands with bwrap in a rootfs folder, so
 // these tests check our command lines and the instance lifecycle, not Apptainer's isolation.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,11 +25,16 @@ const sessionId = () => `s${process.pid}x${Date.now().toString(36)}x${(counter +
 describeWithService('bwrap', ['HERMES_TEST_BWRAP'], '[stand-in apptainer] Apptainer backend', ({ HERMES_TEST_BWRAP: bwrap = 'bwrap' }) => {
   let dir: string;
   let standIn: ApptainerStandIn;
+  let siteStorage: string;
   let savedPath: string | undefined;
 
   beforeAll(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'hermes-apptainer-'));
-    standIn = writeApptainerStandIn(dir, { bwrap });
+    // A site's apptainer.conf binds its shared storage into every instance.
+    siteStorage = path.join(dir, 'site-scratch');
+    mkdirSync(siteStorage);
+    writeFileSync(path.join(siteStorage, 'results.csv'), 'shared data of the site\n');
+    standIn = writeApptainerStandIn(dir, { bwrap, siteBindPaths: [siteStorage] });
     savedPath = process.env.PATH;
     process.env.PATH = `${standIn.binDir}${path.delimiter}${savedPath ?? ''}`;
   });
@@ -79,7 +84,7 @@ describeWithService('bwrap', ['HERMES_TEST_BWRAP'], '[stand-in apptainer] Apptai
     }
   });
 
-  test('[stand-in apptainer] start runs `instance start --containall --no-home --cleanenv --net --network none --writable-tmpfs IMAGE hermes_<session>` and commands as `exec instance://`', async () => {
+  test('[stand-in apptainer] start runs `instance start --containall --no-home --cleanenv --net --network none --no-mount bind-paths --writable-tmpfs IMAGE hermes_<session>` and commands as `exec instance://`', async () => {
     const before = standIn.invocations().length;
     const driver = new SingularityDriver(settings());
     const id = sessionId();
@@ -87,7 +92,7 @@ describeWithService('bwrap', ['HERMES_TEST_BWRAP'], '[stand-in apptainer] Apptai
     expect(handle).toMatchObject({ backend: 'singularity', id: `hermes_${id}`, cwd: '/workspace', details: { binary: 'apptainer', image: '/images/debian.sif', home: '/root' } });
     const calls = since(before);
     expect(calls[0]).toEqual(['instance', 'list', '--json']);
-    expect(calls[1]).toEqual(['instance', 'start', '--containall', '--no-home', '--cleanenv', '--net', '--network', 'none', '--writable-tmpfs', '/images/debian.sif', `hermes_${id}`]);
+    expect(calls[1]).toEqual(['instance', 'start', '--containall', '--no-home', '--cleanenv', '--net', '--network', 'none', '--no-mount', 'bind-paths', '--writable-tmpfs', '/images/debian.sif', `hermes_${id}`]);
     // The working directory is created in the instance: an exec of `bash -c <wrapped command>`.
     expect(calls[2]?.slice(0, 5)).toEqual(['exec', '--cleanenv', `instance://hermes_${id}`, 'bash', '-c']);
     expect(calls[2]?.[5]).toContain('/workspace');
@@ -144,7 +149,7 @@ describeWithService('bwrap', ['HERMES_TEST_BWRAP'], '[stand-in apptainer] Apptai
     const before = standIn.invocations().length;
     const handle = await driver.start(newHandle(id));
     const overlay = path.join(overlayDir, `hermes_${id}`);
-    expect(since(before)[1]).toEqual(['instance', 'start', '--containall', '--no-home', '--cleanenv', '--net', '--network', 'none', '--overlay', overlay, '/images/debian.sif', `hermes_${id}`]);
+    expect(since(before)[1]).toEqual(['instance', 'start', '--containall', '--no-home', '--cleanenv', '--net', '--network', 'none', '--no-mount', 'bind-paths', '--overlay', overlay, '/images/debian.sif', `hermes_${id}`]);
     await (await driver.attach(handle)).workspace.writeFile('kept.txt', 'survives the instance');
     await driver.destroy(handle);
     expect(readFileSync(path.join(overlay, 'workspace', 'kept.txt'), 'utf8')).toBe('survives the instance');
@@ -174,6 +179,26 @@ describeWithService('bwrap', ['HERMES_TEST_BWRAP'], '[stand-in apptainer] Apptai
       }
     } finally {
       await new Promise((resolve) => listener.close(resolve));
+    }
+  });
+
+  test("[stand-in apptainer] a command reaches none of the site's bind paths (its shared storage) unless site_binds is on", async () => {
+    const probe = `cat ${siteStorage}/results.csv 2>/dev/null || echo unreachable; rm -f ${siteStorage}/results.csv 2>/dev/null; true`;
+    const contained = new SingularityDriver(settings());
+    const handle = await contained.start(newHandle());
+    try {
+      const result = await (await contained.attach(handle)).exec({ command: probe, timeoutMs: 20_000 });
+      expect(result.output).toContain('unreachable');
+    } finally {
+      await contained.destroy(handle);
+    }
+    expect(existsSync(path.join(siteStorage, 'results.csv'))).toBe(true);
+    const opened = new SingularityDriver(settings({ site_binds: true }));
+    const openedHandle = await opened.start(newHandle());
+    try {
+      expect((await (await opened.attach(openedHandle)).exec({ command: `cat ${siteStorage}/results.csv`, timeoutMs: 20_000 })).output).toBe('shared data of the site\n');
+    } finally {
+      await opened.destroy(openedHandle);
     }
   });
 
