@@ -53,6 +53,21 @@ async function startIfNeeded(container: Docker.Container, info: Docker.Container
   return true;
 }
 
+/**
+ * Old enough, and stopped, or running since longer than the bound: a live session's container
+ * runs for at most its lifetime before its worker starts it again.
+ */
+export function isOrphan(container: { createdMs: number; running: boolean; startedMs: number }, maxAgeMs: number, now: number): boolean {
+  if (now - container.createdMs <= maxAgeMs) return false;
+  return !container.running || now - container.startedMs > maxAgeMs;
+}
+
+/** When the container last started (ms since the epoch); 0 when the daemon cannot say. */
+async function startedAt(container: Docker.Container): Promise<number> {
+  const started = Date.parse((await inspectOrUndefined(container))?.State.StartedAt ?? '');
+  return Number.isFinite(started) ? started : 0;
+}
+
 export async function inspectOrUndefined(container: Docker.Container): Promise<Docker.ContainerInspectInfo | undefined> {
   try {
     return await container.inspect();
@@ -75,7 +90,10 @@ export async function removeContainer(container: Docker.Container): Promise<void
 
 /**
  * Removes session containers whose `created` label is older than `maxAgeMs` (their workers are
- * long gone; their lifetime backstop stopped them or soon will). Returns the names removed.
+ * long gone; their lifetime backstop stopped them or soon will). Returns the names removed. One
+ * running that was started within the bound is kept: a long session's container, which its worker
+ * started again when its lifetime ended, is still in use. (One running longer, its `sleep` stopped
+ * by a command, is an orphan that evades its lifetime: it goes.)
  */
 export async function reapOrphanContainers(docker: Docker, maxAgeMs: number, now = Date.now()): Promise<string[]> {
   const labelled = await docker.listContainers({ all: true, filters: { label: [SESSION_LABEL] } });
@@ -85,6 +103,8 @@ export async function reapOrphanContainers(docker: Docker, maxAgeMs: number, now
     // A container without a readable creation time falls back to the daemon's own (seconds).
     const createdMs = Number.isFinite(created) && created > 0 ? created : info.Created * 1000;
     if (now - createdMs <= maxAgeMs) continue;
+    const running = info.State === 'running';
+    if (!isOrphan({ createdMs, running, startedMs: running ? await startedAt(docker.getContainer(info.Id)) : 0 }, maxAgeMs, now)) continue;
     await removeContainer(docker.getContainer(info.Id));
     removed.push((info.Names[0] ?? info.Id).replace(/^\//, ''));
   }

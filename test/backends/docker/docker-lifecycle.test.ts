@@ -149,6 +149,23 @@ describeWithService('docker', DOCKER_SERVICE_ENV, 'docker backend: container lif
     }
   });
 
+  test("the reaper keeps a long session's container, which runs past the bound (its lifetime ended and attach started it again)", async () => {
+    const settings = dockerSettings(serviceEnv);
+    const longId = uniqueSessionId('long-session');
+    const container = await docker.createContainer(containerSpec({ sessionId: longId, settings, env: [], now: Date.now() - 2 * 24 * 3600 * 1000 }));
+    await container.start();
+    try {
+      const driver = testDriver(serviceEnv);
+      await (await driver.attach({ backend: 'docker', cwd: '/tmp', sessionId: longId })).exec({ command: 'echo kept > /tmp/work.txt', timeoutMs: 20_000 });
+      const removed = await reapOrphanContainers(docker, 24 * 3600 * 1000);
+      expect(removed).not.toContain(`hermes-${longId}`);
+      const again = await driver.attach({ backend: 'docker', cwd: '/tmp', sessionId: longId });
+      expect((await again.exec({ id: 'after-reap', command: 'cat /tmp/work.txt', timeoutMs: 20_000 })).output).toBe('kept\n');
+    } finally {
+      await testDriver(serviceEnv).destroy({ backend: 'docker', cwd: '/', sessionId: longId });
+    }
+  });
+
   test('start runs the reaper with orphan_max_age_seconds', async () => {
     const settings = dockerSettings(serviceEnv);
     const oldId = uniqueSessionId('orphan-start');
