@@ -35,7 +35,7 @@ export class DockerEnvironment implements TerminalEnvironment {
   readonly background: BackgroundProcesses;
   private current: EnvironmentHandle;
   private notice: string | undefined;
-  /** What npm and yarn would run from the host folders bound in, checked after each command (see bound-host-folders.ts). */
+  /** What npm, yarn or git would run from the host folders bound in, checked after each command (see bound-host-folders.ts). */
   private readonly boundFolders: BoundHostFolders;
 
   constructor(
