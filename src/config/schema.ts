@@ -114,6 +114,11 @@ const singularitySchema = z
      * off unless asked for, as the instance's commands are not judged.
      */
     site_binds: z.boolean().default(false),
+    /**
+     * Processes a command and what it starts may run at once (RLIMIT_NPROC): an instance shares the
+     * host's process table, and no cgroup bounds it without root.
+     */
+    max_processes: positiveInt.default(512),
     workdir: z.string().default('/workspace'),
     task_queue: taskQueue,
   })

@@ -21,6 +21,11 @@ export interface ShellEnvironmentOptions {
   home?: string;
   /** Directory inside the sandbox for pidfiles and background-process files. */
   stateRoot?: string;
+  /**
+   * Shell text run before each command (limits it sets bind the command and what it starts); not
+   * before the kill scripts, which must still run when a command has used up such a limit.
+   */
+  commandPrelude?: string;
 }
 
 const DEFAULT_MAX_OUTPUT_CHARS = 50_000;
@@ -60,7 +65,8 @@ export class ShellEnvironment implements TerminalEnvironment {
     const pidFile = this.pidFileFor(request.id ?? randomUUID());
     const filter = new CwdMarkerFilter(`__HERMES_CWD_${randomBytes(8).toString('hex')}__`);
     const command = request.pty ? underPseudoTerminal(request.command) : request.command;
-    const script = wrapCommand({ command, cwd, pidFile, cwdMarker: filter.marker });
+    const wrapped = wrapCommand({ command, cwd, pidFile, cwdMarker: filter.marker });
+    const script = this.options.commandPrelude ? `${this.options.commandPrelude}\n${wrapped}` : wrapped;
     const output = new BoundedOutput(request.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);
     // A terminal ends lines with \r\n; the model sees \n as on the pipe path.
     const lineEnds = request.pty ? new CrlfToLf() : undefined;

@@ -21,6 +21,15 @@ import {
   type SingularitySettings,
 } from './apptainer-cli';
 
+/**
+ * RLIMIT_NPROC, soft and hard (a command cannot raise it again). Apptainer's user namespace (its
+ * default without setuid) makes the kernel count the instance's own processes against it; in setuid
+ * mode it counts every process of the worker's user.
+ */
+function processCap(maxProcesses: number): string {
+  return `ulimit -u ${maxProcesses} 2>/dev/null`;
+}
+
 export interface SingularityDriverOptions {
   /** Time between SIGTERM and SIGKILL when a command is stopped. */
   killGraceMs?: number;
@@ -63,7 +72,13 @@ export class SingularityDriver implements EnvironmentDriver {
   async attach(handle: EnvironmentHandle): Promise<TerminalEnvironment> {
     if (!handle.id) throw new BackendUnavailableError('The Apptainer environment has not been started (no instance name)');
     const binary = await this.binary();
-    return new ShellEnvironment(handle, { run: this.runner(binary, handle.id), ...(this.options.killGraceMs !== undefined ? { killGraceMs: this.options.killGraceMs } : {}) });
+    return new ShellEnvironment(handle, {
+      run: this.runner(binary, handle.id),
+      // The instance shares the host's process table and, without root, no cgroup bounds it: a fork
+      // bomb in a script (this backend's commands are not judged) would starve the worker's host.
+      commandPrelude: processCap(this.settings.max_processes),
+      ...(this.options.killGraceMs !== undefined ? { killGraceMs: this.options.killGraceMs } : {}),
+    });
   }
 
   /** Stops the instance; its overlay directory (if any) stays, as the overlay is meant to persist. */

@@ -202,6 +202,23 @@ describeWithService('bwrap', ['HERMES_TEST_BWRAP'], '[stand-in apptainer] Apptai
     }
   });
 
+  test("[stand-in apptainer] a command and what it starts run under a process cap (RLIMIT_NPROC) it cannot raise, as a fork bomb in a script would starve the host's process table", async () => {
+    for (const [overrides, cap] of [[{}, '512'], [{ max_processes: 64 }, '64']] as const) {
+      const driver = new SingularityDriver(settings(overrides));
+      const handle = await driver.start(newHandle());
+      try {
+        const environment = await driver.attach(handle);
+        const result = await environment.exec({ command: 'ulimit -Su; ulimit -Hu; ulimit -u unlimited 2>/dev/null || echo refused', timeoutMs: 20_000 });
+        expect(result.output.trim().split('\n')).toEqual([cap, cap, 'refused']);
+        // A background process is started through a command too.
+        const started = await environment.background.start({ command: 'ulimit -Hu', cwd: '/workspace' });
+        expect((await environment.background.wait(started.id, 10_000))?.outputTail.trim()).toBe(cap);
+      } finally {
+        await driver.destroy(handle);
+      }
+    }
+  });
+
   test('[stand-in apptainer] a timed-out command leaves no `apptainer exec` (bwrap) process behind on the host', async () => {
     const id = sessionId();
     const driver = new SingularityDriver(settings(), { killGraceMs: 500 });
