@@ -119,6 +119,8 @@ const singularitySchema = z
      * host's process table, and no cgroup bounds it without root.
      */
     max_processes: positiveInt.default(512),
+    /** Address space per process, MiB (RLIMIT_AS), as on the local backend: nor does a cgroup bound an instance's memory. */
+    max_memory_mb: positiveInt.default(8192),
     workdir: z.string().default('/workspace'),
     task_queue: taskQueue,
   })

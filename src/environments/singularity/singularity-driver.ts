@@ -22,12 +22,12 @@ import {
 } from './apptainer-cli';
 
 /**
- * RLIMIT_NPROC, soft and hard (a command cannot raise it again). Apptainer's user namespace (its
- * default without setuid) makes the kernel count the instance's own processes against it; in setuid
- * mode it counts every process of the worker's user.
+ * RLIMIT_NPROC and RLIMIT_AS, soft and hard (a command cannot raise them again). Apptainer's user
+ * namespace (its default without setuid) makes the kernel count the instance's own processes
+ * against the first; in setuid mode it counts every process of the worker's user.
  */
-function processCap(maxProcesses: number): string {
-  return `ulimit -u ${maxProcesses} 2>/dev/null`;
+function resourceCaps(settings: SingularitySettings): string {
+  return `ulimit -u ${settings.max_processes} 2>/dev/null; ulimit -v ${settings.max_memory_mb * 1024} 2>/dev/null`;
 }
 
 export interface SingularityDriverOptions {
@@ -74,9 +74,10 @@ export class SingularityDriver implements EnvironmentDriver {
     const binary = await this.binary();
     return new ShellEnvironment(handle, {
       run: this.runner(binary, handle.id),
-      // The instance shares the host's process table and, without root, no cgroup bounds it: a fork
-      // bomb in a script (this backend's commands are not judged) would starve the worker's host.
-      commandPrelude: processCap(this.settings.max_processes),
+      // The instance shares the host's process table and memory and, without root, no cgroup bounds
+      // it: a fork bomb or a runaway allocation in a script (this backend's commands are not judged)
+      // would starve the worker's host.
+      commandPrelude: resourceCaps(this.settings),
       ...(this.options.killGraceMs !== undefined ? { killGraceMs: this.options.killGraceMs } : {}),
     });
   }

@@ -219,6 +219,17 @@ describeWithService('bwrap', ['HERMES_TEST_BWRAP'], '[stand-in apptainer] Apptai
     }
   });
 
+  test('[stand-in apptainer] each process of a command has a bounded address space it cannot raise (max_memory_mb)', async () => {
+    const driver = new SingularityDriver(settings({ max_memory_mb: 256 }));
+    const handle = await driver.start(newHandle());
+    try {
+      const result = await (await driver.attach(handle)).exec({ command: 'ulimit -Hv; ulimit -v unlimited 2>/dev/null || echo refused', timeoutMs: 20_000 });
+      expect(result.output.trim().split('\n')).toEqual([String(256 * 1024), 'refused']);
+    } finally {
+      await driver.destroy(handle);
+    }
+  });
+
   test('[stand-in apptainer] a timed-out command leaves no `apptainer exec` (bwrap) process behind on the host', async () => {
     const id = sessionId();
     const driver = new SingularityDriver(settings(), { killGraceMs: 500 });
