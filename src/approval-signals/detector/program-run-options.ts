@@ -54,6 +54,13 @@ const RUNNING_OPTIONS = lookupTable<readonly RunningOption[]>({
     { names: ['--rsh-command', '--rmt-command'], value: 'program' },
   ],
   zip: [{ names: ['-TT', '--unzip-command'], value: 'shell' }],
+  // Build tools: `go test -exec CMD` runs the test binaries through CMD, npm's script shell runs every script.
+  go: [{ names: ['-exec', '-toolexec', '--exec', '--toolexec'], value: 'shell' }],
+  npm: [{ names: ['--script-shell'], value: 'shell' }],
+  pnpm: [{ names: ['--script-shell'], value: 'shell' }],
+  yarn: [{ names: ['--script-shell'], value: 'shell' }],
+  make: [{ names: ['SHELL='], value: 'shell' }],
+  gmake: [{ names: ['SHELL='], value: 'shell' }],
   ncat: [
     { names: ['-c', '--sh-exec'], value: 'shell' },
     { names: ['-e', '--exec'], value: 'program' },
@@ -120,13 +127,14 @@ function optionRuns(program: string | null, args: readonly ShellWord[], table?: 
   return found;
 }
 
-/** The option's value in `word` (`--pre=CMD`, `-PCMD`, `-avzeCMD`) or in the word after it (`--pre CMD`). */
+/** The option's value in `word` (`--pre=CMD`, `-PCMD`, `SHELL=CMD`) or in the word after it (`--pre CMD`, `-avze CMD`). */
 function valueOf(word: ShellWord, next: ShellWord | undefined, option: RunningOption): { word: ShellWord; next: boolean; name: string } | undefined {
   for (const name of option.names) {
     let found: { word: ShellWord; next: boolean } | undefined;
     if (word.value === name || (option.clustered && clusterEndsWith(word.value, name))) found = next ? { word: next, next: true } : undefined;
     else {
-      const joined = name.startsWith('--') ? `${name}=` : name;
+      // `--pre=CMD`, go's `-exec=CMD`; a one-letter option takes its value attached (`-PCMD`).
+      const joined = name.startsWith('-') && name.length > 2 ? `${name}=` : name;
       if (word.value.startsWith(joined) && word.value.length > joined.length) found = { word: withValue(word, word.value.slice(joined.length)), next: false };
     }
     if (!found) continue;

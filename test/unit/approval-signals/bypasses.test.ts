@@ -228,6 +228,9 @@ const MUST_NOT_FLAG: Row[] = [
   ['zip -r out.zip src', 'safe'],
   ['git archive -o out.zip HEAD', 'safe'],
   ['uniq a.txt b.txt', 'safe'],
+  ['make SHELL=/bin/bash -j4 all', 'safe'],
+  ['go test -race ./...', 'safe'],
+  ['man -Pcat ls', 'safe'],
 ];
 
 // A value the walker holds goes stale when something other than `name=value` may change it: the
@@ -294,6 +297,10 @@ const COMMANDS_RUN_BY_PROGRAMS: Row[] = [
   ["git -C sub rebase -x 'rm -rf .git' main", 'dangerous', 'N33'],
   ["git clone --upload-pack='rm -rf src; git-upload-pack' ../repo copy", 'dangerous', 'D02'],
   ['git submodule foreach --recursive rm -rf /', 'hardline', 'H01'],
+  ["go test -exec 'rm -rf src' ./...", 'dangerous', 'D02'],
+  ["go run -toolexec='rm -rf /' .", 'hardline', 'H01'],
+  ["npm run build --script-shell='rm -rf src'", 'dangerous', 'D02'],
+  ["make SHELL='rm -rf src' all", 'dangerous', 'D02'],
   // GNU sed's `e` runs shell text; `w` writes a file.
   ["sed -n '1e rm -rf /' notes.txt", 'hardline', 'H01'],
   ["sed 's/.*/rm -rf src/e' notes.txt", 'dangerous', 'D02'],
