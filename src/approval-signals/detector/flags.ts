@@ -1,6 +1,7 @@
 // A getopt-style argument parser for the programs the rules inspect: bundled short flags
 // (`-rf` is `-r -f`), values (`-u root`, `-uroot`, `--user=root`), `--` and operands.
 import type { ShellWord } from './analysis-types';
+import { wordWithValue } from './shell-words';
 
 export interface OptionSpec {
   /** Short option letters that take a value (`-u USER` or `-uUSER`). */
@@ -79,6 +80,26 @@ export function hasOption(parsed: ParsedArgs, ...names: string[]): boolean {
 
 export function optionValue(parsed: ParsedArgs, ...names: string[]): string | undefined {
   return parsed.options.find((option) => names.includes(option.name) && option.value !== undefined)?.value;
+}
+
+/**
+ * The word holding an option's value, before any `--`: `NAME VALUE`, `--long=VALUE`, or `-xVALUE`
+ * for a one-letter name. Unlike `optionValue`, the value stays a word: a variable in it stays one.
+ */
+export function optionWord(words: readonly ShellWord[], ...names: string[]): { word: ShellWord; name: string } | undefined {
+  for (let index = 0; index < words.length; index++) {
+    const text = words[index]!.value;
+    if (text === '--') return undefined;
+    for (const name of names) {
+      if (text === name) {
+        if (words[index + 1]) return { word: words[index + 1]!, name };
+        continue;
+      }
+      const joined = name.startsWith('--') ? `${name}=` : name.length === 2 ? name : undefined;
+      if (joined && text.length > joined.length && text.startsWith(joined)) return { word: wordWithValue(words[index]!, text.slice(joined.length)), name };
+    }
+  }
+  return undefined;
 }
 
 /** True when `written` is an unambiguous-enough abbreviation of `--long` (getopt_long style). */

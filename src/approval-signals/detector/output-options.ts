@@ -6,7 +6,8 @@
 import type { ExecutedCommand, ShellWord, WriteTarget } from './analysis-types';
 import { gitSubcommandIndex } from './git-arguments';
 import { sedEffects, sedScripts } from './sed-script';
-import { literalWord } from './shell-words';
+import { literalWord, wordWithValue } from './shell-words';
+import { optionWord } from './flags';
 import { canonicalCommand } from './rules/rule-helpers';
 import { lookupTable } from './lookup-table';
 
@@ -48,7 +49,7 @@ export function outputWrites(command: ExecutedCommand): WriteTarget[] {
   for (let index = 0; index < words.length; index++) {
     const word = words[index]!;
     const text = word.value;
-    const valueWord = (value: string): ShellWord => ({ ...word, value, raw: value, ...(word.guess !== undefined ? { guess: value } : {}) });
+    const valueWord = (value: string): ShellWord => wordWithValue(word, value);
     if (text === '--') break;
     const long = /^--([\w-]+)(?:=(.*))?$/s.exec(text);
     if (long) {
@@ -113,7 +114,7 @@ function programSpecific(program: string, words: readonly ShellWord[]): { word: 
           return after[0]?.value === 'create' && after[1] ? [{ word: after[1], via: 'output', label: 'git bundle create' }] : [];
         case 'archive':
         case 'format-patch':
-          return valueOfShortOption(after, 'o').map((word) => ({ word, via: 'output', label: `git ${words[subcommand]!.value} -o` }));
+          return [optionWord(after, '-o', '--output')].flatMap((found) => (found ? [{ word: found.word, via: 'output' as const, label: `git ${words[subcommand]!.value} -o` }] : []));
       }
       const clone = operands.findIndex((word) => word.value === 'clone');
       const destination = clone === -1 ? undefined : operands[clone + 2];
@@ -148,16 +149,6 @@ function programSpecific(program: string, words: readonly ShellWord[]): { word: 
   }
 }
 
-/** The value of `-X VALUE` or `-XVALUE`. */
-function valueOfShortOption(words: readonly ShellWord[], letter: string): ShellWord[] {
-  for (let index = 0; index < words.length; index++) {
-    const text = words[index]!.value;
-    if (text === `-${letter}` && words[index + 1]) return [words[index + 1]!];
-    if (text.startsWith(`-${letter}`) && text.length > 2 && !text.startsWith('--')) return [{ ...words[index]!, value: text.slice(2), raw: text.slice(2) }];
-  }
-  return [];
-}
-
 function withSuffix(word: ShellWord, suffix: string): ShellWord {
   return { ...word, value: `${word.value}${suffix}`, raw: `${word.raw}${suffix}` };
 }
@@ -186,13 +177,10 @@ function tarArchive(words: readonly ShellWord[]): { word: ShellWord; via: WriteT
 
 /** Where `git config` writes: `--file FILE`, or the user's or the system's file. */
 function configFileWrites(label: string, words: readonly ShellWord[]): { word: ShellWord; via: WriteTarget['via']; label: string }[] {
-  for (let index = 0; index < words.length; index++) {
-    const text = words[index]!.value;
-    if ((text === '--file' || text === '-f') && words[index + 1]) return [{ word: words[index + 1]!, via: 'output', label: `${label} --file` }];
-    if (text.startsWith('--file=')) return [{ word: { ...words[index]!, value: text.slice(7), raw: text.slice(7) }, via: 'output', label: `${label} --file` }];
-    if (text === '--global') return [{ word: literalWord('~/.gitconfig'), via: 'output', label: `${label} --global` }];
-    if (text === '--system') return [{ word: literalWord('/etc/gitconfig'), via: 'output', label: `${label} --system` }];
-  }
+  const file = optionWord(words, '--file', '-f');
+  if (file) return [{ word: file.word, via: 'output', label: `${label} --file` }];
+  if (words.some((word) => word.value === '--global')) return [{ word: literalWord('~/.gitconfig'), via: 'output', label: `${label} --global` }];
+  if (words.some((word) => word.value === '--system')) return [{ word: literalWord('/etc/gitconfig'), via: 'output', label: `${label} --system` }];
   return [];
 }
 
@@ -205,12 +193,6 @@ function packageConfigWrites(program: string, words: readonly ShellWord[]): { wo
   const changes = ['set', 'delete', 'edit', 'unset', 'fix'];
   const configuring = operands[0] === 'config' ? changes.includes(operands[1] ?? '') : program.startsWith('np') && operands[0] === 'set';
   if (!configuring) return [];
-  const option = (name: string) => {
-    const index = words.findIndex((word) => word.value === name || word.value.startsWith(`${name}=`));
-    if (index === -1) return undefined;
-    const text = words[index]!.value;
-    return text.includes('=') ? text.slice(text.indexOf('=') + 1) : (words[index + 1]?.value ?? '');
-  };
   const label = `${program} config`;
   if (program.startsWith('pip')) {
     if (words.some((word) => word.value === '--global')) return [{ word: literalWord('/etc/pip.conf'), via: 'output', label }];
@@ -218,9 +200,9 @@ function packageConfigWrites(program: string, words: readonly ShellWord[]): { wo
     return [{ word: literalWord('~/.config/pip/pip.conf'), via: 'output', label }];
   }
   if (program === 'yarn') return [{ word: literalWord(words.some((word) => word.value === '-H' || word.value === '--home') ? '~/.yarnrc.yml' : '~/.yarnrc'), via: 'output', label }];
-  const userconfig = option('--userconfig');
-  if (userconfig) return [{ word: literalWord(userconfig), via: 'output', label }];
-  const location = option('--location') ?? option('-L') ?? (words.some((word) => word.value === '-g' || word.value === '--global') ? 'global' : 'user');
+  const userconfig = optionWord(words, '--userconfig');
+  if (userconfig) return [{ word: userconfig.word, via: 'output', label }];
+  const location = optionWord(words, '--location', '-L')?.word.value ?? (words.some((word) => word.value === '-g' || word.value === '--global') ? 'global' : 'user');
   if (location === 'project') return [{ word: literalWord('.npmrc'), via: 'output', label }];
   return [{ word: literalWord(location === 'global' ? '/etc/npmrc' : '~/.npmrc'), via: 'output', label }];
 }

@@ -4,6 +4,7 @@
 // src` passed as safe: the command they run is judged as if run directly. `rimraf DIR` is judged
 // as the `rm -rf DIR` it is.
 import type { ShellWord } from './analysis-types';
+import { optionWord } from './flags';
 import { literalWord } from './shell-words';
 import type { Unwrapped } from './wrappers';
 import { lookupTable } from './lookup-table';
@@ -64,8 +65,8 @@ export function unwrapProjectRunner(program: string, args: readonly ShellWord[])
   }
   if (program === 'nix') return unwrapNixCommand(args);
   const shellOptions = SHELL_TEXT_OPTIONS[program];
-  const script = shellOptions && optionValue(args, shellOptions);
-  if (script) return { kind: 'script', label: `${program} ${script.option}`, script: script.word };
+  const script = shellOptions && optionWord(args, ...shellOptions);
+  if (script) return { kind: 'script', label: `${program} ${script.name}`, script: script.word };
   const verbs = RUNNER_VERBS[program];
   if (!verbs) return undefined;
   let index = 0;
@@ -96,17 +97,6 @@ function unwrapNixCommand(args: readonly ShellWord[]): Unwrapped | undefined {
   const index = args.findIndex((word) => word.value === '-c' || word.value === '--command');
   const inner = index === -1 ? [] : args.slice(index + 1);
   return inner.length ? { kind: 'inner', label: `nix ${args[0]?.value ?? ''} -c`, inner } : undefined;
-}
-
-function optionValue(args: readonly ShellWord[], names: readonly string[]): { word: ShellWord; option: string } | undefined {
-  for (let index = 0; index < args.length; index++) {
-    const text = args[index]!.value;
-    if (text === '--') return undefined;
-    if (names.includes(text) && args[index + 1]) return { word: args[index + 1]!, option: text };
-    const joined = names.find((name) => name.startsWith('--') && text.startsWith(`${name}=`));
-    if (joined) return { word: { ...args[index]!, value: text.slice(joined.length + 1), raw: text.slice(joined.length + 1) }, option: joined };
-  }
-  return undefined;
 }
 
 /** cmake -E commands as the programs they stand for; `chdir DIR`, `env`, `time` run what follows. */

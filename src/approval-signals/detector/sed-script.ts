@@ -3,6 +3,7 @@
 // src' f` or `sed -n 'w ~/.bashrc' f` look like text processing; what they run and write is
 // judged like the shell's own. Read with GNU sed's grammar, enough to find those commands.
 import type { ShellWord } from './analysis-types';
+import { wordWithValue } from './shell-words';
 
 export interface SedEffects {
   /** Shell text the script runs; `undefined` where it is the pattern space, known only at run time. */
@@ -26,7 +27,7 @@ export function sedScripts(args: readonly ShellWord[]): ShellWord[] {
     if (text === '--sandbox') return []; // sed itself then refuses `e`, `w` and `r`
     const long = /^--(expression|file|line-length)(?:=(.*))?$/s.exec(text);
     if (long) {
-      const value = long[2] !== undefined ? valueWord(word, long[2]) : args[++index];
+      const value = long[2] !== undefined ? wordWithValue(word, long[2]) : args[++index];
       if (long[1] === 'expression' && value) scripts.push(value);
       if (long[1] === 'file') fromFile = true;
       continue;
@@ -38,7 +39,7 @@ export function sedScripts(args: readonly ShellWord[]): ShellWord[] {
         if (letter === 'i') break; // the rest is a backup suffix
         if (letter !== 'e' && letter !== 'f' && letter !== 'l') continue;
         const attached = letters.slice(position + 1);
-        const value = attached ? valueWord(word, attached) : args[++index];
+        const value = attached ? wordWithValue(word, attached) : args[++index];
         if (letter === 'e' && value) scripts.push(value);
         if (letter === 'f') fromFile = true;
         break;
@@ -52,10 +53,6 @@ export function sedScripts(args: readonly ShellWord[]): ShellWord[] {
   }
   if (!scripts.length && !fromFile && firstOperand) scripts.push(firstOperand);
   return scripts;
-}
-
-function valueWord(word: ShellWord, value: string): ShellWord {
-  return { ...word, value, raw: value, ...(word.guess !== undefined ? { guess: value } : {}) };
 }
 
 const NO_ARGUMENT = new Set([...'=dDgGhHnNpPxzF']);

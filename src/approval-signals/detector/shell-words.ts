@@ -42,6 +42,11 @@ export function literalWord(value: string, raw = value): ShellWord {
   return { raw, value, literal: true, quoted: false, variables: [], substitutions: [], glob: /[*?]/.test(value) };
 }
 
+/** The part `value` of a word (an option's value in `--file=X`), keeping what is known of the word. */
+export function wordWithValue(word: ShellWord, value: string): ShellWord {
+  return { ...word, value, raw: value, ...(word.guess !== undefined ? { guess: value } : {}) };
+}
+
 /** The words one word becomes: brace expansion and `$IFS` splitting may make several, or change it. */
 export function fieldWords(word: ShellWord): ShellWord[] {
   return word.fields ? word.fields.map((field) => ({ ...literalWord(field, word.raw), literal: word.literal || !/[$`]/.test(field) })) : [word];
