@@ -16,10 +16,10 @@ TEMPORAL_CLI_PATH="$(node dist/src/cli/main.js temporal-cli)"
 export TEMPORAL_CLI_PATH
 "$TEMPORAL_CLI_PATH" --version
 
-echo "== programs the attack tests run as a model would (Debian packages): ripgrep"
-if ! command -v rg >/dev/null 2>&1; then
+echo "== programs the attack tests run as a model would (Debian packages): ripgrep, ed"
+if ! command -v rg >/dev/null 2>&1 || ! command -v ed >/dev/null 2>&1; then
   timeout 600 apt-get update -qq || echo "apt-get update failed; trying the install anyway"
-  DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -y -qq --no-install-recommends ripgrep
+  DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -y -qq --no-install-recommends ripgrep ed
 fi
 
 echo "== services for the backend tests: dockerd (two: overlay2, and btrfs with quotas), sshd, bubblewrap, PostgreSQL, Chromium (Debian packages), Temporal server (Go module)"
