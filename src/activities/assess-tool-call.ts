@@ -18,6 +18,7 @@ import { boundedApprovalKey } from '../approval-signals/approval-key';
 import { visibleText } from '../approval-signals/visible-text';
 import { oneLine, quotedText } from '../approval-signals/shown-call';
 import { unshownParts } from '../approval-signals/unshown-parts';
+import { followNamedPaths } from '../approval-signals/linked-paths';
 import { confirmLinkFreePaths } from '../approval-signals/link-free-paths';
 import { followDeleteTargets } from '../approval-signals/delete-targets';
 import { writePreview } from './write-preview';
@@ -229,14 +230,14 @@ export function createAssessToolCall(deps: AssessDeps) {
     pathsUntrusted?: string,
   ): Promise<Partial<CommandAssessment>> {
     // The same verdict `hermes-temporal check-command` prints, the user's deny rules included.
-    const assessed = assessCommandText(text, {
+    const context = {
       backend: handle.backend,
       cwd,
       workspaceRoot: world.workspaceRoot,
       home: handle.backend === 'local' ? os.homedir() : world.home,
       protectedFiles: world.protectedFiles.map((file) => file.replace(/\/$/, '')),
-      deny: config.approvals.deny,
-    });
+    };
+    const assessed = assessCommandText(text, { ...context, deny: config.approvals.deny });
     const { deniedBy } = assessed;
     // A sandbox contains the delete whatever the path is; elsewhere the backend says what it is.
     const confirmed = world.contained
@@ -245,7 +246,8 @@ export function createAssessToolCall(deps: AssessDeps) {
     const followed = world.contained
       ? { verdict: confirmed.verdict, real: [] }
       : await followDeleteTargets(confirmed.verdict, (target) => environment.workspace.realpath(target), world.workspaceRoot, (target) => tildify(target, world.home));
-    const { verdict } = followed;
+    // A path judged by its name may lead elsewhere through a link already on disk (see linked-paths.ts).
+    const verdict = world.contained ? followed.verdict : await followNamedPaths(text, context, followed.verdict, (target) => environment.workspace.realpath(target));
     // A job of the model's could make a real target a link between this look and the start: checked again then.
     const linkFreePaths = [...new Set([...confirmed.linkFreePaths, ...(pathsUntrusted ? [] : followed.real)])];
     const result: Partial<CommandAssessment> = {

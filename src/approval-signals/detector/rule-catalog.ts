@@ -132,6 +132,8 @@ export const RULE_CATALOG = {
   N33: dangerous('delete, overwrite or move what a git repository keeps its history in (objects, refs, logs, HEAD)'),
   N40: dangerous('command hidden by shell expansion (variable, array, IFS, substitution)'),
   N41: dangerous('run a command that is not read-only as root or another user (sudo, doas, su, pkexec, run0)'),
+  N42: dangerous('link to a start-up, credential, secret or system file (what is written or read through the link reaches it)'),
+  N43: dangerous('more paths than are checked for links leading elsewhere'),
   SELF01: dangerous('overwrite hermes-temporal config/allowlist'),
 
   L01: { tier: 'low_risk', description: 'recursive delete of a build/cache directory inside the workspace' },

@@ -23,6 +23,7 @@ import { dataDestructionRules } from './data-destruction';
 import { stagedExecutionRules } from './staged-execution';
 import { containerRules } from './containers';
 import { movedOutRules } from './moved-out';
+import { linkRules } from './links';
 
 const RULES: readonly Rule[] = [
   deleteRules,
@@ -47,6 +48,7 @@ const RULES: readonly Rule[] = [
   stagedExecutionRules,
   containerRules,
   movedOutRules,
+  linkRules,
 ];
 
 export function runRules(input: RuleInput): RuleHit[] {

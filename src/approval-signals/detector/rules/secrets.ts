@@ -10,7 +10,7 @@ import { args, canonicalCommand, canonicalWords, resolveTarget } from './rule-he
 import type { Rule, RuleContext } from './rule-types';
 
 /** Programs that look at a file's name or metadata, or use a key without revealing it. */
-const METADATA_ONLY = new Set(['ls', 'stat', 'du', 'file', 'test', '[', '[[', 'realpath', 'readlink', 'basename', 'dirname', 'chmod', 'chown', 'chgrp', 'touch', 'mkdir', 'ssh-add', 'cd', 'tree', 'rm', 'find', 'ln', 'source', '.', 'wc', 'md5sum', 'sha256sum', 'sha1sum', 'shasum', 'echo', 'printf', 'git']);
+export const METADATA_ONLY = new Set(['ls', 'stat', 'du', 'file', 'test', '[', '[[', 'realpath', 'readlink', 'basename', 'dirname', 'chmod', 'chown', 'chgrp', 'touch', 'mkdir', 'ssh-add', 'cd', 'tree', 'rm', 'find', 'ln', 'source', '.', 'wc', 'md5sum', 'sha256sum', 'sha1sum', 'shasum', 'echo', 'printf', 'git']);
 /** Options whose value is a key used for authentication, not content sent anywhere. */
 const IDENTITY_OPTIONS = new Set(['--identity', '--identity-file', '--env-file', '--kubeconfig', '--key', '--cert', '--cacert', '--keyfile', '--ssh-key', '--private-key']);
 const SSH_FAMILY = new Set(['ssh', 'scp', 'sftp', 'rsync', 'autossh', 'mosh', 'sshfs', 'git']);
@@ -78,7 +78,7 @@ function secretArgument(command: ExecutedCommand, context: RuleContext, runtimeH
 }
 
 /** The paths a word may name: itself, `@file` uploads (`-d @x`, `f=@x`), `--opt=file`, `if=file`. */
-function candidates(text: string): string[] {
+export function candidates(text: string): string[] {
   const found = [text];
   const upload = /(?:^|=)@([^;]+)/.exec(text);
   if (upload) found.push(upload[1]!);

@@ -5,7 +5,7 @@
 // Flagged when they land on raw devices, system configuration, credentials, the home folder's
 // dotfiles, project env/config files, this runtime's own files, or what git obeys or keeps its
 // history in.
-import type { ExecutedCommand, WriteTarget } from '../analysis-types';
+import type { Analysis, ExecutedCommand, WriteTarget } from '../analysis-types';
 import { hasOption, optionValue, parseArgs } from '../flags';
 import { isBlockDevice, isCredentialPath, isGitControlPath, isGitHistoryPath, isHomeDirectory, isHomeDotfile, isOtherDevice, isProjectEnvOrConfig, isSystemConfigPath, runtimeHomesOf } from '../path-classes';
 import { outputWrites } from '../output-options';
@@ -33,20 +33,23 @@ const RULES = lookupTable<Partial<Record<Category, RuleId>>>({
   extract: { device: 'H06', protected: 'SELF01', system: 'N10', credential: 'N11', dotfile: 'N11', homeroot: 'N11', project: 'D52', git: 'N31', history: 'N33' },
 });
 
-export const writeRules: Rule = (input) => {
-  const writes = [...input.analysis.writes, ...input.analysis.commands.flatMap((command) => [...commandWrites(command), ...outputWrites(command)])];
-  return writes.flatMap((write) => classifyWrite(write, input.context));
-};
+export const writeRules: Rule = (input) => writeTargetsOf(input.analysis).flatMap((write) => classifyWrite(write, input.context));
+
+/** Every file the text writes, by whatever means: redirections, a program's destinations and output options. */
+export function writeTargetsOf(analysis: Analysis): WriteTarget[] {
+  return [...analysis.writes, ...analysis.commands.flatMap((command) => [...commandWrites(command), ...outputWrites(command)])];
+}
 
 function classifyWrite(write: WriteTarget, context: RuleContext): RuleHit[] {
   const resolved = resolveTarget(write.target, write, context);
   // A directory only known at run time (`$HERMES_HOME/.env`) still has a telling file name.
-  const path = resolved.path ?? write.target.value;
+  if (resolved.path === null) return hitsFor(write, isProjectEnvOrConfig(write.target.value) ? ['project'] : [], write.target.value);
+  return writeHitsAt(write, resolved.path, context);
+}
+
+/** The rules a write of `path` (absolute, normalised) matches: where the write's own name or a link leads. */
+export function writeHitsAt(write: WriteTarget, path: string, context: RuleContext): RuleHit[] {
   const categories: Category[] = [];
-  if (resolved.path === null) {
-    if (isProjectEnvOrConfig(path)) categories.push('project');
-    return hitsFor(write, categories, path);
-  }
   if (isBlockDevice(path)) categories.push('device');
   if (context.protectedFiles.some((file) => isInside(path, file)) || runtimeHomesOf(context.protectedFiles, context.home).some((directory) => isInside(path, directory))) categories.push('protected');
   if (isSystemConfigPath(path) || isOtherDevice(path)) categories.push('system');

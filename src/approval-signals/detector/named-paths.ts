@@ -1,0 +1,62 @@
+// The paths a text names, which the rules judge by their text: the files it writes and the files
+// its programs are given to read. Outside a container a name can lead elsewhere through a link
+// already on disk (`notes -> ~/.bashrc`, checked out from a repository or made by an earlier
+// call), so the gate looks where each leads and judges the real path the same way
+// (approval-signals/linked-paths.ts). Pure.
+import type { Analysis, WriteTarget } from './analysis-types';
+import { isSecretReadPath, runtimeHomesOf } from './path-classes';
+import { displayPath, resolvePath } from './paths';
+import type { RuleHit } from './rule-catalog';
+import { args, canonicalCommand } from './rules/rule-helpers';
+import type { RuleContext } from './rules/rule-types';
+import { candidates, METADATA_ONLY } from './rules/secrets';
+import { writeHitsAt, writeTargetsOf } from './rules/writes';
+
+export type NamedPath =
+  | { access: 'write'; path: string; write: WriteTarget }
+  | { access: 'read'; path: string; command: string; reader: string };
+
+/** Longer words are prose or data, not paths. */
+const MAX_PATH_LENGTH = 1024;
+
+/** Each literal path the text writes or gives a program to read, once per access (writes first). */
+export function namedPaths(analysis: Analysis, context: RuleContext): NamedPath[] {
+  const found = new Map<string, NamedPath>();
+  const add = (named: NamedPath) => {
+    const key = `${named.access} ${named.path}`;
+    if (!found.has(key)) found.set(key, named);
+  };
+  for (const write of writeTargetsOf(analysis)) {
+    const path = literalPath(write.target.value, write.target.literal, write.cwd, context);
+    if (path !== undefined) add({ access: 'write', path, write });
+  }
+  for (const read of analysis.reads) {
+    const path = literalPath(read.target.value, read.target.literal, read.cwd, context);
+    if (path !== undefined) add({ access: 'read', path, command: read.command, reader: '<' });
+  }
+  for (const command of analysis.commands) {
+    if (command.program === null || command.host || METADATA_ONLY.has(command.program)) continue;
+    for (const word of args(command)) {
+      if (!word.literal || (word.value.startsWith('-') && !word.value.includes('='))) continue;
+      for (const text of candidates(word.value)) {
+        const path = literalPath(text, true, command.cwd, context);
+        if (path !== undefined) add({ access: 'read', path, command: command.text, reader: canonicalCommand(command, [command.program]) });
+      }
+    }
+  }
+  // What a command writes is judged as written, also when it reads it first (`tee -a`, `sed -i`).
+  return [...found.values()].filter((named) => named.access === 'write' || !found.has(`write ${named.path}`));
+}
+
+/** What reading or writing `real`, where `named.path` leads, would match. */
+export function hitsThroughLink(named: NamedPath, real: string, context: RuleContext): RuleHit[] {
+  const detail = `through a link: ${displayPath(named.path, context.home)} leads to ${displayPath(real, context.home)}`;
+  if (named.access === 'write') return writeHitsAt(named.write, real, context).map((hit) => ({ ...hit, detail }));
+  if (!isSecretReadPath(real, context.home, runtimeHomesOf(context.protectedFiles, context.home))) return [];
+  return [{ id: 'N19', canonical: `${named.reader} ${displayPath(real, context.home)}`, command: named.command, detail }];
+}
+
+function literalPath(text: string, literal: boolean, cwd: string | null, context: RuleContext): string | undefined {
+  if (!literal || text === '' || text.length > MAX_PATH_LENGTH || /[\n\0*?[]/.test(text) || /^[a-z][\w+.-]*:\/\//i.test(text)) return undefined;
+  return resolvePath(text, cwd, context.home).path ?? undefined;
+}
