@@ -12,7 +12,7 @@ import type { ClassifyContext, CommandVerdict, MatchedRule } from './verdict';
 export type RealPathOf = (path: string) => Promise<string>;
 
 /** Past this many paths the rest are not looked at one by one: a human decides. */
-export const MAX_FOLLOWED_PATHS = 128;
+export const MAX_FOLLOWED_PATHS = 1024;
 
 export async function followNamedPaths(text: string, context: ClassifyContext, verdict: CommandVerdict, realPathOf: RealPathOf): Promise<CommandVerdict> {
   if (verdict.tier === 'unknown' || verdict.tier === 'hardline') return verdict;
