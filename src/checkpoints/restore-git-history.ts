@@ -7,7 +7,7 @@
 import { constants, copyFileSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { keptRefs } from './keep-git-history';
-import { recordOf } from './workspace-histories';
+import { gitDirectoryName, recordOf } from './workspace-histories';
 import { runShadowGit, type ShadowRepository } from './shadow-git';
 import type { CheckpointRecord } from './checkpoint-list';
 import type { Deadline } from './deadline';
@@ -39,7 +39,7 @@ async function restoreHistory(repository: ShadowRepository, target: CheckpointRe
   if (!record?.refs) return undefined;
   const refs = await keptRefs(repository, target.id, deadline.remainingMs(), name);
   if (!refs.length) return undefined;
-  const dotGit = name === '' ? '.git' : `${name}/.git`;
+  const dotGit = gitDirectoryName(name);
   const restored: RestoredHistory = { repository: name, refs: [], skipped: [] };
   // Made in the shadow repository (the worker's own folder), then copied into the workspace.
   const scratch = mkdtempSync(path.join(repository.gitDirectory, 'hermes-restore-'));

@@ -1,6 +1,9 @@
-// The repositories whose history a checkpoint keeps: the workspace's own `.git`, and those of
+// The repositories whose history a checkpoint keeps: the workspace's own `.git`, those of
 // repositories nested in it (the snapshot's listing names each as `name/`; its files are not
-// kept, being its own repository's), at most MAX_NESTED of them, each bounded on its own.
+// kept, being its own repository's), and their submodules' (git keeps a submodule's repository
+// in `.git/modules/<name>`, the submodule's folder holding only a `.git` file pointing there), at
+// most MAX_NESTED of them, each bounded on its own.
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ShadowRepository } from './shadow-git';
 import type { CheckpointRecord } from './checkpoint-list';
@@ -22,6 +25,9 @@ export interface KeptHistories {
   warnings: string[];
 }
 
+/** Folders of `.git/modules` looked into for submodules' repositories, at most (modules nest, and their names hold slashes). */
+const MAX_MODULE_FOLDERS = 256;
+
 /** `nested`: the listing's `name/` entries. */
 export async function findHistories(workTree: string, nested: readonly string[]): Promise<FoundRepository[]> {
   // A name that is not UTF-8 cannot be named by a path string: left out.
@@ -29,7 +35,50 @@ export async function findHistories(workTree: string, nested: readonly string[])
     .map((name) => name.replace(/\/$/, ''))
     .filter((name) => name && Buffer.from(Buffer.from(name, 'latin1').toString('utf8')).toString('latin1') === name)
     .slice(0, MAX_NESTED);
-  return Promise.all(['', ...names].map(async (name) => ({ name, found: await findHistory(path.join(workTree, Buffer.from(name, 'latin1').toString('utf8'), '.git')) })));
+  const at = (name: string) => path.join(workTree, Buffer.from(gitDirectoryName(name), 'latin1').toString('utf8'));
+  const repositories = await Promise.all(['', ...names].map(async (name) => ({ name, found: await findHistory(at(name)) })));
+  const modules: string[] = [];
+  for (const { name, found } of repositories) {
+    if (found.kind === 'found') modules.push(...(await submoduleRepositories(at(name), gitDirectoryName(name), MAX_NESTED - names.length - modules.length)));
+  }
+  const submodules = await Promise.all(modules.map(async (name) => ({ name, found: await findHistory(at(name)) })));
+  return [...repositories, ...submodules];
+}
+
+/**
+ * Where a repository's `.git` folder is, relative to the work tree: a submodule's repository is
+ * named by that folder itself (`.git/modules/lib`), a nested one by its work tree (`vendor/lib`).
+ */
+export function gitDirectoryName(name: string): string {
+  if (name === '') return '.git';
+  return /(?:^|\/)\.git\/modules\//.test(name) ? name : `${name}/.git`;
+}
+
+/**
+ * The submodules' repositories under `<gitDirectory>/modules` (named from the work tree), their own
+ * submodules' too, breadth first; links not followed. Names are ASCII, as git spells module names.
+ */
+async function submoduleRepositories(gitFolder: string, gitDirectory: string, limit: number): Promise<string[]> {
+  const found: string[] = [];
+  let queue = [`${gitDirectory}/modules`];
+  const folderOf = (name: string) => path.join(gitFolder, name.slice(gitDirectory.length));
+  let looked = 0;
+  while (queue.length && found.length < limit && looked < MAX_MODULE_FOLDERS) {
+    const next: string[] = [];
+    for (const folder of queue) {
+      if (found.length >= limit || looked++ >= MAX_MODULE_FOLDERS) break;
+      const entries = await readdir(folderOf(folder), { withFileTypes: true }).catch(() => []);
+      // A repository holds HEAD and objects; any other folder is part of a module's name (`libs/core`).
+      if (entries.some((entry) => entry.name === 'HEAD' && entry.isFile()) && entries.some((entry) => entry.name === 'objects' && entry.isDirectory())) {
+        found.push(folder);
+        next.push(`${folder}/modules`);
+        continue;
+      }
+      for (const entry of entries) if (entry.isDirectory() && /^[\x20-\x7e]+$/.test(entry.name)) next.push(`${folder}/${entry.name}`);
+    }
+    queue = next;
+  }
+  return found.slice(0, Math.max(0, limit));
 }
 
 export function recordOf(checkpoint: Pick<CheckpointRecord, 'git' | 'nestedGit'> | undefined, name: string): HistoryRecord | undefined {
@@ -50,7 +99,7 @@ export async function keepHistories(shadow: ShadowRepository, repositories: read
   const budget = deadlineIn(deadline.remainingMs() / 2);
   const kept: KeptHistories = { warnings: [] };
   for (const { name, found } of repositories) {
-    const where = path.join(shadow.workTree, Buffer.from(name, 'latin1').toString('utf8'), '.git');
+    const where = path.join(shadow.workTree, Buffer.from(gitDirectoryName(name), 'latin1').toString('utf8'));
     if (found.kind === 'left-out') kept.warnings.push(`the history of ${where} is not kept: ${found.reason}`);
     if (found.kind !== 'found') continue;
     const previous = latest && recordOf(latest, name);

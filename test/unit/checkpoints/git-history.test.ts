@@ -364,3 +364,32 @@ test("a link to another repository is no nested repository: nothing of that one'
   expect(first.nestedGit).toBeUndefined();
   expect(shadowHas(secret)).toBe(false);
 });
+
+test("a submodule's repository (in .git/modules, its folder holding only a .git file) has its history kept and put back", async () => {
+  repositoryWithHistory();
+  const upstream = tempDir('history-upstream-');
+  userGit(['init', '-q', '-b', 'main'], upstream);
+  commitFile('lib.txt', 'published\n', 'published', upstream);
+  userGit(['-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', upstream, 'libs/core']);
+  userGit(['commit', '-q', '-m', 'add the submodule']);
+  const submodule = path.join(workspace, 'libs/core');
+  const unpushed = commitFile('lib.txt', 'local work\n', 'submodule work, unpushed', submodule);
+  expect(readFileSync(path.join(submodule, '.git'), 'utf8')).toMatch(/^gitdir: /);
+  const { checkpoint: first } = await taken();
+  expect(first.nestedGit).toMatchObject({ '.git/modules/libs/core': { head: 'ref: refs/heads/main' } });
+  expect(Object.fromEntries(await keptRefs(shadowRepositoryFor(home, workspace), first.id, 10_000, '.git/modules/libs/core'))).toMatchObject({ 'refs/heads/main': unpushed });
+  // A commit in the submodule only: a new checkpoint.
+  userGit(['commit', '-q', '--allow-empty', '-m', 'more submodule work'], submodule);
+  const { checkpoint: second } = await taken();
+
+  // What a model's script can do: the submodule's commits live nowhere else.
+  rmSync(path.join(workspace, '.git/modules/libs/core/objects'), { recursive: true });
+  rmSync(path.join(workspace, '.git/modules/libs/core/refs'), { recursive: true });
+  rmSync(path.join(workspace, '.git/modules/libs/core/packed-refs'), { force: true });
+  expect(() => userGit(['log', '--format=%s'], submodule)).toThrow();
+  const result = await rollbackWorkspace(shadowRepositoryFor(home, workspace), second, { sessionId: 'operator', limits: LIMITS });
+  expect(result.histories.map((history) => history.repository)).toEqual(['', '.git/modules/libs/core']);
+  expect(userGit(['log', '--format=%s', '-2'], submodule)).toBe('more submodule work\nsubmodule work, unpushed');
+  userGit(['fsck', '--no-dangling'], submodule);
+  expect(userGit(['submodule', 'status'])).toContain('libs/core');
+});
