@@ -15,9 +15,7 @@ export interface FollowedTargets {
 
 export async function followDeleteTargets(verdict: CommandVerdict, realPathOf: RealPathOf, workspaceRoot: string, shown: (path: string) => string): Promise<FollowedTargets> {
   if (!verdict.rules.some((rule) => rule.targets?.length)) return { verdict, real: [] };
-  // The workspace's own folder may be reached through a link (`/tmp` on some systems): only links below it count.
-  const realRoot = await realPathOf(workspaceRoot).catch(() => workspaceRoot);
-  const expected = (target: string) => (target === workspaceRoot || target.startsWith(`${workspaceRoot}/`) ? `${realRoot}${target.slice(workspaceRoot.length)}` : target);
+  const expected = await expectedRealPaths(workspaceRoot, realPathOf);
   const rules: MatchedRule[] = [];
   const stillReal: string[] = [];
   for (const rule of verdict.rules) {
@@ -36,4 +34,13 @@ export async function followDeleteTargets(verdict: CommandVerdict, realPathOf: R
     rules.push({ ...rule, key: `${rule.key} → ${redirected.map(([, real]) => real).join(' ')}`, description: `${rule.description} (through a link: ${leads})` });
   }
   return { verdict: { ...verdict, rules }, real: [...new Set(stillReal)] };
+}
+
+/**
+ * Where a path leads when no link below the workspace's folder is on the way: that folder may itself
+ * be reached through a link (`/tmp` on some systems), which is no trick of the model's.
+ */
+export async function expectedRealPaths(workspaceRoot: string, realPathOf: RealPathOf): Promise<(path: string) => string> {
+  const realRoot = await realPathOf(workspaceRoot).catch(() => workspaceRoot);
+  return (target) => (target === workspaceRoot || target.startsWith(`${workspaceRoot}/`) ? `${realRoot}${target.slice(workspaceRoot.length)}` : target);
 }

@@ -2,14 +2,13 @@
 // a command names really leads, on the session's backend: a write to `notes` that reaches
 // `~/.bashrc`, or a read of `data.txt` that reaches `~/.ssh/id_rsa`, through a link already on disk
 // (a repository's checked-out link, an earlier call's `ln -s`), is judged as the real path.
+import { expectedRealPaths, type RealPathOf } from './delete-targets';
 import { analyseCommandText } from './detector/classify-text';
 import { hitsThroughLink, namedPaths } from './detector/named-paths';
 import { normaliseContextPath } from './detector/paths';
 import { toMatchedRule, type RuleHit } from './detector/rule-catalog';
 import { severityOf } from './detector/verdict-builder';
 import type { ClassifyContext, CommandVerdict, MatchedRule } from './verdict';
-
-export type RealPathOf = (path: string) => Promise<string>;
 
 /** Past this many paths the rest are not looked at one by one: a human decides. */
 export const MAX_FOLLOWED_PATHS = 1024;
@@ -19,8 +18,7 @@ export async function followNamedPaths(text: string, context: ClassifyContext, v
   const ruleContext = { ...context, cwd: normaliseContextPath(context.cwd), workspaceRoot: normaliseContextPath(context.workspaceRoot), home: normaliseContextPath(context.home), protectedFiles: context.protectedFiles.map(normaliseContextPath) };
   const named = namedPaths(analyseCommandText(text, context).analysis, ruleContext);
   if (!named.length) return verdict;
-  const realRoot = await realPathOf(ruleContext.workspaceRoot).catch(() => ruleContext.workspaceRoot);
-  const expected = (path: string) => (path === ruleContext.workspaceRoot || path.startsWith(`${ruleContext.workspaceRoot}/`) ? `${realRoot}${path.slice(ruleContext.workspaceRoot.length)}` : path);
+  const expected = await expectedRealPaths(ruleContext.workspaceRoot, realPathOf);
   const hits: RuleHit[] = [];
   await Promise.all(
     named.slice(0, MAX_FOLLOWED_PATHS).map(async (path) => {
