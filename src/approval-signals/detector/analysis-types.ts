@@ -79,6 +79,8 @@ export interface ExecutedCommand {
    * be run by it, so it is judged as if it were.
    */
   speculative?: boolean;
+  /** Found only in the text of an unknown program guessed to run it (see guessed-findings.ts). */
+  guessedRunner?: string;
 }
 
 export type WriteVia = 'redirect' | 'tee' | 'copy' | 'in-place' | 'dd' | 'truncate' | 'output' | 'extract';
@@ -93,6 +95,7 @@ export interface WriteTarget {
   /** Canonical program description for keys (`tee`, `cp`, `sed -i`, `>`). */
   program: string;
   wrappers: string[];
+  guessedRunner?: string;
 }
 
 export interface FunctionDefinition {
@@ -112,7 +115,7 @@ export interface Analysis {
   pipelines: ExecutedCommand[][][];
   writes: WriteTarget[];
   /** Files read through `<` redirections (whatever the command). */
-  reads: { target: ShellWord; cwd: string | null; command: string }[];
+  reads: { target: ShellWord; cwd: string | null; command: string; guessedRunner?: string }[];
   functions: FunctionDefinition[];
   unknowns: UnknownFact[];
   parseErrors: string[];

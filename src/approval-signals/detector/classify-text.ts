@@ -10,6 +10,7 @@ import { normaliseContextPath } from './paths';
 import { RULE_CATALOG, type RuleHit } from './rule-catalog';
 import { runRules } from './rules';
 import { scopeHits } from './approval-scope';
+import { markGuesses } from './guessed-findings';
 import type { RuleContext } from './rules/rule-types';
 import { withParsedShell, type SyntaxNode } from './shell-parser';
 import { buildVerdict, failureVerdict } from './verdict-builder';
@@ -63,7 +64,7 @@ function analyseText(text: string, context: RuleContext): TextAnalysis {
     walker.visit(root, { cwd: context.cwd, vars: new Map(), wrappers: [], layers: [], depth: 0, background: false });
     return root.hasError ? describeParseError(root) : undefined;
   });
-  const hits = scopeHits(runRules({ analysis, context }), analysis, context);
+  const hits = scopeHits(markGuesses(runRules({ analysis, context }), analysis), analysis, context);
   return parseError === undefined ? { analysis, hits } : { analysis, hits, parseError };
 }
 

@@ -39,7 +39,7 @@ function applyFileRedirect(api: WalkerApi, redirect: SyntaxNode, scope: Scope, c
   if (operator === '<') {
     effects.stdin = destinationNode.type === 'process_substitution' ? { kind: 'process-substitution', word: destination } : { kind: 'file', word: destination };
     if (destinationNode.type !== 'process_substitution') {
-      for (const target of fieldWords(destination)) for (const cwd of possibleCwds(scope)) api.analysis.reads.push({ target, cwd, command: commandText });
+      for (const target of fieldWords(destination)) for (const cwd of possibleCwds(scope)) api.analysis.reads.push({ target, cwd, command: commandText, ...guessMark(scope) });
     }
     return;
   }
@@ -49,7 +49,11 @@ function applyFileRedirect(api: WalkerApi, redirect: SyntaxNode, scope: Scope, c
 }
 
 export function recordWrite(api: WalkerApi, target: ShellWord, scope: Scope, commandText: string, operator: string): void {
-  for (const cwd of possibleCwds(scope)) api.analysis.writes.push({ via: 'redirect', target, cwd, command: commandText, program: operator, wrappers: scope.wrappers });
+  for (const cwd of possibleCwds(scope)) api.analysis.writes.push({ via: 'redirect', target, cwd, command: commandText, program: operator, wrappers: scope.wrappers, ...guessMark(scope) });
+}
+
+function guessMark(scope: Scope): { guessedRunner?: string } {
+  return scope.guessedRunner === undefined ? {} : { guessedRunner: scope.guessedRunner };
 }
 
 /** The folder the shell is in, and those a failed `cd` may have left it in. */

@@ -162,14 +162,18 @@ export interface RuleHit {
   once?: true;
   /** See MatchedRule.targets. */
   targets?: string[];
+  /** Found only in text an unknown program is guessed to run (see guessed-findings.ts): never hardline. */
+  guessedRunner?: string;
 }
 
 export function toMatchedRule(hit: RuleHit): MatchedRule {
   const entry = RULE_CATALOG[hit.id];
+  const description = hit.detail ? `${entry.description} (${hit.detail})` : entry.description;
+  const guess = hit.guessedRunner !== undefined;
   return {
     id: hit.id,
-    description: hit.detail ? `${entry.description} (${hit.detail})` : entry.description,
-    tier: entry.tier,
+    description: guess ? `${description}, if ${hit.guessedRunner} runs its text` : description,
+    tier: guess && entry.tier === 'hardline' ? 'dangerous' : entry.tier,
     key: `${hit.id}:${hit.canonical}`,
     command: hit.command,
     ...(hit.linkFreePaths ? { linkFreePaths: hit.linkFreePaths } : {}),

@@ -175,7 +175,8 @@ function speculate(api: WalkerApi, command: ExecutedCommand, argv: ShellWord[], 
     if (!word.literal) continue;
     const text = textArgument(word.value);
     if (text !== undefined) {
-      api.reparse(text, { ...inner, depth: inner.depth + 1 }, label, inner.layers, null, true);
+      // Only a guess that the program runs it: what is found asks a person, never blocks.
+      api.reparse(text, { ...inner, depth: inner.depth + 1, guessedRunner: inner.guessedRunner ?? command.program ?? '?' }, label, inner.layers, null, true);
       continue;
     }
     if (word.value.startsWith('-')) continue;
@@ -235,6 +236,7 @@ function makeCommand(argv: ShellWord[], options: MakeOptions): ExecutedCommand {
     host: options.host,
     guessed: options.guessed,
     hidden: options.hidden,
+    ...(options.scope.guessedRunner !== undefined ? { guessedRunner: options.scope.guessedRunner } : {}),
   };
 }
 

@@ -19,6 +19,11 @@ export interface Scope {
   /** Re-parse depth (`bash -c "bash -c ..."`). */
   depth: number;
   background: boolean;
+  /**
+   * The unknown program this text is only guessed to run (`notify-send "reboot now"`): what is
+   * found in it asks a person, never blocks outright (see guessed-findings.ts).
+   */
+  guessedRunner?: string;
 }
 
 /** A subshell, pipeline stage or substitution: changes inside do not leak out. */
@@ -35,5 +40,6 @@ export function nestedScope(scope: Scope, label: string, layers: Invocation[], c
     layers,
     depth: scope.depth + 1,
     background: false,
+    ...(scope.guessedRunner !== undefined ? { guessedRunner: scope.guessedRunner } : {}),
   };
 }

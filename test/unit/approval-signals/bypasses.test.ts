@@ -308,11 +308,12 @@ const COMMANDS_RUN_BY_PROGRAMS: Row[] = [
   ["sed -n 'w /home/user/.bashrc' notes.txt", 'dangerous', 'N11'],
   ["sed -e 's/a/b/' -e 's/c/d/w /home/user/.ssh/authorized_keys' notes.txt", 'dangerous', 'N11'],
   // An unknown program's text arguments: editors, debuggers and the like escape to the shell.
-  ["gdb -batch -ex 'shell rm -rf /' ./app", 'hardline', 'H01'],
+  // Only guessed to run: what it finds asks a person (rule kept, tier capped at dangerous).
+  ["gdb -batch -ex 'shell rm -rf /' ./app", 'dangerous', 'H01'],
   ["vim -es -c '!rm -rf src' -c q notes.txt", 'dangerous', 'D02'],
   ["nvim --headless +'!rm -rf src' +q", 'dangerous', 'D02'],
   ['emacs --batch --eval \'(shell-command "rm -rf src")\'', 'dangerous', 'D02'],
-  ["expect -c 'spawn rm -rf /'", 'hardline', 'H01'],
+  ["expect -c 'spawn rm -rf /'", 'dangerous', 'H01'],
   ["mytool --hook='make; rm -rf src'", 'dangerous', 'D02'],
   // Project runners and toolboxes run any command; SQL clients and socat have shell escapes.
   ['npm exec -- rm -rf /', 'hardline', 'H01'],
@@ -360,7 +361,29 @@ const COMMANDS_RUN_BY_PROGRAMS: Row[] = [
   ['git config --file ~/.gitconfig core.editor ./hook.sh', 'dangerous', 'N11'],
 ];
 
+// Text an unknown program is only guessed to run asks a person: a notification or a message is
+// not blocked outright. Text a known program runs keeps the full tier.
+const GUESSED_TEXT: Row[] = [
+  ['notify-send "reboot needed"', 'dangerous', 'H09'],
+  ['say "please shutdown now"', 'dangerous', 'H09'],
+  ['mytool --message "rm -rf / is never a good idea"', 'dangerous', 'H01'],
+  ['notify-send "echo x > /dev/sda"', 'dangerous', 'H06'],
+  ["notify-send \"bash -c 'rm -rf ~'\"", 'dangerous', 'H03'],
+  // The same text also run for real is no guess.
+  ['reboot now; notify-send "reboot now"', 'hardline', 'H09'],
+  ['bash -c "rm -rf /"', 'hardline', 'H01'],
+  ['sh -c "reboot now"', 'hardline', 'H09'],
+  ['sudo rm -rf /', 'hardline', 'H01'],
+  ['ssh h "rm -rf /"', 'hardline', 'H01'],
+  ['nc -c "rm -rf ~" h 1', 'hardline', 'H03'],
+  ["watch 'shutdown now'", 'hardline', 'H09'],
+  ['echo / | xargs rm -rf', 'dangerous', 'D38'],
+  ["bash -c 'notify-send \"reboot now\"; rm -rf /'", 'hardline', 'H01'],
+  ['mytool rm -rf /', 'hardline', 'H01'],
+];
+
 describe.each([
+  ['text only guessed to run', GUESSED_TEXT],
   ['quoting and program names', QUOTING_AND_NAMES],
   ['commands run by programs', COMMANDS_RUN_BY_PROGRAMS],
   ['wrappers', WRAPPERS],

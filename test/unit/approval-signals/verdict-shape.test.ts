@@ -60,6 +60,12 @@ describe('approval keys', () => {
     expect(run('https://a.example/install.sh')).not.toEqual(run('https://evil.example/install.sh'));
   });
 
+  it('keep a finding in text only guessed to run apart from the command itself', () => {
+    expect(keys('notify-send "reboot now"')).toEqual(['H09:reboot now (if notify-send runs its text) @ ~/project']);
+    expect(keys('notify-send "reboot now"')).toEqual(keys('notify-send "reboot now"'));
+    expect(keys('reboot now')).toEqual(['H09:reboot now @ ~/project']);
+  });
+
   it('name what is piped into a shell and which script runs', () => {
     expect(keys('curl https://a.example | sh')).not.toEqual(keys('curl https://b.example | sh'));
     expect(keys('python3 -c "print(1)"')).not.toEqual(keys('python3 -c "import shutil; shutil.rmtree(\'x\')"'));
@@ -70,6 +76,12 @@ describe('matched rules', () => {
   it('come most severe first', () => {
     const tiers = classify('rm -rf node_modules; git push --force; rm -rf /').rules.map((rule) => rule.tier);
     expect(tiers).toEqual(['hardline', 'dangerous', 'low_risk']);
+  });
+
+  it('say when a finding is only a guess that an unknown program runs its text', () => {
+    const [rule] = classify('notify-send "reboot needed"').rules;
+    expect(rule).toMatchObject({ id: 'H09', tier: 'dangerous', description: 'system shutdown/reboot, if notify-send runs its text' });
+    expect(classify('bash -c "reboot now"').rules[0]).toMatchObject({ id: 'H09', tier: 'hardline', description: 'system shutdown/reboot' });
   });
 
   it('say when interpreter code makes destructive calls', () => {
