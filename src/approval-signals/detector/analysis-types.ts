@@ -45,7 +45,9 @@ export type StdinFeed =
   | { kind: 'heredoc' | 'herestring'; text: string; literal: boolean; word?: ShellWord }
   | { kind: 'pipe'; producers: ExecutedCommand[]; text?: string }
   | { kind: 'process-substitution'; word: ShellWord }
-  | { kind: 'file'; word: ShellWord };
+  | { kind: 'file'; word: ShellWord }
+  /** A network connection (`sh < /dev/tcp/h/p`, `nc -e sh h p`): what arrives there is the input. */
+  | { kind: 'network'; address: string };
 
 export interface ExecutedCommand {
   /** Lower-cased basename used by the rules; `null` when dynamic and not guessable. */

@@ -12,7 +12,7 @@ export function isShell(program: string): boolean {
   return SHELLS.has(program);
 }
 
-export const FETCHERS = new Set(['curl', 'wget', 'nc', 'ncat', 'netcat', 'fetch', 'aria2c', 'http', 'https', 'xh', 'lwp-request', 'socat']);
+export const FETCHERS = new Set(['curl', 'wget', 'nc', 'ncat', 'netcat', 'telnet', 'fetch', 'aria2c', 'http', 'https', 'xh', 'lwp-request', 'socat']);
 
 export const DATABASE_CLIENTS = new Set([
   'psql', 'mysql', 'mariadb', 'sqlite3', 'sqlite', 'clickhouse-client', 'clickhouse', 'duckdb', 'sqlcmd', 'cockroach', 'mysqlsh',

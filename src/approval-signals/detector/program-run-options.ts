@@ -14,9 +14,13 @@ import { lookupTable } from './lookup-table';
  * A program named by an option (run with `operands`), or shell text an option hands to a shell (a
  * word that is not literal where it is known only at run time: `sed 's/x/&/e'` runs the input).
  */
-export type RunByOption =
+export type RunByOption = (
   | { kind: 'program'; argv: ShellWord[]; option: string }
-  | { kind: 'shell'; text: ShellWord; option: string };
+  | { kind: 'shell'; text: ShellWord; option: string }
+) & {
+  /** What runs reads and writes the program's network connection (`nc -e sh h p`): it is its input. */
+  network?: true;
+};
 
 interface RunningOption {
   /** Spellings: `--long` (also `--long=VALUE`), `-x` (also `-xVALUE`). */
@@ -31,6 +35,8 @@ interface RunningOption {
   valueForm?: RegExp;
   /** A one-letter option that may end a cluster of flags (`rsync -avze CMD`). */
   clustered?: boolean;
+  /** What it runs gets the network connection as its input and output (netcat's `-e`, `-c`). */
+  network?: true;
 }
 
 const SSH_COMMAND_SETTING = /^(?:ProxyCommand|LocalCommand|KnownHostsCommand)\s*=?\s*/i;
@@ -62,16 +68,16 @@ const RUNNING_OPTIONS = lookupTable<readonly RunningOption[]>({
   make: [{ names: ['SHELL='], value: 'shell' }],
   gmake: [{ names: ['SHELL='], value: 'shell' }],
   ncat: [
-    { names: ['-c', '--sh-exec'], value: 'shell' },
-    { names: ['-e', '--exec'], value: 'program' },
+    { names: ['-c', '--sh-exec'], value: 'shell', network: true },
+    { names: ['-e', '--exec'], value: 'program', network: true },
   ],
   nc: [
-    { names: ['-c'], value: 'shell' },
-    { names: ['-e'], value: 'program' },
+    { names: ['-c'], value: 'shell', network: true },
+    { names: ['-e'], value: 'program', network: true },
   ],
   netcat: [
-    { names: ['-c'], value: 'shell' },
-    { names: ['-e'], value: 'program' },
+    { names: ['-c'], value: 'shell', network: true },
+    { names: ['-e'], value: 'program', network: true },
   ],
   rsync: [{ names: ['-e', '--rsh', '--rsync-path'], value: 'shell', clustered: true }],
   ssh: SSH_OPTIONS,
@@ -116,9 +122,10 @@ function optionRuns(program: string | null, args: readonly ShellWord[], table?: 
       const value = valueOf(word, args[index + 1], option);
       if (!value) continue;
       if (value.next) values.add(++index);
-      if (option.value === 'shell') found.push({ kind: 'shell', text: value.word, option: value.name });
+      const network = option.network ? { network: true as const } : {};
+      if (option.value === 'shell') found.push({ kind: 'shell', text: value.word, option: value.name, ...network });
       else if (option.perFile) perFile.push({ word: value.word, option: value.name });
-      else found.push({ kind: 'program', argv: [value.word], option: value.name });
+      else found.push({ kind: 'program', argv: [value.word], option: value.name, ...network });
       break;
     }
   }
@@ -179,13 +186,17 @@ function sedRuns(args: readonly ShellWord[]): RunByOption[] {
   });
 }
 
-/** `socat - EXEC:CMD` and `SYSTEM:CMD` addresses (address options follow a comma). */
+/** socat's addresses that open a network connection (`TCP:h:p`, `TCP-LISTEN:p`, `OPENSSL:h:p`, `UDP-RECV:p`, ...). */
+const SOCAT_NETWORK = /^(?:TCP|UDP|SCTP|DCCP|UDPLITE|IP|RAW|OPENSSL|SSL|SOCKS|SOCKS4A?|SOCKS5|PROXY|VSOCK)[\w-]*:/i;
+
+/** `socat - EXEC:CMD` and `SYSTEM:CMD` addresses (address options follow a comma); beside a network address, what runs reads it. */
 function socatRuns(args: readonly ShellWord[]): RunByOption[] {
+  const network = args.some((word) => SOCAT_NETWORK.test(word.value)) ? { network: true as const } : {};
   return args.flatMap((word): RunByOption[] => {
     const address = /^(EXEC|SYSTEM):((?:[^,\\]|\\.)*)/is.exec(word.value);
     if (!address) return [];
     const text = address[2]!.replace(/\\(.)/g, '$1');
-    return [{ kind: 'shell', text: withValue(word, text), option: address[1]!.toUpperCase() }];
+    return [{ kind: 'shell', text: withValue(word, text), option: address[1]!.toUpperCase(), ...network }];
   });
 }
 

