@@ -3,7 +3,7 @@
 // the shell text handed to `bash -c`/`eval`/`ssh` (parsed again, depth-limited).
 import type { Analysis, ExecutedCommand, Invocation, Substitution, UnknownFact } from './analysis-types';
 import { applyRedirects } from './redirects';
-import { walkSimpleCommand } from './simple-command';
+import { judgeAssignment, walkSimpleCommand } from './simple-command';
 import { withParsedShell, type SyntaxNode } from './shell-parser';
 import { buildWord, type WordHooks } from './shell-words';
 import { executeFedText, knownOutput } from './stdin-feeds';
@@ -11,7 +11,7 @@ import { turnsOnErrexit } from './directory-changes';
 import { arithmeticAssigns, mayChangeVariables } from './variable-changes';
 import { childScope, nestedScope, type Scope } from './walk-scope';
 import type { WalkerApi } from './walker-api';
-import { assignedTexts, deferredCodeOfAssignment } from './deferred-code';
+import { assignedTexts } from './deferred-code';
 
 const LIMITS = { reparseDepth: 6, nesting: 150, commands: 400 };
 
@@ -261,7 +261,7 @@ export class CommandWalker implements WalkerApi {
     const value = node.childForFieldName('value');
     const word = value ? buildWord(value, this.wordHooks(scope)) : undefined;
     if (!name) return;
-    for (const code of deferredCodeOfAssignment(name, assignedTexts(value, this.wordHooks(scope)))) this.reparse(code, scope, `${name} (runs later)`, scope.layers, null);
+    judgeAssignment(this, name, assignedTexts(value, this.wordHooks(scope)), scope, scope.layers, node.text);
     const known = word === undefined ? '' : word.literal ? word.value : word.guess;
     this.assigned.push(name);
     if (known === undefined || this.namerefs) scope.vars.delete(name);

@@ -96,8 +96,9 @@ function applyFileRedirect(api: WalkerApi, redirect: SyntaxNode, scope: Scope, c
   for (const target of fieldWords(destination)) recordWrite(api, target, scope, commandText, operator);
 }
 
-export function recordWrite(api: WalkerApi, target: ShellWord, scope: Scope, commandText: string, operator: string): void {
-  for (const cwd of possibleCwds(scope)) api.analysis.writes.push({ via: 'redirect', target, cwd, command: commandText, program: operator, wrappers: scope.wrappers, ...guessMark(scope) });
+/** `via`: `output` for a file a program is told to write by other means (a variable: `HISTFILE=x`). */
+export function recordWrite(api: WalkerApi, target: ShellWord, scope: Scope, commandText: string, operator: string, via: 'redirect' | 'output' = 'redirect'): void {
+  for (const cwd of possibleCwds(scope)) api.analysis.writes.push({ via, target, cwd, command: commandText, program: operator, wrappers: scope.wrappers, ...guessMark(scope) });
 }
 
 function guessMark(scope: Scope): { guessedRunner?: string } {

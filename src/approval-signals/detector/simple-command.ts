@@ -2,7 +2,7 @@
 // shell text it hands on (`bash -c`, `eval`, `ssh`), which is parsed and walked in turn.
 import type { ExecutedCommand, Invocation, ShellWord, StdinFeed } from './analysis-types';
 import { guessedArgvs, programOf } from './dynamic-names';
-import { applyRedirects, isDescriptorOfNext } from './redirects';
+import { applyRedirects, isDescriptorOfNext, recordWrite } from './redirects';
 import { isShell } from './program-names';
 import { describeScriptInvocation } from './script-invocations';
 import type { SyntaxNode } from './shell-parser';
@@ -11,7 +11,7 @@ import { executeEmbeddedShell, executeFedText } from './stdin-feeds';
 import { followDirectoryChange } from './directory-changes';
 import { findExecs } from './find-exec';
 import { runByOptions } from './program-run-options';
-import { assignedTexts, deferredCodeOfAssignment, deferredCodeOfCommand } from './deferred-code';
+import { assignedTexts, assignmentWords, declaredAssignments, deferredCodeOfAssignment, deferredCodeOfCommand, filesNamedByAssignment } from './deferred-code';
 import type { Scope } from './walk-scope';
 import type { WalkerApi } from './walker-api';
 import { unwrapOnce } from './wrappers';
@@ -29,7 +29,7 @@ export function walkSimpleCommand(api: WalkerApi, node: SyntaxNode, scope: Scope
   for (let index = 0; index < node.childCount; index++) {
     const child = node.child(index)!;
     const field = node.fieldNameForChild(index);
-    if (child.type === 'variable_assignment') prefixLabels.push(assignmentLabel(child, api, scope));
+    if (child.type === 'variable_assignment') prefixLabels.push(assignmentLabel(child, api, scope, (statement ?? node).text));
     else if (field === 'name') wordNodes.unshift(child.firstNamedChild ?? child);
     else if (field === 'argument') {
       if (!isDescriptorOfNext(child)) wordNodes.push(child);
@@ -68,12 +68,21 @@ export function walkSimpleCommand(api: WalkerApi, node: SyntaxNode, scope: Scope
   return api.continueAfterHeredoc(commands, effects.continuations, scope);
 }
 
-function assignmentLabel(node: SyntaxNode, api: WalkerApi, scope: Scope): string {
+function assignmentLabel(node: SyntaxNode, api: WalkerApi, scope: Scope, text: string): string {
   const value = node.childForFieldName('value');
   const word = value ? buildWord(value, api.wordHooks(scope)) : literalWord('');
   const name = node.childForFieldName('name')?.text ?? '';
-  for (const code of deferredCodeOfAssignment(name, assignedTexts(value, api.wordHooks(scope)))) api.reparse(code, scope, `${name} (runs later)`, scope.layers, null);
+  judgeAssignment(api, name, assignedTexts(value, api.wordHooks(scope)), scope, scope.layers, text);
   return `${name}=${word.value}`;
+}
+
+/**
+ * What an assignment makes happen later: the code a shell or program runs (judged as run there,
+ * wherever the shell is by then: no cwd), the file a program writes (judged as a write of it).
+ */
+export function judgeAssignment(api: WalkerApi, name: string, values: string | readonly string[], scope: Scope, layers: Invocation[], text: string): void {
+  for (const code of deferredCodeOfAssignment(name, values)) api.reparse(code, scope, `${name} (runs later)`, layers, null);
+  for (const file of filesNamedByAssignment(name, values)) recordWrite(api, literalWord(file), scope, text, `${name}=`, 'output');
 }
 
 function expandFields(words: readonly ShellWord[]): ShellWord[] {
@@ -110,6 +119,10 @@ function resolve(api: WalkerApi, argv: ShellWord[], options: ResolveOptions): Ex
       break;
     }
     layers.push({ program, argv: current });
+    // `env NAME=value CMD`: the assignments act on CMD as a shell's prefix ones do.
+    if (program === 'env' && unwrapped.kind === 'inner') {
+      for (const { name, value } of assignmentWords(current.slice(1, current.length - unwrapped.inner.length))) judgeAssignment(api, name, value, { ...scope, wrappers }, layers, options.text);
+    }
     wrappers.push(unwrapped.label);
     if (unwrapped.kind === 'inner') {
       current = unwrapped.inner;
@@ -136,6 +149,9 @@ function resolve(api: WalkerApi, argv: ShellWord[], options: ResolveOptions): Ex
   if (!options.guessed && !options.elsewhere && options.prefixLabels.length === 0 && wrappers.length === scope.wrappers.length) followDirectoryChange(command, scope, api.home);
   // Runs later, wherever the shell is by then: no cwd.
   for (const code of deferredCodeOfCommand(command.program, command.argv)) api.reparse(code, scope, `${command.program ?? '?'} (runs later)`, layers, null);
+  for (const { name, value } of declaredAssignments(command.program, command.argv)) {
+    for (const file of filesNamedByAssignment(name, value)) recordWrite(api, literalWord(file), { ...scope, wrappers }, options.text, `${name}=`, 'output');
+  }
   if (command.program === 'alias') defineAliases(api, command, scope, layers);
   else if (command.program !== null && !isKnownProgram(command.program) && !isShell(command.program) && !isInterpreter(command.program)) {
     speculate(api, command, current, { ...options, scope: { ...scope, wrappers, layers } });
