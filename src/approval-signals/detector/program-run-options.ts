@@ -103,7 +103,7 @@ export function runByOptions(program: string | null, args: readonly ShellWord[])
   if (program === 'sed') return sedRuns(args);
   if (program === 'git') return [...gitPositionalRuns(args), ...optionRuns(program, args)];
   if (program === 'socat') return socatRuns(args);
-  if (program !== null && SQL_COMMAND_OPTIONS[program]) return sqlShellEscapes(program, args);
+  if (program !== null && COMMAND_LANGUAGE_OPTIONS[program]) return commandLanguageEscapes(program, args);
   return optionRuns(program, args);
 }
 
@@ -200,15 +200,25 @@ function socatRuns(args: readonly ShellWord[]): RunByOption[] {
   });
 }
 
-/** The SQL clients' options that take the client's own commands, shell escapes among them. */
-const SQL_COMMAND_OPTIONS = lookupTable<readonly RunningOption[]>({
+/**
+ * Options that take the program's own commands, shell escapes among them (command-languages.ts):
+ * SQL clients', gdb's `-ex`, the editors' `-c`/`+CMD`, expect's `-c`. Known to run, not guessed.
+ */
+const EDITOR_COMMAND_OPTIONS: readonly RunningOption[] = [{ names: ['-c', '--cmd', '+'], value: 'shell' }];
+const COMMAND_LANGUAGE_OPTIONS = lookupTable<readonly RunningOption[]>({
   psql: [{ names: ['-c', '--command'], value: 'shell' }],
   mysql: [{ names: ['-e', '--execute'], value: 'shell' }],
   mariadb: [{ names: ['-e', '--execute'], value: 'shell' }],
+  gdb: [{ names: ['-ex', '--ex', '-iex', '--iex', '-eval-command', '--eval-command', '-init-eval-command', '--init-eval-command'], value: 'shell' }],
+  vim: EDITOR_COMMAND_OPTIONS,
+  vi: EDITOR_COMMAND_OPTIONS,
+  nvim: EDITOR_COMMAND_OPTIONS,
+  ex: EDITOR_COMMAND_OPTIONS,
+  expect: [{ names: ['-c'], value: 'shell' }],
 });
 
-function sqlShellEscapes(program: string, args: readonly ShellWord[]): RunByOption[] {
-  return optionRuns(program, args, SQL_COMMAND_OPTIONS[program]).flatMap((run) =>
+function commandLanguageEscapes(program: string, args: readonly ShellWord[]): RunByOption[] {
+  return optionRuns(program, args, COMMAND_LANGUAGE_OPTIONS[program]).flatMap((run) =>
     run.kind === 'shell' && run.text.literal ? shellEscapes(program, run.text.value).map((text): RunByOption => ({ kind: 'shell', text: literalWord(text), option: run.option })) : [],
   );
 }

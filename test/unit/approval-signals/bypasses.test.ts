@@ -240,6 +240,7 @@ const MUST_NOT_FLAG: Row[] = [
   ["git submodule foreach 'git status'", 'safe'],
   ['git fetch -u origin', 'safe'],
   ["gdb -batch -ex 'bt full' ./app core", 'safe'],
+  ["vim -c 'set number' +10 notes.txt", 'safe'],
   ['npx jest --coverage', 'safe'],
   ['npm exec --yes -- tsc -p .', 'safe'],
   ['uv run pytest -q', 'safe'],
@@ -339,13 +340,15 @@ const COMMANDS_RUN_BY_PROGRAMS: Row[] = [
   ["sed 's/x/&/e' notes.txt", 'dangerous', 'N40'],
   ["sed -n 'w /home/user/.bashrc' notes.txt", 'dangerous', 'N11'],
   ["sed -e 's/a/b/' -e 's/c/d/w /home/user/.ssh/authorized_keys' notes.txt", 'dangerous', 'N11'],
-  // An unknown program's text arguments: editors, debuggers and the like escape to the shell.
-  // Only guessed to run: what it finds asks a person (rule kept, tier capped at dangerous).
-  ["gdb -batch -ex 'shell rm -rf /' ./app", 'dangerous', 'H01'],
+  // Editors, debuggers and the like escape to the shell from the commands an option gives them.
+  ["gdb -batch -ex 'shell rm -rf /' ./app", 'hardline', 'H01'],
+  ["gdb --eval-command='!reboot' ./app", 'hardline', 'H09'],
   ["vim -es -c '!rm -rf src' -c q notes.txt", 'dangerous', 'D02'],
-  ["nvim --headless +'!rm -rf src' +q", 'dangerous', 'D02'],
+  ["nvim --headless +'!rm -rf /' +q", 'hardline', 'H01'],
+  ["expect -c 'spawn rm -rf /'", 'hardline', 'H01'],
+  // An unknown program's text arguments are only guessed to run: what is found asks a person.
   ['emacs --batch --eval \'(shell-command "rm -rf src")\'', 'dangerous', 'D02'],
-  ["expect -c 'spawn rm -rf /'", 'dangerous', 'H01'],
+  ['emacs --batch --eval \'(shell-command "rm -rf /")\'', 'dangerous', 'H01'],
   ["mytool --hook='make; rm -rf src'", 'dangerous', 'D02'],
   // Project runners and toolboxes run any command; SQL clients and socat have shell escapes.
   ['npm exec -- rm -rf /', 'hardline', 'H01'],
