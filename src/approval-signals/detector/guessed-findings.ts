@@ -6,7 +6,9 @@ import type { Analysis } from './analysis-types';
 import type { RuleHit } from './rule-catalog';
 
 /** Each hit whose every source is a guess, marked with the program guessed to run it; its key says so too. */
-export function markGuesses(hits: readonly RuleHit[], analysis: Analysis): RuleHit[] {
+export function markGuesses(hits: RuleHit[], analysis: Analysis): RuleHit[] {
+  const guessed = (fact: { guessedRunner?: string }) => fact.guessedRunner !== undefined;
+  if (!analysis.commands.some(guessed) && !analysis.writes.some(guessed) && !analysis.reads.some(guessed)) return hits;
   return hits.map((hit) => {
     const runner = guessedRunnerOf(hit, analysis);
     return runner === undefined ? hit : { ...hit, guessedRunner: runner, canonical: `${hit.canonical} (if ${runner} runs its text)` };

@@ -11,31 +11,39 @@ const WRITE_OPERATORS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
 
 /** Bash's own network paths. */
 const NETWORK_PATH = /^\/dev\/(?:tcp|udp)\/./;
+/** What a command without redirections and without inherited connections gets (never changed). */
+const NO_CONNECTIONS = new Map<string, string>();
 
 export interface RedirectEffects {
   stdin?: StdinFeed;
   /** Pipelines or lists written after a heredoc start, to run after the command. */
   continuations: SyntaxNode[];
   /** Descriptors open on a network connection after these redirections (kept by a bare `exec`). */
-  connections: Map<string, string>;
+  connections: ReadonlyMap<string, string>;
 }
 
 export function applyRedirects(api: WalkerApi, redirects: readonly SyntaxNode[], scope: Scope, commandText: string): RedirectEffects {
-  const effects: RedirectEffects = { continuations: [], connections: new Map(scope.connections) };
+  if (!redirects.length) return { continuations: [], connections: scope.connections ?? NO_CONNECTIONS, ...stdinOf(scope.connections) };
+  const connections = new Map(scope.connections);
+  const effects: RedirectEffects = { continuations: [], connections };
   for (const redirect of redirects) {
-    if (redirect.type === 'file_redirect') applyFileRedirect(api, redirect, scope, commandText, effects);
+    if (redirect.type === 'file_redirect') applyFileRedirect(api, redirect, scope, commandText, effects, connections);
     else if (redirect.type === 'herestring_redirect') {
       const target = redirect.namedChildren.at(-1);
       if (!target) continue;
       const word = buildWord(target, api.wordHooks(scope));
       const known = word.literal || word.guess !== undefined;
       effects.stdin = { kind: 'herestring', text: `${word.guess ?? word.value}\n`, literal: known, word };
-      effects.connections.delete('0');
-    } else if (redirect.type === 'heredoc_redirect') applyHeredoc(api, redirect, scope, commandText, effects);
+      connections.delete('0');
+    } else if (redirect.type === 'heredoc_redirect') applyHeredoc(api, redirect, scope, commandText, effects, connections);
   }
-  const connection = effects.connections.get('0');
-  if (connection !== undefined) effects.stdin = { kind: 'network', address: connection };
-  return effects;
+  return { ...effects, ...stdinOf(connections) };
+}
+
+/** Input read from a network connection when descriptor 0 leads to one. */
+function stdinOf(connections: ReadonlyMap<string, string> | undefined): { stdin?: StdinFeed } {
+  const connection = connections?.get('0');
+  return connection === undefined ? {} : { stdin: { kind: 'network', address: connection } };
 }
 
 /**
@@ -92,12 +100,12 @@ function followConnections(connections: Map<string, string>, operator: string, w
   }
 }
 
-function applyFileRedirect(api: WalkerApi, redirect: SyntaxNode, scope: Scope, commandText: string, effects: RedirectEffects): void {
+function applyFileRedirect(api: WalkerApi, redirect: SyntaxNode, scope: Scope, commandText: string, effects: RedirectEffects, connections: Map<string, string>): void {
   const { operator, descriptor } = readRedirect(redirect);
   const destinationNode = redirect.childForFieldName('destination') ?? redirect.namedChildren.at(-1);
   if (!destinationNode || destinationNode.type === 'file_descriptor') return;
   const destination = buildWord(destinationNode, api.wordHooks(scope));
-  followConnections(effects.connections, operator, descriptor, destination.guess ?? destination.value);
+  followConnections(connections, operator, descriptor, destination.guess ?? destination.value);
   // Bash expands a target's braces too: `> /{e..e}tc/hosts` writes /etc/hosts (more than one word
   // is an error, but each is judged).
   if (operator === '<' || operator === '<>') {
@@ -126,7 +134,7 @@ function possibleCwds(scope: Scope): (string | null)[] {
   return [scope.cwd, ...(scope.cwdFallbacks ?? [])];
 }
 
-function applyHeredoc(api: WalkerApi, redirect: SyntaxNode, scope: Scope, commandText: string, effects: RedirectEffects): void {
+function applyHeredoc(api: WalkerApi, redirect: SyntaxNode, scope: Scope, commandText: string, effects: RedirectEffects, connections: Map<string, string>): void {
   const start = redirect.children.find((child) => child.type === 'heredoc_start')?.text ?? '';
   const body = redirect.children.find((child) => child.type === 'heredoc_body');
   const quoted = /['"\\]/.test(start);
@@ -136,9 +144,9 @@ function applyHeredoc(api: WalkerApi, redirect: SyntaxNode, scope: Scope, comman
   if (redirect.children.some((child) => child.type === '<<-')) text = text.replace(/^\t+/gm, '');
   const literal = quoted || !body?.namedChildren.some((child) => child.type !== 'heredoc_content');
   effects.stdin = { kind: 'heredoc', text, literal };
-  effects.connections.delete('0');
+  connections.delete('0');
   for (const child of redirect.namedChildren) {
-    if (child.type === 'file_redirect') applyFileRedirect(api, child, scope, commandText, effects);
+    if (child.type === 'file_redirect') applyFileRedirect(api, child, scope, commandText, effects, connections);
     else if (child.type === 'herestring_redirect' || child.type === 'heredoc_redirect') continue;
     else if (!['heredoc_start', 'heredoc_body', 'heredoc_end'].includes(child.type)) effects.continuations.push(child);
   }
