@@ -119,11 +119,11 @@ function resolve(api: WalkerApi, argv: ShellWord[], options: ResolveOptions): Ex
       break;
     }
     layers.push({ program, argv: current });
-    // `env NAME=value CMD`: the assignments act on CMD as a shell's prefix ones do.
-    if (program === 'env' && unwrapped.kind === 'inner') {
-      for (const { name, value } of assignmentWords(current.slice(1, current.length - unwrapped.inner.length))) judgeAssignment(api, name, value, { ...scope, wrappers }, layers, options.text);
-    }
     wrappers.push(unwrapped.label);
+    // `env NAME=value CMD`, `sudo NAME=value CMD`: settings for CMD act on it as a shell's prefix assignments do.
+    if (unwrapped.kind === 'inner') {
+      for (const { name, value } of assignmentWords(current.slice(1, current.length - unwrapped.inner.length))) judgeAssignment(api, name, value, { ...scope, wrappers: [...wrappers] }, layers, options.text);
+    }
     if (unwrapped.kind === 'inner') {
       current = unwrapped.inner;
       extraArgsUnknown ||= unwrapped.extraArgsUnknown === true;

@@ -20,8 +20,9 @@ export type Unwrapped =
 const NONE: Unwrapped = { kind: 'none' };
 
 /** Wrappers whose options are plain: after the options comes the command. */
-const SIMPLE_WRAPPERS = lookupTable<OptionSpec & { operandsBefore?: number }>({
-  sudo: { shortValued: 'ugCDhprtTU', longValued: ['user', 'group', 'close-from', 'chdir', 'host', 'prompt', 'role', 'type', 'command-timeout', 'other-user', 'chroot'] },
+/** `settings`: `NAME=value` words before the command set its environment (`sudo HOME=/x cmd`). */
+const SIMPLE_WRAPPERS = lookupTable<OptionSpec & { operandsBefore?: number; settings?: true }>({
+  sudo: { shortValued: 'ugCDhprtTU', longValued: ['user', 'group', 'close-from', 'chdir', 'host', 'prompt', 'role', 'type', 'command-timeout', 'other-user', 'chroot'], settings: true },
   doas: { shortValued: 'uC' },
   command: {},
   builtin: {},
@@ -66,7 +67,7 @@ const SIMPLE_WRAPPERS = lookupTable<OptionSpec & { operandsBefore?: number }>({
   sem: { shortValued: 'j', longValued: ['id', 'jobs'] },
   chpst: { shortValued: 'ugUebm/noltvdcfpr' },
   softlimit: { shortValued: 'mdsloprfct' },
-  'sudo-rs': { shortValued: 'ugCDhprtTU', longValued: ['user', 'group', 'chdir'] },
+  'sudo-rs': { shortValued: 'ugCDhprtTU', longValued: ['user', 'group', 'chdir'], settings: true },
   please: { shortValued: 't', longValued: ['target'] },
   authbind: {},
   trickle: { shortValued: 'udwtLs' },
@@ -127,10 +128,12 @@ export function unwrapOnce(program: string, args: readonly ShellWord[]): Unwrapp
   }
 }
 
-function unwrapSimple(program: string, args: readonly ShellWord[], spec: OptionSpec & { operandsBefore?: number }): Unwrapped {
+function unwrapSimple(program: string, args: readonly ShellWord[], spec: OptionSpec & { operandsBefore?: number; settings?: true }): Unwrapped {
   const parsed = parseArgs(args, { ...spec, stopAtOperand: true });
   if (NON_RUNNING[program]?.some((name) => hasOption(parsed, name))) return NONE;
-  const inner = args.slice(parsed.rest + (spec.operandsBefore ?? 0));
+  let start = parsed.rest + (spec.operandsBefore ?? 0);
+  while (spec.settings && start < args.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[start]!.value)) start++;
+  const inner = args.slice(start);
   if (!inner.length) return NONE;
   // xargs appends (or substitutes) arguments read from stdin: they are never known here.
   return { kind: 'inner', label: program, inner, extraArgsUnknown: program === 'xargs' };

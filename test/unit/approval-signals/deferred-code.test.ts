@@ -47,6 +47,8 @@ test.each([
   ['PSQL_HISTORY=~/.hermes-temporal/config.yaml psql', 'SELF01'],
   ['SQLITE_HISTORY=~/.profile sqlite3 app.db', 'N11'],
   ["env GIT_EXTERNAL_DIFF='rm -rf src' git diff", 'D02'],
+  ["sudo GIT_EXTERNAL_DIFF='rm -rf src' git diff", 'D02'],
+  ['sudo -u root HISTFILE=/etc/profile bash -i', 'N10'],
 ])('%s writes or runs what it names (%s)', (command, rule) => {
   const verdict = classifyCommand(command, VECTOR_CONTEXT);
   expect({ tier: verdict.tier, rules: verdict.rules.map((matched) => matched.id) }).toEqual({ tier: 'dangerous', rules: expect.arrayContaining([rule]) });

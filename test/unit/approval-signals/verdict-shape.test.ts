@@ -107,6 +107,10 @@ describe('the commands found', () => {
       { name: 'rm', args: ['-rf', '/tmp/x'], wrappers: ['sudo', 'timeout', 'env'], text: 'sudo timeout 5 env X=1 rm -rf /tmp/x' },
     ]);
     expect(classify('FOO=1 make').commands[0]?.wrappers).toEqual(['FOO=1']);
+    // sudo takes `NAME=value` words before the command as its environment.
+    expect(classify('sudo -u root LANG=C rm -rf /tmp/x').commands).toEqual([
+      { name: 'rm', args: ['-rf', '/tmp/x'], wrappers: ['sudo'], text: 'sudo -u root LANG=C rm -rf /tmp/x' },
+    ]);
   });
 
   it('takes digits written against a redirection for its descriptor, not an argument', () => {
