@@ -42,12 +42,6 @@ function variableUse(name: string): VariableUse | undefined {
 const CONFIG_PARAMETER_VALUE = /'[^']*'='((?:[^']|'\\'')*)'/g;
 const SUBSTITUTION = /\$\(((?:[^()]|\([^()]*\))*)\)|`([^`]*)`/g;
 
-/** The shell text a command leaves for later: the handler of `trap`, code assigned by `export` and the like. */
-export function deferredCodeOfCommand(program: string | null, argv: readonly ShellWord[]): string[] {
-  if (program === 'trap') return trapHandler(argv.slice(1).map((word) => word.guess ?? word.value));
-  return declaredAssignments(program, argv).flatMap(({ name, value }) => deferredCodeOfAssignment(name, value));
-}
-
 /** The `NAME=value` arguments of `export`, `declare` and the like. */
 export function declaredAssignments(program: string | null, argv: readonly ShellWord[]): { name: string; value: string }[] {
   if (program === null || !DECLARING.has(program)) return [];
@@ -85,8 +79,9 @@ export function deferredCodeOfAssignment(name: string, value: string | readonly 
   return [...value.matchAll(SUBSTITUTION)].map((match) => match[1] ?? match[2] ?? '').filter((code) => code.trim() !== '');
 }
 
-/** `trap [-lpP] [--] [handler] signal...`: one operand alone, or `-`, resets a signal and runs nothing. */
-function trapHandler(words: readonly string[]): string[] {
+/** The handler of `trap [-lpP] [--] [handler] signal...`: one operand alone, or `-`, resets a signal and runs nothing. */
+export function trapHandler(argv: readonly ShellWord[]): string[] {
+  const words = argv.slice(1).map((word) => word.guess ?? word.value);
   let index = 0;
   while (index < words.length && /^-[lpP]+$/.test(words[index]!)) index += 1;
   if (words[index] === '--') index += 1;

@@ -11,7 +11,7 @@ import { executeEmbeddedShell, executeFedText } from './stdin-feeds';
 import { followDirectoryChange } from './directory-changes';
 import { findExecs } from './find-exec';
 import { runByOptions } from './program-run-options';
-import { assignedTexts, assignmentWords, declaredAssignments, deferredCodeOfAssignment, deferredCodeOfCommand, filesNamedByAssignment } from './deferred-code';
+import { assignedTexts, assignmentWords, declaredAssignments, deferredCodeOfAssignment, filesNamedByAssignment, trapHandler } from './deferred-code';
 import type { Scope } from './walk-scope';
 import type { WalkerApi } from './walker-api';
 import { unwrapOnce } from './wrappers';
@@ -120,11 +120,10 @@ function resolve(api: WalkerApi, argv: ShellWord[], options: ResolveOptions): Ex
     }
     layers.push({ program, argv: current });
     wrappers.push(unwrapped.label);
-    // `env NAME=value CMD`, `sudo NAME=value CMD`: settings for CMD act on it as a shell's prefix assignments do.
     if (unwrapped.kind === 'inner') {
-      for (const { name, value } of assignmentWords(current.slice(1, current.length - unwrapped.inner.length))) judgeAssignment(api, name, value, { ...scope, wrappers: [...wrappers] }, layers, options.text);
-    }
-    if (unwrapped.kind === 'inner') {
+      // `env NAME=value CMD`, `sudo NAME=value CMD`: settings for CMD act on it as a shell's prefix assignments do.
+      const settings = assignmentWords(current.slice(1, current.length - unwrapped.inner.length));
+      for (const { name, value } of settings) judgeAssignment(api, name, value, { ...scope, wrappers: [...wrappers] }, layers, options.text);
       current = unwrapped.inner;
       extraArgsUnknown ||= unwrapped.extraArgsUnknown === true;
       continue;
@@ -148,10 +147,8 @@ function resolve(api: WalkerApi, argv: ShellWord[], options: ResolveOptions): Ex
   api.record(command);
   if (!options.guessed && !options.elsewhere && options.prefixLabels.length === 0 && wrappers.length === scope.wrappers.length) followDirectoryChange(command, scope, api.home);
   // Runs later, wherever the shell is by then: no cwd.
-  for (const code of deferredCodeOfCommand(command.program, command.argv)) api.reparse(code, scope, `${command.program ?? '?'} (runs later)`, layers, null);
-  for (const { name, value } of declaredAssignments(command.program, command.argv)) {
-    for (const file of filesNamedByAssignment(name, value)) recordWrite(api, literalWord(file), { ...scope, wrappers }, options.text, `${name}=`, 'output');
-  }
+  if (command.program === 'trap') for (const code of trapHandler(command.argv)) api.reparse(code, scope, 'trap (runs later)', layers, null);
+  for (const { name, value } of declaredAssignments(command.program, command.argv)) judgeAssignment(api, name, value, { ...scope, wrappers }, layers, options.text);
   if (command.program === 'alias') defineAliases(api, command, scope, layers);
   else if (command.program !== null && !isKnownProgram(command.program) && !isShell(command.program) && !isInterpreter(command.program)) {
     speculate(api, command, current, { ...options, scope: { ...scope, wrappers, layers } });
