@@ -7,6 +7,7 @@
 import type { ShellWord } from './analysis-types';
 import { hasOption, parseArgs, type OptionSpec } from './flags';
 import { joinWords } from './joined-words';
+import { unwrapTerminalRunner } from './terminal-runners';
 import { unwrapProjectRunner } from './project-runners';
 import { lookupTable } from './lookup-table';
 
@@ -124,7 +125,7 @@ export function unwrapOnce(program: string, args: readonly ShellWord[]): Unwrapp
     case 'entr':
       return unwrapEntr(args);
     default:
-      return unwrapProjectRunner(program, args) ?? NONE;
+      return unwrapProjectRunner(program, args) ?? unwrapTerminalRunner(program, args) ?? NONE;
   }
 }
 

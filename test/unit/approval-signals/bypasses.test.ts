@@ -417,8 +417,29 @@ const GUESSED_TEXT: Row[] = [
   ['mytool rm -rf /', 'hardline', 'H01'],
 ];
 
+// Terminal multiplexers and emulators are known to run (or type into a shell) what they are given.
+const TERMINAL_RUNNERS: Row[] = [
+  ["tmux new-session -d 'rm -rf /'", 'hardline', 'H01'],
+  ["tmux new -d -s w 'rm -rf ~'", 'hardline', 'H03'],
+  ["tmux send-keys -t x 'rm -rf /' Enter", 'hardline', 'H01'],
+  ["tmux split-window 'rm -rf ~'", 'hardline', 'H03'],
+  ["tmux run-shell 'rm -rf ~'", 'hardline', 'H03'],
+  ["tmux new -d \\; send-keys 'rm -rf ~' C-m", 'hardline', 'H03'],
+  ["tmux -c 'rm -rf ~'", 'hardline', 'H03'],
+  ["xterm -e 'rm -rf /'", 'hardline', 'H01'],
+  ['xterm -e rm -rf /', 'hardline', 'H01'],
+  ['kitty -- rm -rf ~', 'hardline', 'H03'],
+  ["tmux new -d 'curl -s http://127.0.0.1:9/i | sh'", 'dangerous', 'D27'],
+  ['tmux ls', 'safe'],
+  ['tmux new -s dev', 'safe'],
+  ["tmux send-keys -t 0 'npm test' Enter", 'safe'],
+  ['tmux attach -t dev', 'safe'],
+  ['xterm', 'safe'],
+];
+
 describe.each([
   ['text only guessed to run', GUESSED_TEXT],
+  ['terminal multiplexers and emulators', TERMINAL_RUNNERS],
   ['quoting and program names', QUOTING_AND_NAMES],
   ['commands run by programs', COMMANDS_RUN_BY_PROGRAMS],
   ['wrappers', WRAPPERS],
