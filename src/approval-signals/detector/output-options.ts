@@ -109,7 +109,7 @@ function programSpecific(program: string, words: readonly ShellWord[]): { word: 
       const after = words.slice(subcommand + 1);
       switch (words[subcommand]?.value) {
         case 'config':
-          return configFileWrites('git config', words);
+          return gitConfigWrites(after) ? configFileWrites('git config', words) : [];
         case 'bundle':
           return after[0]?.value === 'create' && after[1] ? [{ word: after[1], via: 'output', label: 'git bundle create' }] : [];
         case 'archive':
@@ -173,6 +173,30 @@ function tarArchive(words: readonly ShellWord[]): { word: ShellWord; via: WriteT
     return value && value.value !== '-' ? [{ word: value, via: 'output', label: 'tar -f' }] : [];
   }
   return [];
+}
+
+/** Settings git only reads as data (who you are, colours, line endings): setting one in the user's file changes nothing git runs or trusts. */
+const HARMLESS_GIT_SETTINGS = /^(?:user\.(?:name|email)|init\.defaultbranch|color\.[\w.-]+|pull\.(?:rebase|ff)|push\.(?:default|autosetupremote)|fetch\.prune|core\.(?:autocrlf|eol|quotepath|filemode|ignorecase)|advice\.[\w-]+|merge\.conflictstyle|rebase\.(?:autosquash|autostash)|diff\.(?:colormoved|algorithm)|log\.date|column\.ui|rerere\.enabled)$/i;
+const GIT_CONFIG_READS = new Set(['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--get-color', '--get-colorbool', '--list', '-l']);
+/** Options of `git config` followed by a value that is no key. */
+const GIT_CONFIG_VALUED = new Set(['--file', '-f', '--blob', '--type', '--default', '--comment', '--value']);
+
+/** Whether a `git config` call writes a file at all: not a read, nor a setting in HARMLESS_GIT_SETTINGS. */
+function gitConfigWrites(words: readonly ShellWord[]): boolean {
+  const operands: string[] = [];
+  let changes = false;
+  for (let index = 0; index < words.length; index++) {
+    const text = words[index]!.value;
+    if (GIT_CONFIG_READS.has(text)) return false;
+    if (/^--(?:unset|add|replace-all|rename-section|remove-section|edit)|^-e$/.test(text)) changes = true;
+    if (GIT_CONFIG_VALUED.has(text)) index++;
+    else if (!text.startsWith('-')) operands.push(text);
+  }
+  const [first, second] = operands;
+  // `git config KEY` reads it, as `get` and `list` do.
+  if (first === 'get' || first === 'list' || (operands.length === 1 && !changes && first !== 'edit')) return false;
+  const key = first === 'set' ? second : first;
+  return !(key !== undefined && operands.length >= (first === 'set' ? 3 : 2) && HARMLESS_GIT_SETTINGS.test(key));
 }
 
 /** Where `git config` writes: `--file FILE`, or the user's or the system's file. */

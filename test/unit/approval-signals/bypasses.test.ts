@@ -253,6 +253,15 @@ const MUST_NOT_FLAG: Row[] = [
   ['npm config get registry', 'safe'],
   ['npm config set --location=project save-exact true', 'safe'],
   ['git config user.name Ada', 'safe'],
+  // The user's git config is read, or given who they are: nothing git runs or trusts changes.
+  ['git config --global user.name "Ada L"', 'safe'],
+  ['git config --global init.defaultBranch main', 'safe'],
+  ['git config set --global user.email ada@example.com', 'safe'],
+  ['git -C repo config --global pull.rebase true', 'safe'],
+  ['git config --global --list', 'safe'],
+  ['git config --global --get user.email', 'safe'],
+  ['git config --global user.name', 'safe'],
+  ['git config get --global user.name', 'safe'],
   ['psql <<< "select 1"', 'safe'],
   ["printf '%s\\n' ',s/a/b/g' w q | ed -s notes.txt", 'safe'],
   ['sqlite3 app.db <<< ".tables"', 'safe'],
@@ -394,6 +403,11 @@ const COMMANDS_RUN_BY_PROGRAMS: Row[] = [
   ['pip config set global.index-url http://127.0.0.1:9/simple', 'dangerous', 'N11'],
   ['yarn config set yarnPath ./hook.js', 'dangerous', 'N11'],
   ['git config --file ~/.gitconfig core.editor ./hook.sh', 'dangerous', 'N11'],
+  ['git config --global include.path /tmp/more.gitconfig', 'dangerous', 'N11'],
+  ['git config --global safe.directory "*"', 'dangerous', 'N11'],
+  ['git config --global alias.st status', 'dangerous', 'N11'],
+  ['git config --global --unset user.name', 'dangerous', 'N11'],
+  ['git config --global --edit', 'dangerous', 'N11'],
 ];
 
 // Text an unknown program is only guessed to run asks a person: a notification or a message is
