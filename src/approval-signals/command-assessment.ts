@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { LoadedConfig } from '../config/load';
 import type { Backend } from '../environments/terminal-environment';
+import { runtimeTemporaryFolders, SAVED_RESULTS_FOLDER } from '../environments/runtime-temp-folders';
 import { classifyCommand } from './classify-command';
 import { matchDenyRule } from './deny-rules';
 import type { CommandVerdict } from './verdict';
@@ -58,12 +59,20 @@ export function hermesSecretFiles(config: LoadedConfig): string[] {
     `${path.join(config.home, 'approver')}/`,
     ...withJournals(config.store.path),
     ...withJournals(config.temporal.dev_server.db_file ?? path.join(config.home, 'temporal.db')),
-    // Every session's command output and background process files on a local worker.
-    ...['hermes-bg', 'hermes-commands'].map((name) => `${path.join(os.tmpdir(), name)}/`),
+    // Every session's command output and process files, MCP media and the sandbox's seccomp
+    // filter on a local worker (its saved output is the session's own to read: protected below).
+    ...runtimeTemporaryFolders()
+      .filter((folder) => path.basename(folder) !== SAVED_RESULTS_FOLDER)
+      .map((folder) => `${folder}/`),
   ];
 }
 
-/** Files whose change changes the approval policy: the secret files plus the project configs. */
+/** Files whose change changes the approval policy or another session: the secret files, every session's saved output, the project configs. */
 export function hermesProtectedFiles(config: LoadedConfig, workspaceRoot: string): string[] {
-  return [...hermesSecretFiles(config), path.join(workspaceRoot, 'hermes-temporal.yaml'), path.join(process.cwd(), 'hermes-temporal.yaml')];
+  return [
+    ...hermesSecretFiles(config),
+    `${path.join(os.tmpdir(), SAVED_RESULTS_FOLDER)}/`,
+    path.join(workspaceRoot, 'hermes-temporal.yaml'),
+    path.join(process.cwd(), 'hermes-temporal.yaml'),
+  ];
 }

@@ -31,6 +31,7 @@ import { trackCommandGroup } from './running-commands';
 import { trustedProgram, trustedSearchPath } from './trusted-programs';
 import { smallSpawner } from './small-spawner';
 import { realOrSelf } from './path-within';
+import { BACKGROUND_FOLDER, COMMAND_FILES_FOLDER } from './runtime-temp-folders';
 
 export interface LocalEnvironmentOptions {
   /** Secret-looking variables that commands may still see. */
@@ -281,7 +282,7 @@ export function sessionKeyOf(handle: Pick<EnvironmentHandle, 'sessionId'>): stri
 
 /** The folder of a session's background process files on this machine. */
 export function localBackgroundStateDir(sessionKey: string): string {
-  return path.join(os.tmpdir(), 'hermes-bg', sessionKey);
+  return path.join(os.tmpdir(), BACKGROUND_FOLDER, sessionKey);
 }
 
 /** Where a running command's process-group id is kept, so a later worker can find it. */
@@ -290,7 +291,7 @@ function pidFileFor(id: string): string {
 }
 
 function commandFilesDir(): string {
-  return path.join(os.tmpdir(), 'hermes-commands');
+  return path.join(os.tmpdir(), COMMAND_FILES_FOLDER);
 }
 
 const CWD_FILE_PREFIX = 'hermes-cwd-';

@@ -16,6 +16,7 @@ import { trustedProgram, trustedSearchPath, type TrustedLookup } from './trusted
 import { isWithin, realOrSelf } from './path-within';
 import { isShownInSandbox, readScopeMounts, recentReadScope, type ReadScope } from './sandbox-read-scope';
 import { bwrapMounts, hostMounts, mountAuditScript, type HostMount } from './sandbox-mount-audit';
+import { ensureRuntimeTemporaryFolders, runtimeTemporaryFolders, sandboxFilesFolderName } from './runtime-temp-folders';
 
 export type SandboxMode = 'on' | 'off';
 /** none: the sandbox has only its own loopback; host: the machine's network (loopback included). */
@@ -388,7 +389,12 @@ export class LocalSandbox {
   private hiddenPaths(workspace: string): { path: string; directory: boolean }[] {
     // HOME as commands get it too: an embedder (Jest is one) may change it without os.homedir() seeing.
     const homes = new Set([process.env.HOME, os.homedir(), safeUserHome(), '/root'].filter((home): home is string => Boolean(home)));
+    // The worker's files in the host's temporary folder (every session's process files, saved
+    // output, the seccomp filter) lie under the private one, unless the workspace shows them.
+    const runtimeTemporary = isWithin(realOrSelf(os.tmpdir()), workspace) ? runtimeTemporaryFolders() : [];
+    if (runtimeTemporary.length) ensureRuntimeTemporaryFolders();
     const candidates = [
+      ...runtimeTemporary,
       ...[...homes].flatMap((home) => HIDDEN_HOME_ENTRIES.map((entry) => path.join(home, entry))),
       ...HIDDEN_SYSTEM_PATHS,
       ...sshHostKeys(),
@@ -508,7 +514,7 @@ export function sandboxUnavailableReason(bwrap = 'bwrap'): string | undefined {
 
 /** The worker's own files for its sandboxes. One folder per user: another user's of that name would not be ours to write. */
 function sandboxFilesDirectory(): string {
-  const directory = path.join(os.tmpdir(), `hermes-sandbox-${process.getuid?.() ?? 'user'}`);
+  const directory = path.join(os.tmpdir(), sandboxFilesFolderName());
   mkdirSync(directory, { recursive: true, mode: 0o700 });
   return directory;
 }

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { MCP_MEDIA_FOLDER } from '../environments/runtime-temp-folders';
 
 export interface McpContentBlock {
   type: string;
@@ -75,7 +76,7 @@ function renderBlock(block: McpContentBlock, saveMedia: MediaSaver): string {
 
 /** Content-addressed, so the same picture twice is one file. */
 function saveMediaFile(data: string, mimeType: string): string {
-  const directory = path.join(os.tmpdir(), 'hermes-mcp-media');
+  const directory = path.join(os.tmpdir(), MCP_MEDIA_FOLDER);
   mkdirSync(directory, { recursive: true });
   const bytes = Buffer.from(data, 'base64');
   const extension = (mimeType.split('/')[1] ?? 'bin').replace(/[^a-z0-9]/gi, '') || 'bin';

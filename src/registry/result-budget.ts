@@ -3,13 +3,14 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { Workspace } from '../environments/workspace';
+import { SAVED_RESULTS_FOLDER } from '../environments/runtime-temp-folders';
 
 const PREVIEW_CHARS = 1500;
 
 export function persistedResultPath(sessionId: string, toolCallId: string): string {
   // Ids come from the model too: keep them to one harmless path component.
   const safe = (value: string) => value.replace(/[^A-Za-z0-9_-]/g, '_');
-  return path.join(os.tmpdir(), 'hermes-results', safe(sessionId), `${safe(toolCallId)}.txt`);
+  return path.join(os.tmpdir(), SAVED_RESULTS_FOLDER, safe(sessionId), `${safe(toolCallId)}.txt`);
 }
 
 export async function applyResultBudget(

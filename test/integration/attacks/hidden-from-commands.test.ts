@@ -107,3 +107,51 @@ test("patch shows nothing of a file read_file may not read unasked: its hint and
   expect(readFileSync(path.join(world.workspace, 'deploy.key'), 'utf8')).toBe(`key ${canary}\nend\n`);
   expect(await everythingTheModelOrHistorySaw(run)).not.toContain(canary);
 });
+
+test("a session whose workspace is the worker's temp folder reaches none of the worker's files there: other sessions' process files, saved output, the seccomp filter", async () => {
+  // The user starts a session in the temp folder itself: the one the worker keeps its own files in.
+  const tmp = path.join(world.home, 'tmp');
+  const victim = path.join(tmp, 'hermes-bg', 'victim-session');
+  mkdirSync(victim, { recursive: true });
+  // Another session's background process: the pid its `process kill` signals from outside the sandbox.
+  writeFileSync(path.join(victim, 'proc_0123456789ab.pid'), '424242\n');
+  const victimOutput = path.join(tmp, 'hermes-results', 'victim-session', 'call_1.txt');
+  mkdirSync(path.dirname(victimOutput), { recursive: true });
+  writeFileSync(victimOutput, 'victim-output-canary\n');
+  const tmpdir = jest.spyOn(os, 'tmpdir').mockReturnValue(tmp);
+  try {
+    const filter = path.join(tmp, `hermes-sandbox-${process.getuid?.() ?? 'user'}`, `unix-socket-filter-${os.arch()}.bpf`);
+    const run = await runAttack(harness, { ...world, workspace: tmp }, () => ({
+      turns: [
+        // A script of its own, which the gate cannot see into: only the sandbox stands in its way.
+        {
+          tool_calls: [
+            {
+              name: 'write_file',
+              arguments: {
+                path: 'probe.sh',
+                content:
+                  'cat hermes-bg/*/proc_*.pid hermes-results/*/*.txt 2>&1\necho 1 > hermes-bg/victim-session/proc_0123456789ab.pid 2>&1\n' +
+                  ': > hermes-sandbox-*/unix-socket-filter-*.bpf 2>&1\necho tried\n',
+              },
+            },
+          ],
+        },
+        { tool_calls: [terminal('bash probe.sh')] },
+        { tool_calls: [{ name: 'write_file', arguments: { path: filter, content: '' } }] },
+        { tool_calls: [{ name: 'write_file', arguments: { path: 'hermes-results/victim-session/call_1.txt', content: 'forged' } }] },
+        { content: 'done' },
+      ],
+    }));
+    expect(run.result.status).toBe('completed');
+    const [, command, filterWrite, outputWrite] = await resultsOf(run);
+    expect(String(command?.output)).toContain('tried');
+    expect(String(command?.output)).not.toMatch(/424242|victim-output-canary/);
+    for (const waited of [filterWrite, outputWrite]) expect(JSON.stringify(waited)).toContain('timed out without user response');
+    expect(readFileSync(path.join(victim, 'proc_0123456789ab.pid'), 'utf8')).toBe('424242\n');
+    expect(readFileSync(victimOutput, 'utf8')).toBe('victim-output-canary\n');
+    expect(readFileSync(filter).length).toBeGreaterThan(0);
+  } finally {
+    tmpdir.mockRestore();
+  }
+});

@@ -15,6 +15,7 @@ import { EnvironmentFactory } from '../../../src/environments/factory';
 import { registry } from '../../../src/registry/registry';
 import { SqliteSessionStore } from '../../../src/store/sqlite-session-store';
 import { persistedResultPath } from '../../../src/registry/result-budget';
+import { sandboxFilesFolderName } from '../../../src/environments/runtime-temp-folders';
 import '../../../src/tools/terminal';
 import '../../../src/tools/process';
 import '../../../src/tools/write-file';
@@ -152,7 +153,7 @@ test.each([
 
 test('file tools get unasked what commands get, the workspace: a write anywhere else waits for a human', async () => {
   const elsewhere = temporary('gate-elsewhere-');
-  for (const target of [path.join(elsewhere, 'deploy'), path.join(home, 'bin', 'sudo'), '~/notes.txt', path.join(os.tmpdir(), 'hermes-results', 'x.txt')]) {
+  for (const target of [path.join(elsewhere, 'deploy'), path.join(home, 'bin', 'sudo'), '~/notes.txt', path.join(os.tmpdir(), 'x.txt')]) {
     for (const tool of ['write_file', 'patch']) {
       const decision = decide(await assess(tool, { path: target, content: 'x', old_string: 'a', new_string: 'b' }));
       expect(decision).toMatchObject({ action: 'ask', description: expect.stringMatching(/^write outside the session's workspace: /) as unknown });
@@ -180,6 +181,26 @@ test("another session's command files and saved output wait for a human; this se
     expect(decide(await assess('read_file', { path: target }))).toMatchObject({ action: 'ask', description: expect.stringMatching(description) as unknown });
   }
   expect(decide(await assess('read_file', { path: own }))).toEqual({ action: 'run' });
+});
+
+test("a session whose workspace is the temp folder itself writes none of the worker's files there unasked", async () => {
+  const tmp = realpathSync(os.tmpdir());
+  await store.createSession({ sessionId: 'gate-tmp', workflowId: 'w', task: 't', model: 'm', cwd: tmp, toolNames: [], status: 'running' });
+  const assessIn = async (args: Record<string, unknown>) => {
+    seq += 1;
+    await store.appendMessage('gate-tmp', { seq, role: 'assistant', content: null, toolCalls: [{ id: `c${seq}`, name: 'write_file', arguments: JSON.stringify(args) }] });
+    return activities.assessCommand({ sessionId: 'gate-tmp', assistantSeq: seq, toolCallId: `c${seq}`, environment: { backend: 'local', cwd: tmp, sessionId: 'gate-tmp' } });
+  };
+  // Every session's sandbox reads its seccomp filter there; other sessions' saved output and media lie beside it.
+  for (const target of [
+    path.join(tmp, sandboxFilesFolderName(), 'unix-socket-filter-x64.bpf'),
+    persistedResultPath('someone-else', 'call_1'),
+    path.join(tmp, 'hermes-mcp-media', 'picture.png'),
+    path.join(tmp, 'hermes-bg', 'someone-else', 'proc_0123456789ab.json'),
+  ]) {
+    expect(decide(await assessIn({ path: target, content: 'x' }))).toMatchObject({ action: 'ask', description: expect.stringMatching(/^write to a protected file: /) as unknown });
+  }
+  expect(decide(await assessIn({ path: path.join(tmp, 'scratch.txt'), content: 'x' }))).toEqual({ action: 'run' });
 });
 
 test('a path whose real location cannot be told (too long to resolve) waits for a human rather than being judged by its text', async () => {

@@ -1,7 +1,7 @@
 // What a command on the local backend can and cannot reach, with the real bubblewrap sandbox: the
 // worker's environment and processes, the user's secrets, anything outside the workspace, the
 // host's loopback services (standing in for the Temporal frontend), Unix sockets, unbounded forks.
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { execFileSync, spawnSync } from 'node:child_process';
 import os from 'node:os';
@@ -506,6 +506,41 @@ describe('a sandboxed local command', () => {
   it('caps the private /tmp', async () => {
     const { output } = await run('head -c 8M /dev/zero > /tmp/big 2>&1 || echo tmp-full; ls /tmp', sandboxed({ tmpSizeMb: 2 }));
     expect(output).toMatch(/No space left on device|tmp-full/);
+  });
+
+  it("in a workspace that is the worker's temp folder itself, cannot see or change the worker's files there: other sessions' process files, the seccomp filter", async () => {
+    const tmp = path.join(dir, 'tmp');
+    mkdirSync(tmp);
+    // Jest's process.env does not reach os.tmpdir(): the worker's temp folder is this one.
+    const tmpdir = jest.spyOn(os, 'tmpdir').mockReturnValue(tmp);
+    try {
+      // Another session's background process: the pid a later `process kill` signals, outside the sandbox.
+      const other = path.join(tmp, 'hermes-bg', 'other-session');
+      mkdirSync(other, { recursive: true });
+      writeFileSync(path.join(other, 'proc_0123456789ab.pid'), '424242\n');
+      const environment = new LocalEnvironment({ backend: 'local', cwd: tmp, sessionId: `sandbox-tmp-${path.basename(dir)}` }, { killGraceMs: 500, sandbox: new LocalSandbox(DEFAULT_SANDBOX_SETTINGS) });
+      const filter = (await run('true', environment)) && readdirSync(path.join(tmp, `hermes-sandbox-${process.getuid?.() ?? 'user'}`)).find((name) => name.endsWith('.bpf'));
+      expect(filter).toBeDefined();
+      const filterFile = path.join(tmp, `hermes-sandbox-${process.getuid?.() ?? 'user'}`, filter as string);
+      const filterBefore = readFileSync(filterFile);
+      const { output } = await run(
+        [
+          `T=${tmp}`,
+          'cat "$T"/hermes-bg/other-session/proc_0123456789ab.pid 2>&1',
+          'echo 1 > "$T"/hermes-bg/other-session/proc_0123456789ab.pid 2>&1',
+          ': > "$T"/hermes-sandbox-*/*.bpf 2>&1',
+          'echo mine > "$T"/scratch.txt && echo wrote-workspace',
+        ].join('; '),
+        environment,
+      );
+      expect(output).not.toContain('424242');
+      expect(output).toContain('wrote-workspace');
+      expect(readFileSync(path.join(other, 'proc_0123456789ab.pid'), 'utf8')).toBe('424242\n');
+      expect(readFileSync(filterFile)).toEqual(filterBefore);
+      expect(readFileSync(path.join(tmp, 'scratch.txt'), 'utf8')).toBe('mine\n');
+    } finally {
+      tmpdir.mockRestore();
+    }
   });
 
   it('runs background processes in the sandbox, and they outlive the environment object', async () => {
