@@ -11,7 +11,7 @@ import { filesRunBy } from '../approval-signals/bound-files';
 import { assessCommandText, hermesProtectedFiles, hermesSecretFiles } from '../approval-signals/command-assessment';
 import { classifyCommand } from '../approval-signals/classify-command';
 import { isBlockDevice, isHomeDotfile } from '../approval-signals/detector/path-classes';
-import { commandReader } from '../approval-signals/process-input';
+import { commandReader, uncheckableInput } from '../approval-signals/process-input';
 import { isProtectedWritePath, isSecretRead, searchReachesSecrets } from '../approval-signals/protected-paths';
 import type { CommandVerdict, MatchedRule } from '../approval-signals/verdict';
 import { boundedApprovalKey } from '../approval-signals/approval-key';
@@ -289,9 +289,13 @@ export function createAssessToolCall(deps: AssessDeps) {
     if (!reader || processInput.data.trim() === '') return { display, processInput: description };
     // The shell may have changed folder since it started, and the text runs with no check just before it.
     const pathsUntrusted = 'typed into a running program, whose folder is not known';
-    const judged = await judgeCommand(reader.asShellText(processInput.data), target.info.cwd, world, environment, handle, pathsUntrusted);
+    const shellText = reader.asShellText(processInput.data);
+    const judged = await judgeCommand(shellText, target.info.cwd, world, environment, handle, pathsUntrusted);
+    // Keys the terminal acts on, or history the shell runs again, make the text not what runs: a person reads it.
+    const uncheckable = uncheckableInput(processInput.data, reader, target.info.pty === true);
+    const unread = uncheckable ? [{ id: 'P01', description: uncheckable, tier: 'unknown' as const, key: `P01:${shellText}`, command: shellText }] : [];
     // Nor is where its keys say it runs: an approval of it covers this input only (MatchedRule.once).
-    if (judged.verdict) judged.verdict = { ...judged.verdict, rules: judged.verdict.rules.map((rule) => ({ ...rule, once: true as const })) };
+    if (judged.verdict) judged.verdict = { ...judged.verdict, rules: [...unread, ...judged.verdict.rules].map((rule) => ({ ...rule, once: true as const })) };
     return { ...judged, display, processInput: description };
   }
 

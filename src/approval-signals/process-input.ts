@@ -21,6 +21,50 @@ export interface ProcessInputReader {
   program: string;
   /** How typed text becomes shell text: as is (a shell), or as `<program> -c <text>` (an interpreter). */
   asShellText(data: string): string;
+  /** A shell (or what may be one), whose history an interactive session runs again (`!!`, `^a^b`, `fc`). */
+  shell?: true;
+  /** Started with `-i`: interactive even without a terminal. */
+  interactive?: true;
+}
+
+/**
+ * Keys a terminal acts on instead of passing them on: in a terminal (a PTY process) the line
+ * discipline and line editors end a line at a carriage return, erase it at ^U, move to its start
+ * at ^A, recall history at an arrow key's ESC, complete at a tab; anywhere, other control
+ * characters are no text a person types. Typed text holding one is not what the program runs.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const TERMINAL_KEYS = /[\x00-\x08\x0b-\x1f\x7f]/;
+// eslint-disable-next-line no-control-regex -- the same, and a tab (which completes a word there)
+const TERMINAL_KEYS_IN_A_TERMINAL = /[\x00-\x09\x0b-\x1f\x7f]/;
+/**
+ * What an interactive shell takes from its history and runs: an `!` expansion (`!!`, `!rm`,
+ * `!:1-3`; not `!` before a blank, `=` or `(`, which bash leaves), a `^old^new` line, `fc`.
+ */
+const HISTORY_EXPANSION = /![^\s=(]|^\s*\^|(?:^|[\s;&|(`])fc(?:\s|$)/m;
+
+/**
+ * Why text typed into `reader` cannot be judged as written (keys that edit it, history that
+ * rebuilds it), or undefined. `terminal`: the process reads from a terminal (a PTY).
+ */
+export function uncheckableInput(data: string, reader: ProcessInputReader, terminal: boolean): string | undefined {
+  // A line ending written as CR LF ends one line in a terminal too (and an empty one after it).
+  const text = data.replace(/\r\n/g, '\n');
+  if ((terminal ? TERMINAL_KEYS_IN_A_TERMINAL : TERMINAL_KEYS).test(text)) {
+    return `the text typed into ${reader.program} holds control keys (${visibleKeys(text, terminal)}), which ${terminal ? 'the terminal acts on' : 'may edit it'}: what runs is not the text as written`;
+  }
+  if (reader.shell && (terminal || reader.interactive) && HISTORY_EXPANSION.test(text)) {
+    return `the text typed into the interactive ${reader.program} runs a command from its history (\`!\` expansion, \`^old^new\` or \`fc\`), which was not judged for this input`;
+  }
+  return undefined;
+}
+
+function visibleKeys(text: string, terminal: boolean): string {
+  const keys = [...new Set([...text].filter((char) => (terminal ? TERMINAL_KEYS_IN_A_TERMINAL : TERMINAL_KEYS).test(char)))];
+  return keys
+    .slice(0, 5)
+    .map((char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`)
+    .join(' ');
 }
 
 function word(value: string): ShellWord {
@@ -34,7 +78,7 @@ function word(value: string): ShellWord {
 export function commandReader(verdict: CommandVerdict): ProcessInputReader | undefined {
   // A command the detector could not read might be anything: its input is judged as commands.
   if (verdict.tier === 'unknown' || verdict.commands.some((command) => command.name === null)) {
-    return { program: 'an unrecognised program', asShellText: (data) => data };
+    return { program: 'an unrecognised program', asShellText: (data) => data, shell: true };
   }
   for (const command of verdict.commands) {
     const reader = readerOf(command);
@@ -46,9 +90,10 @@ export function commandReader(verdict: CommandVerdict): ProcessInputReader | und
 function readerOf(command: ParsedCommand): ProcessInputReader | undefined {
   const name = command.name as string;
   const asIs = { program: name, asShellText: (data: string) => data };
-  if (isShell(name) || SHELL_LIKE.has(name)) return asIs;
-  if (CONTAINER_TOOLS.has(name) && command.args.some((arg) => ['exec', 'run', 'attach', 'debug', 'shell'].includes(arg))) return asIs;
-  if (command.args.some((arg) => isShell(arg.slice(arg.lastIndexOf('/') + 1)))) return asIs;
+  const shell = { ...asIs, shell: true as const, ...(command.args.includes('-i') ? { interactive: true as const } : {}) };
+  if (isShell(name) || SHELL_LIKE.has(name)) return shell;
+  if (CONTAINER_TOOLS.has(name) && command.args.some((arg) => ['exec', 'run', 'attach', 'debug', 'shell'].includes(arg))) return shell;
+  if (command.args.some((arg) => isShell(arg.slice(arg.lastIndexOf('/') + 1)))) return shell;
   if (DATABASE_CLIENTS.has(name)) {
     const reading = !command.args.some((arg) => arg === '-c' || arg === '-f' || arg.startsWith('--command') || arg.startsWith('--file'));
     return reading ? { program: name, asShellText: (data) => `${name} -c ${shellQuote(data)}` } : undefined;
