@@ -21,10 +21,8 @@ export interface ProcessInputReader {
   program: string;
   /** How typed text becomes shell text: as is (a shell), or as `<program> -c <text>` (an interpreter). */
   asShellText(data: string): string;
-  /** A shell (or what may be one), whose history an interactive session runs again (`!!`, `^a^b`, `fc`). */
+  /** A shell (or what may be one), whose history it may run again (`!!`, `^a^b`, `fc`). */
   shell?: true;
-  /** Started with `-i`: interactive even without a terminal. */
-  interactive?: true;
 }
 
 /**
@@ -38,8 +36,9 @@ const TERMINAL_KEYS = /[\x00-\x08\x0b-\x1f\x7f]/;
 // eslint-disable-next-line no-control-regex -- the same, and a tab (which completes a word there)
 const TERMINAL_KEYS_IN_A_TERMINAL = /[\x00-\x09\x0b-\x1f\x7f]/;
 /**
- * What an interactive shell takes from its history and runs: an `!` expansion (`!!`, `!rm`,
- * `!:1-3`; not `!` before a blank, `=` or `(`, which bash leaves), a `^old^new` line, `fc`.
+ * What a shell takes from its history and runs: an `!` expansion (`!!`, `!rm`, `!:1-3`; not `!`
+ * before a blank, `=` or `(`, which bash leaves), a `^old^new` line, `fc`. On in an interactive
+ * shell, and in any other once typed text ran `set -o history -H`.
  */
 const HISTORY_EXPANSION = /![^\s=(]|^\s*\^|(?:^|[\s;&|(`])fc(?:\s|$)/m;
 
@@ -53,8 +52,8 @@ export function uncheckableInput(data: string, reader: ProcessInputReader, termi
   if ((terminal ? TERMINAL_KEYS_IN_A_TERMINAL : TERMINAL_KEYS).test(text)) {
     return `the text typed into ${reader.program} holds control keys (${visibleKeys(text, terminal)}), which ${terminal ? 'the terminal acts on' : 'may edit it'}: what runs is not the text as written`;
   }
-  if (reader.shell && (terminal || reader.interactive) && HISTORY_EXPANSION.test(text)) {
-    return `the text typed into the interactive ${reader.program} runs a command from its history (\`!\` expansion, \`^old^new\` or \`fc\`), which was not judged for this input`;
+  if (reader.shell && HISTORY_EXPANSION.test(text)) {
+    return `the text typed into ${reader.program} may run a command from its history (\`!\` expansion, \`^old^new\` or \`fc\`), which was not judged for this input`;
   }
   return undefined;
 }
@@ -90,7 +89,7 @@ export function commandReader(verdict: CommandVerdict): ProcessInputReader | und
 function readerOf(command: ParsedCommand): ProcessInputReader | undefined {
   const name = command.name as string;
   const asIs = { program: name, asShellText: (data: string) => data };
-  const shell = { ...asIs, shell: true as const, ...(command.args.includes('-i') ? { interactive: true as const } : {}) };
+  const shell = { ...asIs, shell: true as const };
   if (isShell(name) || SHELL_LIKE.has(name)) return shell;
   if (CONTAINER_TOOLS.has(name) && command.args.some((arg) => ['exec', 'run', 'attach', 'debug', 'shell'].includes(arg))) return shell;
   if (command.args.some((arg) => isShell(arg.slice(arg.lastIndexOf('/') + 1)))) return shell;

@@ -304,21 +304,18 @@ describe('typing into background processes', () => {
     expect(decide(toData)).toEqual({ action: 'run' });
   });
 
-  test('text a terminal or a shell\'s history would change is asked about, once: control keys anywhere, history in an interactive shell', async () => {
+  test('text a terminal or a shell\'s history would change is asked about, once: control keys, history expansion', async () => {
     const environment = await environments.attach(handle);
     const terminalShell = await environment.background.start({ command: 'bash', cwd: workspace, pty: true });
     const pipeShell = await environment.background.start({ command: 'bash', cwd: workspace });
-    const interactive = await environment.background.start({ command: 'bash -i', cwd: workspace });
-    ids.push(terminalShell.id, pipeShell.id, interactive.id);
+    ids.push(terminalShell.id, pipeShell.id);
     const typed = async (id: string, data: string) => decide(await assess('process', { action: 'submit', session_id: id, data }));
     const asked = { action: 'ask', description: expect.stringMatching(/control keys|from its history/) as unknown, allowAlways: false };
     for (const data of ['true\rrm -rf src', 'src\x01rm -rf ', 'echo hi\x15rm -rf src', 'ls\x1b[A', 'cat s\t', '!!', '!:1-3', 'echo "$(!rm)"', '^echo^rm -rf', 'fc -s']) {
       expect(await typed(terminalShell.id, data)).toMatchObject(asked);
     }
-    // Through a pipe bash reads a carriage return as a letter, and keeps no history unless interactive.
-    expect(await typed(pipeShell.id, 'true\rrm -rf src')).toMatchObject(asked);
-    expect(await typed(pipeShell.id, '!:1-3')).toEqual({ action: 'run' });
-    expect(await typed(interactive.id, '!:1-3')).toMatchObject(asked);
+    // Through a pipe too: a carriage return may be a letter to bash, not to every program; `set -o history -H` turns history on.
+    for (const data of ['true\rrm -rf src', '!:1-3']) expect(await typed(pipeShell.id, data)).toMatchObject(asked);
     // Everyday text still runs: a line ended CR LF, a tab through a pipe, `!` bash leaves as it is.
     for (const data of ['ls -la\r\n', 'echo ok != no', '[ ! -f x ] && echo none']) expect(await typed(terminalShell.id, data)).toEqual({ action: 'run' });
     expect(await typed(pipeShell.id, 'printf "a\tb"')).toEqual({ action: 'run' });
