@@ -41,11 +41,12 @@ export function hardlineFloor(command: string, context: ToolContext): CommandApp
 }
 
 /**
- * The floor for text typed into a background process outside a session: when the process runs its
- * input as code, hardline text is refused. (In a session the workflow has judged it already.)
+ * Text typed into a background process. In a session the workflow has judged it already: its
+ * approval holds, as a command's does, while the files it was given for are unchanged. Outside
+ * one, when the process runs its input as code, hardline text is refused.
  */
-export function approveProcessInput(processCommand: string, data: string, context: ToolContext): CommandApproval {
-  if (context.commandApproval) return context.commandApproval;
+export async function approveProcessInput(processCommand: string, data: string, context: ToolContext): Promise<CommandApproval> {
+  if (context.commandApproval) return approveCommand(data, context);
   if (!isCommandClassifierLoaded()) return { approved: true };
   const reader = commandReader(
     classifyCommand(processCommand, { backend: context.environment.handle.backend, cwd: context.workspace.cwd, workspaceRoot: context.workspace.cwd, home: os.homedir(), protectedFiles: [] }),

@@ -242,7 +242,7 @@ async function stdinTarget(id: string, context: ToolContext): Promise<{ info: Ba
 async function sendInput(id: string, data: string, context: ToolContext): Promise<string> {
   const target = await stdinTarget(id, context);
   if ('result' in target) return target.result;
-  const approval = approveProcessInput(target.info.command, data, context);
+  const approval = await approveProcessInput(target.info.command, data, context);
   if (!approval.approved) return toolResult({ status: 'blocked', error: approval.message });
   return withStdin(context, () => context.environment.background.write(id, data), { status: 'ok', bytes_written: data.length });
 }

@@ -23,6 +23,15 @@ test('an approval bound to a script holds while the script is unchanged, and is 
   expect(refused).toEqual({ approved: false, message: expect.stringMatching(new RegExp(`^BLOCKED: ${script} changed after it was approved; ask again`)) as unknown });
 });
 
+test('text typed into a shell, approved with the script it runs, is refused once the script changed', async () => {
+  const typed = path.join(workdir, 'typed.sh');
+  writeFileSync(typed, 'echo original\n');
+  const context = createToolContext(workdir, { commandApproval: { approved: true, boundFiles: [{ path: typed, sha256: digest('echo original\n') }] } });
+  expect(await approveProcessInput('bash', 'bash typed.sh\n', context)).toMatchObject({ approved: true });
+  writeFileSync(typed, 'rm -rf ~\n');
+  expect(await approveProcessInput('bash', 'bash typed.sh\n', context)).toMatchObject({ approved: false, message: expect.stringMatching(/changed after it was approved/) as unknown });
+});
+
 test('a file that was absent when approved must still be absent', async () => {
   const later = path.join(workdir, 'later.sh');
   const context = createToolContext(workdir, { commandApproval: { approved: true, boundFiles: [{ path: later, sha256: null }] } });
@@ -47,6 +56,6 @@ test('without a workflow decision, hardline commands and hardline text typed int
   const context = createToolContext(workdir);
   expect(await approveCommand('rm -rf /', context)).toMatchObject({ approved: false });
   expect(await approveCommand('ls', context)).toEqual({ approved: true });
-  expect(approveProcessInput('bash', 'rm -rf /', context)).toMatchObject({ approved: false });
-  expect(approveProcessInput('cat', 'rm -rf /', context)).toEqual({ approved: true });
+  expect(await approveProcessInput('bash', 'rm -rf /', context)).toMatchObject({ approved: false });
+  expect(await approveProcessInput('cat', 'rm -rf /', context)).toEqual({ approved: true });
 });
