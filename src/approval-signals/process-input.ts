@@ -36,11 +36,12 @@ const TERMINAL_KEYS = /[\x00-\x08\x0b-\x1f\x7f]/;
 // eslint-disable-next-line no-control-regex -- the same, and a tab (which completes a word there)
 const TERMINAL_KEYS_IN_A_TERMINAL = /[\x00-\x09\x0b-\x1f\x7f]/;
 /**
- * What a shell takes from its history and runs: an `!` expansion (`!!`, `!rm`, `!:1-3`; not `!`
- * before a blank, `=` or `(`, which bash leaves), a `^old^new` line, `fc`. On in an interactive
- * shell, and in any other once typed text ran `set -o history -H`.
+ * What a shell takes from its history and runs: an `!` expansion (`!!`, `!rm`, `!:1-3`; not an
+ * `!` bash leaves: before a blank, `=`, `(` or `"`, or after `$`, `{`, `[` or a backslash), a
+ * `^old^new` line, `fc`. On in an interactive shell, and in any other once typed text ran
+ * `set -o history -H`.
  */
-const HISTORY_EXPANSION = /![^\s=(]|^\s*\^|(?:^|[\s;&|(`])fc(?:\s|$)/m;
+const HISTORY_EXPANSION = /(?<![$[{\\])![^\s=("]|^\s*\^|(?:^|[\s;&|(`])fc(?:\s|$)/m;
 
 /**
  * Why text typed into `reader` cannot be judged as written (keys that edit it, history that

@@ -317,7 +317,7 @@ describe('typing into background processes', () => {
     // Through a pipe too: a carriage return may be a letter to bash, not to every program; `set -o history -H` turns history on.
     for (const data of ['true\rrm -rf src', '!:1-3']) expect(await typed(pipeShell.id, data)).toMatchObject(asked);
     // Everyday text still runs: a line ended CR LF, a tab through a pipe, `!` bash leaves as it is.
-    for (const data of ['ls -la\r\n', 'echo ok != no', '[ ! -f x ] && echo none']) expect(await typed(terminalShell.id, data)).toEqual({ action: 'run' });
+    for (const data of ['ls -la\r\n', 'echo ok != no', '[ ! -f x ] && echo none', 'sleep 1 & wait $!; echo "done!"', 'ls [!.]*.txt']) expect(await typed(terminalShell.id, data)).toEqual({ action: 'run' });
     expect(await typed(pipeShell.id, 'printf "a\tb"')).toEqual({ action: 'run' });
   });
 });
