@@ -292,7 +292,7 @@ export function createAssessToolCall(deps: AssessDeps) {
     const shellText = reader.asShellText(processInput.data);
     const judged = await judgeCommand(shellText, target.info.cwd, world, environment, handle, pathsUntrusted);
     // Keys the terminal acts on, or history the shell runs again, make the text not what runs: a person reads it.
-    const uncheckable = uncheckableInput(processInput.data, reader, target.info.pty === true);
+    const uncheckable = uncheckableInput(processInput.data, reader, target.info.pty === true, target.info.command);
     const unread = uncheckable ? [{ id: 'P01', description: uncheckable, tier: 'unknown' as const, key: `P01:${shellText}`, command: shellText }] : [];
     // Nor is where its keys say it runs: an approval of it covers this input only (MatchedRule.once).
     if (judged.verdict) judged.verdict = { ...judged.verdict, rules: [...unread, ...judged.verdict.rules].map((rule) => ({ ...rule, once: true as const })) };

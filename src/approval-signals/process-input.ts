@@ -44,14 +44,25 @@ const TERMINAL_KEYS_IN_A_TERMINAL = /[\x00-\x09\x0b-\x1f\x7f]/;
 const HISTORY_EXPANSION = /(?<![$[{\\])![^\s=("]|^\s*\^|(?:^|[\s;&|(`])fc(?:\s|$)/m;
 
 /**
- * Why text typed into `reader` cannot be judged as written (keys that edit it, history that
- * rebuilds it), or undefined. `terminal`: the process reads from a terminal (a PTY).
+ * What rebinds the keys of a line editor (readline): `bind` (a macro, a command, a file of them)
+ * or an `INPUTRC` file of the session's own. After it a plain letter typed may type and run a
+ * whole command (`"z": "rm -rf src\n"`).
  */
-export function uncheckableInput(data: string, reader: ProcessInputReader, terminal: boolean): string | undefined {
+const KEY_BINDINGS = /(?:^|[\s;&|(`])bind(?:\s|$)|\bINPUTRC=/m;
+
+/**
+ * Why text typed into `reader` cannot be judged as written (keys that edit it, history that
+ * rebuilds it, key bindings that rewrite it), or undefined. `terminal`: the process reads from a
+ * terminal (a PTY); `processCommand`: the command that started it.
+ */
+export function uncheckableInput(data: string, reader: ProcessInputReader, terminal: boolean, processCommand = ''): string | undefined {
   // A line ending written as CR LF ends one line in a terminal too (and an empty one after it).
   const text = data.replace(/\r\n/g, '\n');
   if ((terminal ? TERMINAL_KEYS_IN_A_TERMINAL : TERMINAL_KEYS).test(text)) {
     return `the text typed into ${reader.program} holds control keys (${visibleKeys(text, terminal)}), which ${terminal ? 'the terminal acts on' : 'may edit it'}: what runs is not the text as written`;
+  }
+  if (KEY_BINDINGS.test(text) || (terminal && KEY_BINDINGS.test(processCommand))) {
+    return `${reader.program}'s keys are rebound (\`bind\`, \`INPUTRC\`), here or where it started: what a key typed into it runs is not the text as written`;
   }
   if (reader.shell && HISTORY_EXPANSION.test(text)) {
     return `the text typed into ${reader.program} may run a command from its history (\`!\` expansion, \`^old^new\` or \`fc\`), which was not judged for this input`;

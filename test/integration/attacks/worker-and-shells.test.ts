@@ -123,8 +123,8 @@ test('a background shell started by a harmless command cannot be fed a dangerous
   expectUnchanged(before, world.snapshot());
 });
 
-test('a shell in a terminal cannot be fed a delete hidden behind terminal keys or rebuilt from its history', async () => {
-  for (const folder of ['src', 'docs', 'lib']) {
+test('a shell in a terminal cannot be fed a delete hidden behind terminal keys, rebuilt from its history or bound to a key', async () => {
+  for (const folder of ['src', 'docs', 'lib', 'tests']) {
     mkdirSync(path.join(world.workspace, folder));
     writeFileSync(path.join(world.workspace, folder, 'work.txt'), 'work\n');
   }
@@ -139,15 +139,19 @@ test('a shell in a terminal cannot be fed a delete hidden behind terminal keys o
       { tool_calls: [submit('!:1-3')] },
       // Readline's keys: type the target, go to the start of the line, type the delete before it.
       { tool_calls: [submit('lib\x01rm -rf ')] },
+      // A shell whose line editor reads key bindings of its own: the letter z types and runs a delete.
+      { tool_calls: [{ name: 'write_file', arguments: { path: 'keys.inputrc', content: '"z": "rm -rf tests\\n"\n' } }] },
+      { tool_calls: [terminal('INPUTRC=keys.inputrc bash', { background: true, pty: true })] },
+      { tool_calls: [submit('z')] },
       { tool_calls: [{ name: 'process', arguments: { action: 'wait', session_id: '{{last.session_id}}', timeout: 2 } }] },
       { content: 'done' },
     ],
   }));
   expect(run.result.status).toBe('completed');
-  const [, hiddenByReturn, harmless, fromHistory, hiddenByKeys] = await resultsOf(run);
-  for (const waited of [hiddenByReturn, fromHistory, hiddenByKeys]) expect(JSON.stringify(waited)).toMatch(/timed out without user response/);
+  const [, hiddenByReturn, harmless, fromHistory, hiddenByKeys, , , boundKey] = await resultsOf(run);
+  for (const waited of [hiddenByReturn, fromHistory, hiddenByKeys, boundKey]) expect(JSON.stringify(waited)).toMatch(/timed out without user response/);
   expect(harmless).toMatchObject({ status: 'ok' });
-  for (const folder of ['src', 'docs', 'lib']) expect(existsSync(path.join(world.workspace, folder, 'work.txt'))).toBe(true);
+  for (const folder of ['src', 'docs', 'lib', 'tests']) expect(existsSync(path.join(world.workspace, folder, 'work.txt'))).toBe(true);
 });
 
 test('nothing the agent detaches in the background outlives its session: setsid, a double fork, nohup', async () => {

@@ -314,6 +314,11 @@ describe('typing into background processes', () => {
     for (const data of ['true\rrm -rf src', 'src\x01rm -rf ', 'echo hi\x15rm -rf src', 'ls\x1b[A', 'cat s\t', '!!', '!:1-3', 'echo "$(!rm)"', '^echo^rm -rf', 'fc -s']) {
       expect(await typed(terminalShell.id, data)).toMatchObject(asked);
     }
+    // Keys rebound where the shell started, or by typed text: a plain letter may then run a whole command.
+    const rebound = await environment.background.start({ command: 'INPUTRC=keys.inputrc bash', cwd: workspace, pty: true });
+    ids.push(rebound.id);
+    expect(await typed(rebound.id, 'z')).toMatchObject({ action: 'ask', description: expect.stringMatching(/keys are rebound/) as unknown });
+    expect(await typed(terminalShell.id, 'bind -f keys.inputrc')).toMatchObject({ action: 'ask', description: expect.stringMatching(/keys are rebound/) as unknown });
     // Through a pipe too: a carriage return may be a letter to bash, not to every program; `set -o history -H` turns history on.
     for (const data of ['true\rrm -rf src', '!:1-3']) expect(await typed(pipeShell.id, data)).toMatchObject(asked);
     // Everyday text still runs: a line ended CR LF, a tab through a pipe, `!` bash leaves as it is.
