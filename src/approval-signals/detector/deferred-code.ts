@@ -90,6 +90,22 @@ export function trapHandler(argv: readonly ShellWord[]): string[] {
   return [operands[0]!];
 }
 
+/** The command `complete -C CMD` or `compgen -C CMD` runs when a word is completed (the shell runs it later). */
+export function completionCommand(argv: readonly ShellWord[]): string[] {
+  const words = argv.slice(1).map((word) => word.guess ?? word.value);
+  const codes: string[] = [];
+  for (let index = 0; index < words.length; index++) {
+    const attached = /^-[a-zA-Z]*C(.*)$/s.exec(words[index]!);
+    if (attached) codes.push(attached[1] || words[++index] || '');
+  }
+  return codes.filter((code) => code.trim() !== '');
+}
+
+/** `fc` re-runs commands from the shell's history (after an editor, or `-s` with a substitution), unless it only lists them (`-l`). */
+export function rerunsHistory(argv: readonly ShellWord[]): boolean {
+  return !argv.slice(1).some((word) => /^-[a-zA-Z]*l/.test(word.value));
+}
+
 /** What an assignment stores: its value, or each element of an array `(a b)`. */
 export function assignedTexts(value: SyntaxNode | null, hooks: WordHooks): string[] {
   if (!value) return [];

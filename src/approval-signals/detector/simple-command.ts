@@ -11,7 +11,7 @@ import { executeEmbeddedShell, executeFedText } from './stdin-feeds';
 import { followDirectoryChange } from './directory-changes';
 import { findExecs } from './find-exec';
 import { runByOptions } from './program-run-options';
-import { assignedTexts, assignmentWords, declaredAssignments, deferredCodeOfAssignment, filesNamedByAssignment, trapHandler } from './deferred-code';
+import { assignedTexts, assignmentWords, completionCommand, declaredAssignments, deferredCodeOfAssignment, filesNamedByAssignment, rerunsHistory, trapHandler } from './deferred-code';
 import type { Scope } from './walk-scope';
 import type { WalkerApi } from './walker-api';
 import { unwrapOnce } from './wrappers';
@@ -148,6 +148,9 @@ function resolve(api: WalkerApi, argv: ShellWord[], options: ResolveOptions): Ex
   if (!options.guessed && !options.elsewhere && options.prefixLabels.length === 0 && wrappers.length === scope.wrappers.length) followDirectoryChange(command, scope, api.home);
   // Runs later, wherever the shell is by then: no cwd.
   if (command.program === 'trap') for (const code of trapHandler(command.argv)) api.reparse(code, scope, 'trap (runs later)', layers, null);
+  if (command.program === 'complete' || command.program === 'compgen') for (const code of completionCommand(command.argv)) api.reparse(code, scope, `${command.program} -C (runs later)`, layers, null);
+  // What `fc` runs is text from the history, which no command shows (a kept shell's earlier lines, edited).
+  if (command.program === 'fc' && rerunsHistory(command.argv)) api.unknown('U03', command.text);
   for (const { name, value } of declaredAssignments(command.program, command.argv)) judgeAssignment(api, name, value, { ...scope, wrappers }, layers, options.text);
   if (command.program === 'alias') defineAliases(api, command, scope, layers);
   else if (command.program !== null && !isKnownProgram(command.program) && !isShell(command.program) && !isInterpreter(command.program)) {

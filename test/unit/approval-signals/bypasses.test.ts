@@ -85,6 +85,14 @@ const REPARSED_TEXT: Row[] = [
   ["echo 'rm -rf /' | sh", 'hardline', 'H01'],
   ["python3 -c 'import os; os.system(\"rm -rf /\")'", 'hardline', 'H01'],
   ["ruby -e '`reboot`'", 'hardline', 'H09'],
+  // Code a shell keeps for later: a completion command, and history `fc` runs again (edited).
+  ['complete -C "rm -rf ~" git', 'hardline', 'H03'],
+  ['compgen -C "rm -rf src" x', 'dangerous', 'D02'],
+  ['fc -s "echo "=', 'dangerous', 'U03'],
+  ['fc -e vi', 'dangerous', 'U03'],
+  ['fc -l', 'safe'],
+  ['fc -ln -5', 'safe'],
+  ['complete -F _git git', 'safe'],
 ];
 
 const SUBSTITUTIONS_AND_CONTROL_FLOW: Row[] = [
