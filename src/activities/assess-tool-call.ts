@@ -34,7 +34,7 @@ import { isShownInSandbox, reachesHiddenData, recentReadScope, type ReadScope } 
 import { resolveOwnRealPath } from '../environments/real-path';
 import type { EnvironmentHandle, TerminalEnvironment } from '../environments/terminal-environment';
 import { recordedWorkspace } from '../workflows/recorded-workspace';
-import type { Workspace } from '../environments/workspace';
+import { realPathsOn, type Workspace } from '../environments/workspace';
 import { parseToolArguments } from '../registry/handle-function-call';
 import type { ToolRegistry } from '../registry/registry';
 import { coerceArguments } from '../registry/arguments';
@@ -247,7 +247,7 @@ export function createAssessToolCall(deps: AssessDeps) {
       ? { verdict: confirmed.verdict, real: [] }
       : await followDeleteTargets(confirmed.verdict, (target) => environment.workspace.realpath(target), world.workspaceRoot, (target) => tildify(target, world.home));
     // A path judged by its name may lead elsewhere through a link already on disk (see linked-paths.ts).
-    const verdict = world.contained ? followed.verdict : await followNamedPaths(text, context, followed.verdict, (target) => environment.workspace.realpath(target));
+    const verdict = world.contained ? followed.verdict : await followNamedPaths(text, context, followed.verdict, (targets) => realPathsOn(environment.workspace, targets));
     // A job of the model's could make a real target a link between this look and the start: checked again then.
     const linkFreePaths = [...new Set([...confirmed.linkFreePaths, ...(pathsUntrusted ? [] : followed.real)])];
     const result: Partial<CommandAssessment> = {

@@ -15,7 +15,7 @@ export interface FollowedTargets {
 
 export async function followDeleteTargets(verdict: CommandVerdict, realPathOf: RealPathOf, workspaceRoot: string, shown: (path: string) => string): Promise<FollowedTargets> {
   if (!verdict.rules.some((rule) => rule.targets?.length)) return { verdict, real: [] };
-  const expected = await expectedRealPaths(workspaceRoot, realPathOf);
+  const expected = expectedRealPaths(workspaceRoot, await realPathOf(workspaceRoot).catch(() => workspaceRoot));
   const rules: MatchedRule[] = [];
   const stillReal: string[] = [];
   for (const rule of verdict.rules) {
@@ -40,7 +40,6 @@ export async function followDeleteTargets(verdict: CommandVerdict, realPathOf: R
  * Where a path leads when no link below the workspace's folder is on the way: that folder may itself
  * be reached through a link (`/tmp` on some systems), which is no trick of the model's.
  */
-export async function expectedRealPaths(workspaceRoot: string, realPathOf: RealPathOf): Promise<(path: string) => string> {
-  const realRoot = await realPathOf(workspaceRoot).catch(() => workspaceRoot);
+export function expectedRealPaths(workspaceRoot: string, realRoot: string): (path: string) => string {
   return (target) => (target === workspaceRoot || target.startsWith(`${workspaceRoot}/`) ? `${realRoot}${target.slice(workspaceRoot.length)}` : target);
 }

@@ -2,7 +2,7 @@
 // a command names really leads, on the session's backend: a write to `notes` that reaches
 // `~/.bashrc`, or a read of `data.txt` that reaches `~/.ssh/id_rsa`, through a link already on disk
 // (a repository's checked-out link, an earlier call's `ln -s`), is judged as the real path.
-import { expectedRealPaths, type RealPathOf } from './delete-targets';
+import { expectedRealPaths } from './delete-targets';
 import { analyseCommandText } from './detector/classify-text';
 import { hitsThroughLink, namedPaths } from './detector/named-paths';
 import { normaliseContextPath } from './detector/paths';
@@ -13,20 +13,23 @@ import type { ClassifyContext, CommandVerdict, MatchedRule } from './verdict';
 /** Past this many paths the rest are not looked at one by one: a human decides. */
 export const MAX_FOLLOWED_PATHS = 1024;
 
-export async function followNamedPaths(text: string, context: ClassifyContext, verdict: CommandVerdict, realPathOf: RealPathOf): Promise<CommandVerdict> {
+/** Where each path leads (undefined: cannot be told, or does not exist), in one round trip where the backend can. */
+export type RealPathsOf = (paths: readonly string[]) => Promise<(string | undefined)[]>;
+
+export async function followNamedPaths(text: string, context: ClassifyContext, verdict: CommandVerdict, realPathsOf: RealPathsOf): Promise<CommandVerdict> {
   if (verdict.tier === 'unknown' || verdict.tier === 'hardline') return verdict;
   const ruleContext = { ...context, cwd: normaliseContextPath(context.cwd), workspaceRoot: normaliseContextPath(context.workspaceRoot), home: normaliseContextPath(context.home), protectedFiles: context.protectedFiles.map(normaliseContextPath) };
   const named = namedPaths(analyseCommandText(text, context).analysis, ruleContext);
   if (!named.length) return verdict;
-  const expected = await expectedRealPaths(ruleContext.workspaceRoot, realPathOf);
+  const followed = named.slice(0, MAX_FOLLOWED_PATHS);
+  const [realRoot, ...reals] = await realPathsOf([ruleContext.workspaceRoot, ...followed.map((path) => path.path)]);
+  const expected = expectedRealPaths(ruleContext.workspaceRoot, realRoot ?? ruleContext.workspaceRoot);
   const hits: RuleHit[] = [];
-  await Promise.all(
-    named.slice(0, MAX_FOLLOWED_PATHS).map(async (path) => {
-      // A path that does not exist yet is not a link.
-      const real = await realPathOf(path.path).then(withoutFirmlink, () => undefined);
-      if (real !== undefined && real !== expected(path.path)) hits.push(...hitsThroughLink(path, real, ruleContext));
-    }),
-  );
+  followed.forEach((path, index) => {
+    // A path that does not exist yet is not a link.
+    const real = reals[index] === undefined ? undefined : withoutFirmlink(reals[index]);
+    if (real !== undefined && real !== expected(path.path)) hits.push(...hitsThroughLink(path, real, ruleContext));
+  });
   if (named.length > MAX_FOLLOWED_PATHS) hits.push({ id: 'N43', canonical: verdict.commands.map((command) => command.text).join('; ').slice(0, 200), command: text, detail: `${named.length} paths; ${MAX_FOLLOWED_PATHS} are looked at` });
   return hits.length ? withRules(verdict, hits.map(toMatchedRule)) : verdict;
 }

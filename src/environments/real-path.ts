@@ -79,3 +79,21 @@ export function parseRealPathOutput(output: string, fallback: string): string {
   const line = output.split('\n').find((candidate) => candidate.startsWith('/'));
   return path.normalize(line ?? fallback);
 }
+
+/**
+ * REAL_PATH_SCRIPT over every argument (`$@`), one line each: `+<path>` resolved, `-` not
+ * (names with a line break are not asked: the answer could not be told apart).
+ */
+export const REAL_PATHS_SCRIPT = `real_path() (
+${REAL_PATH_SCRIPT}
+)
+for a do if r=$(real_path "$a"); then printf '+%s\\n' "$r"; else printf -- '-\\n'; fi; done`;
+
+/** The batch script's answer, one entry per path asked. */
+export function parseRealPathsOutput(output: string, asked: readonly string[]): (string | undefined)[] {
+  const lines = output.split('\n');
+  return asked.map((target, index) => {
+    const line = lines[index];
+    return line?.startsWith('+') ? parseRealPathOutput(line.slice(1), target) : undefined;
+  });
+}

@@ -75,6 +75,11 @@ export interface Workspace {
    * target: what the approval gate judges before a file tool touches the path.
    */
   realpath(path: string): Promise<string>;
+  /**
+   * `realpath` of each path at once (undefined where one cannot be resolved), for backends where
+   * each look is a round trip of its own (an exec): one round trip for all.
+   */
+  realpaths?(paths: readonly string[]): Promise<(string | undefined)[]>;
   /** Files under `root` (absolute paths), depth first, sorted by name within a directory. */
   walk(root: string, options: WalkOptions): AsyncIterable<string>;
   /**
@@ -89,4 +94,10 @@ export interface Workspace {
    * it. Null otherwise. Backends whose files are not the worker's may leave it out.
    */
   readWithin?(path: string, within: string, maxBytes: number): Promise<{ content: Buffer; realPath: string } | null>;
+}
+
+/** `realpath` of each path, in one round trip where the backend can. */
+export function realPathsOn(workspace: Workspace, paths: readonly string[]): Promise<(string | undefined)[]> {
+  if (workspace.realpaths) return workspace.realpaths(paths);
+  return Promise.all(paths.map((target) => workspace.realpath(target).catch(() => undefined)));
 }

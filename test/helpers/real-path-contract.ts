@@ -23,4 +23,10 @@ export async function expectRealPathContract(workspace: Workspace, run: (command
   expect(await workspace.realpath(at('dangling'))).toBe(at('real/not-yet'));
   expect(await workspace.realpath(at('plain/none'))).toBe(at('plain/none'));
   await expect(workspace.realpath(at('loop-a'))).rejects.toThrow();
+  // Asked all at once (one round trip where each look is an exec), the same answers; a loop has none.
+  if (workspace.realpaths) {
+    const asked = ['real', 'link', 'relative-link/file.txt', 'link/sub/new/deeper.txt', 'dangling', 'plain/none', 'loop-a', "it's a name with spaces"].map(at);
+    expect(await workspace.realpaths(asked)).toEqual([at('real'), at('real'), at('real/sub/file.txt'), at('real/sub/new/deeper.txt'), at('real/not-yet'), at('plain/none'), undefined, at("it's a name with spaces")]);
+    expect(await workspace.realpaths([])).toEqual([]);
+  }
 }

@@ -3,7 +3,7 @@
 // Execs see the container's own mounts (a tmpfs /tmp included), which the archive API does not.
 import path from 'node:path';
 import type Docker from 'dockerode';
-import { parseRealPathOutput, REAL_PATH_SCRIPT } from '../real-path';
+import { parseRealPathOutput, parseRealPathsOutput, REAL_PATH_SCRIPT, REAL_PATHS_SCRIPT } from '../real-path';
 import { filesOfFindWalk, findWalkCommand, findWalkOutputBytes } from '../shell/find-walk';
 import { fileTooLarge, MAX_READ_BYTES, type FileStat, type WalkOptions, type Workspace } from '../workspace';
 import { captureExec } from './run-exec';
@@ -120,6 +120,13 @@ export class DockerWorkspace implements Workspace {
     const result = await this.exec(absolute, ['sh', '-c', REAL_PATH_SCRIPT, 'hermes-realpath', absolute]);
     if (result.exitCode !== 0) throw errorFromStderr(result.stderr || 'ELOOP', absolute);
     return parseRealPathOutput(result.stdout.toString('utf8'), absolute);
+  }
+
+  async realpaths(targets: readonly string[]): Promise<(string | undefined)[]> {
+    const absolute = targets.map((target) => this.resolve(target));
+    if (!absolute.length) return [];
+    const result = await this.exec(absolute[0]!, ['sh', '-c', REAL_PATHS_SCRIPT, 'hermes-realpath', ...absolute]).catch(() => undefined);
+    return result?.exitCode === 0 ? parseRealPathsOutput(result.stdout.toString('utf8'), absolute) : absolute.map(() => undefined);
   }
 
   /** One bounded `find` for the whole tree (see find-walk.ts). */

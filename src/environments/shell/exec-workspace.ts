@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { shellQuote } from '../shell-quote';
 import type { ExecRequest, ExecResult } from '../terminal-environment';
-import { parseRealPathOutput, REAL_PATH_SCRIPT } from '../real-path';
+import { parseRealPathOutput, parseRealPathsOutput, REAL_PATH_SCRIPT, REAL_PATHS_SCRIPT } from '../real-path';
 import { filesOfFindWalk, findWalkCommand, findWalkOutputBytes } from './find-walk';
 import { fileTooLarge, MAX_READ_BYTES, type FileStat, type WalkOptions, type Workspace } from '../workspace';
 
@@ -107,6 +107,12 @@ export class ExecWorkspace implements Workspace {
     const result = await this.run(`set -- ${shellQuote(absolute)}\n${REAL_PATH_SCRIPT}`);
     if (result.exitCode !== 0) throw fileError(result.output, `Cannot resolve ${target}`);
     return parseRealPathOutput(result.output, absolute);
+  }
+
+  async realpaths(targets: readonly string[]): Promise<(string | undefined)[]> {
+    const absolute = targets.map((target) => this.resolve(target));
+    const result = await this.run(`set -- ${absolute.map(shellQuote).join(' ')}\n${REAL_PATHS_SCRIPT}`).catch(() => undefined);
+    return result?.exitCode === 0 ? parseRealPathsOutput(result.output, absolute) : absolute.map(() => undefined);
   }
 
   /** Regular files under `root` in the order a depth-first walk with sorted entries meets them (see find-walk.ts). */
