@@ -16,6 +16,8 @@ export type NamedPath =
   | { access: 'write'; path: string; write: WriteTarget }
   | { access: 'read'; path: string; command: string; reader: string };
 
+/** Folders whose links are the kernel's, named by their names: judged as named. */
+const SYSTEM_LINK_FOLDERS = /^\/(?:dev|proc|sys)(?:\/|$)/;
 /** Longer words are prose or data, not paths. */
 const MAX_PATH_LENGTH = 1024;
 
@@ -58,5 +60,7 @@ export function hitsThroughLink(named: NamedPath, real: string, context: RuleCon
 
 function literalPath(text: string, literal: boolean, cwd: string | null, context: RuleContext): string | undefined {
   if (!literal || text === '' || text.length > MAX_PATH_LENGTH || /[\n\0*?[]/.test(text) || /^[a-z][\w+.-]*:\/\//i.test(text)) return undefined;
-  return resolvePath(text, cwd, context.home).path ?? undefined;
+  const path = resolvePath(text, cwd, context.home).path ?? undefined;
+  // The system's own links (`/dev/stdout`, `/proc/self`) lead to the worker's descriptors, and no command makes links there.
+  return path === undefined || SYSTEM_LINK_FOLDERS.test(path) ? undefined : path;
 }

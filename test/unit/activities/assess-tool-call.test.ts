@@ -421,7 +421,8 @@ describe('commands whose paths lead elsewhere through links already on disk', ()
   });
 
   test('paths that lead where they read, or nowhere yet, add nothing', async () => {
-    for (const command of ['cat plain.md', 'echo x > new-file.txt', 'cp plain.md copy.md', 'ls -la notes.md data.txt', 'readlink notes.md', 'git commit -m "data.txt and notes.md"']) {
+    // The system's links (`/dev/stdout` leads to the worker's own descriptor) are judged by their names.
+    for (const command of ['cat plain.md', 'echo x > new-file.txt', 'cp plain.md copy.md', 'ls -la notes.md data.txt', 'readlink notes.md', 'git commit -m "data.txt and notes.md"', 'echo x > /dev/stdout', 'echo x > /dev/stderr', 'cat /dev/stdin']) {
       const assessment = await assess('terminal', { command });
       expect([command, assessment.verdict?.tier]).toEqual([command, 'safe']);
     }
