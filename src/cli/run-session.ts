@@ -20,6 +20,7 @@ import { followSession, type FinalEvent } from './follow-session';
 import { createEventPrinter, type EventPrinter } from './output';
 import { abandonSession, armAbandonWatch, settleOrphanedRuns, type AbandonWatch } from './abandoned-run';
 import { watchForStop, type StopCause } from './run-stop';
+import { refuseMissingWorkspace, refuseUnknownToolsets } from './session-preflight';
 
 export interface RunOptions {
   task: string;
@@ -63,11 +64,15 @@ export async function runSession(options: RunOptions): Promise<RunOutcome> {
         '`hermes-temporal demo` needs neither.',
     );
   }
+  if (serveLocally) refuseMissingWorkspace(config);
   const logger = createConfiguredLogger(config);
   // This command decides what a signal means (run-stop.ts): the worker must outlive the first one.
   // The SDK warns of every failed activity attempt; this command shows failures in its own words.
   installTemporalRuntime(logger, { handleSignals: false, level: 'ERROR' });
   loadBuiltinTools(logger);
+  // Plugins may define toolsets: with some enabled, the names are checked once the worker loaded them.
+  const pluginsEnabled = config.plugins.enabled.length > 0;
+  if (!pluginsEnabled) refuseUnknownToolsets(config);
   // What this command prints (events, approval prompts) hides the same secrets the worker's output does.
   const redactor = createSecretRedactor({ env: process.env, config });
   const printer = createEventPrinter({ json: Boolean(options.json), emojiFor: (tool) => registry.getEmoji(tool), redactor });
@@ -80,6 +85,7 @@ export async function runSession(options: RunOptions): Promise<RunOutcome> {
     : undefined;
   const workerDone = worker?.run();
   try {
+    if (worker && pluginsEnabled) refuseUnknownToolsets(config);
     const surface = options.surface ?? (!options.json && !options.detach && process.stdin.isTTY && process.stdout.isTTY ? 'interactive' : 'async');
     const handle = await startSession(connection.client, { task: options.task, config, sessionId: options.sessionId, surface });
     const sessionId = handle.workflowId.replace(/^hermes-session-/, '');
