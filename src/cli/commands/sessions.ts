@@ -14,6 +14,12 @@ import { depthOf, isBelow, sessionTree } from '../session-tree';
 import { plural } from '../plural';
 import { settleOrphanedRuns } from '../abandoned-run';
 
+/** `--limit` as asked: 0 or a word listed the default 20 and -1 every session, without a word. */
+function sessionLimit(flag: string): number {
+  if (!/^\d+$/.test(flag) || !Number.isSafeInteger(Number(flag)) || Number(flag) < 1) throw new Error(`--limit must be a whole number above 0, not '${flag}'`);
+  return Number(flag);
+}
+
 export function registerSessionCommands(program: Command): void {
   program
     .command('sessions')
@@ -21,11 +27,12 @@ export function registerSessionCommands(program: Command): void {
     .option('--limit <n>', 'how many', '20')
     .option('--json', 'print JSON')
     .action(async (flags: { limit: string; json?: boolean }) => {
+      const limit = sessionLimit(flags.limit);
       const config = loadConfig();
       const store = createSessionStore(config);
       try {
         await settleOrphanedRuns(config.home, store);
-        const sessions = await reconciled(config, store, await store.listSessions({ limit: Number(flags.limit) || 20 }));
+        const sessions = await reconciled(config, store, await store.listSessions({ limit }));
         if (flags.json) return console.log(JSON.stringify(sessions, null, 2));
         if (!sessions.length) return console.log('No sessions yet. Start one with: hermes-temporal run "<task>"');
         const rows = sessionTree(sessions);
