@@ -1,6 +1,8 @@
 // `hermes-temporal check-command "<cmd>"`: what the approval gate would say about a command,
 // without running it: the detector's verdict and the `approvals.deny` rules of the loaded config
-// (the same `assessCommandText` the gate uses). `--batch` reads one command per line from stdin
+// (the same `assessCommandText` the gate uses), then, as the gate does on the local backend, where
+// the paths it names really lead (a `notes.md` that is a link to ~/.bashrc, a `node_modules` that
+// is a link). `--batch` reads one command per line from stdin
 // and prints one JSON verdict per line as it goes. Exits 0 whatever the verdict: it is the output.
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +11,10 @@ import type { Command } from 'commander';
 import { assessCommandText, hermesProtectedFiles, type CommandTextAssessment } from '../../approval-signals/command-assessment';
 import { loadCommandClassifier } from '../../approval-signals/classify-command';
 import { failureVerdict } from '../../approval-signals/detector/verdict-builder';
+import { followDeleteTargets } from '../../approval-signals/delete-targets';
+import { confirmLinkFreePaths } from '../../approval-signals/link-free-paths';
+import { followNamedPaths } from '../../approval-signals/linked-paths';
+import { LocalWorkspace } from '../../environments/local-workspace';
 import type { CommandVerdict, ParsedCommand } from '../../approval-signals/verdict';
 import { loadConfig, type LoadedConfig } from '../../config/load';
 import { readBoundedLines } from '../bounded-lines';
@@ -46,22 +52,20 @@ export function registerCheckCommand(program: Command): void {
         await runBatch(assess);
         return;
       }
-      const assessment = assess(command!);
+      const assessment = await assess(command!);
       console.log(flags.json ? JSON.stringify(toJson(assessment), null, 2) : formatAssessment(assessment));
     });
 }
 
-type Assessor = (command: string) => CommandTextAssessment;
+type Assessor = (command: string) => Promise<CommandTextAssessment>;
 
 async function assessorFor(config: LoadedConfig, cwd: string): Promise<Assessor> {
-  const options = {
-    backend: 'local' as const,
-    cwd,
-    workspaceRoot: cwd,
-    home: os.homedir(),
-    protectedFiles: hermesProtectedFiles(config, cwd),
-    deny: config.approvals.deny,
-  };
+  const workspace = new LocalWorkspace(cwd);
+  const realPathOf = (target: string) => workspace.realpath(target);
+  // The gate judges in the workspace's real folder, as here.
+  const workspaceRoot = await realPathOf(cwd).catch(() => cwd);
+  const home = os.homedir();
+  const context = { backend: 'local' as const, cwd: workspaceRoot, workspaceRoot, home, protectedFiles: hermesProtectedFiles(config, cwd) };
   // A one-shot process: V8's optimising compile of the grammar's WebAssembly runs in the
   // background, and the exit waits for it (a second here) although its code is never used.
   setFlagsFromString('--liftoff-only');
@@ -70,9 +74,21 @@ async function assessorFor(config: LoadedConfig, cwd: string): Promise<Assessor>
   } catch (error) {
     // The answer is then "could not tell", which is never "safe".
     const reason = `the shell parser could not be loaded: ${error instanceof Error ? error.message : String(error)}`;
-    return (command) => ({ verdict: failureVerdict(command, reason) });
+    return (command) => Promise.resolve({ verdict: failureVerdict(command, reason) });
   }
-  return (command) => assessCommandText(command, options);
+  return async (command) => {
+    const assessed = assessCommandText(command, { ...context, deny: config.approvals.deny });
+    // The gate's steps outside a container: a low-risk delete only through no link, delete targets
+    // and every other named path judged where they lead now.
+    const confirmed = await confirmLinkFreePaths(assessed.verdict, realPathOf);
+    const followed = await followDeleteTargets(confirmed.verdict, realPathOf, workspaceRoot, (target) => tildify(target, home));
+    return { ...assessed, verdict: await followNamedPaths(command, context, followed.verdict, realPathOf) };
+  };
+}
+
+function tildify(absolute: string, home: string): string {
+  if (home !== '/' && (absolute === home || absolute.startsWith(`${home}/`))) return `~${absolute.slice(home.length)}`;
+  return absolute;
 }
 
 /** One JSON line per non-blank stdin line, written as soon as it is classified. */
@@ -82,7 +98,7 @@ async function runBatch(assess: Assessor): Promise<void> {
     if (text.trim() === '') continue;
     const result = line.cut
       ? { command: text, ...toJson({ verdict: failureVerdict(text, `line longer than ${MAX_BATCH_LINE} characters: cut, not classified`) }, false), cut: true }
-      : { command: text, ...toJson(assess(text), false) };
+      : { command: text, ...toJson(await assess(text), false) };
     if (!process.stdout.write(`${JSON.stringify(result)}\n`)) await new Promise((resolve) => process.stdout.once('drain', resolve));
   }
 }
