@@ -62,6 +62,10 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const namespace = options.namespace ?? 'default';
   // The server does not create its database's folder: a first `dev` on a fresh home failed there.
   if (options.dbFile) mkdirSync(path.dirname(options.dbFile), { recursive: true, mode: 0o700 });
+  // A port asked for by number must be ours: the readiness check below would take whatever server
+  // answers there (another Temporal server on 7233) for the one it started, which had failed.
+  if (options.port) await refuseTakenPort(ip, options.port, '--port or temporal.dev_server.port');
+  if (options.uiPort && !options.headless) await refuseTakenPort(ip, options.uiPort, '--ui-port or temporal.dev_server.ui_port');
   if (cli.kind === 'sdk-download') return startWithSdkDownload(ip, namespace, options);
   // A free port (ours, or one the CLI picks for its internal services) can be taken by another
   // process before the server binds it, e.g. a second server starting on this machine: try again.
@@ -234,6 +238,21 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   } catch {
     // Already gone.
   }
+}
+
+async function refuseTakenPort(ip: string, port: number, setting: string): Promise<void> {
+  if (await portTaken(ip, port)) {
+    throw new Error(`Port ${port} on ${ip} is taken by another program (another Temporal server?): stop it, or choose another port (${setting})`);
+  }
+}
+
+/** Whether binding `ip:port` fails because something listens there (other failures are the server's to report). */
+function portTaken(ip: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'EADDRINUSE'));
+    server.listen(port, ip, () => server.close(() => resolve(false)));
+  });
 }
 
 /** A free TCP port on `ip`, found by binding port 0. */
