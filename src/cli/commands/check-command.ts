@@ -15,6 +15,7 @@ import { followDeleteTargets } from '../../approval-signals/delete-targets';
 import { confirmLinkFreePaths } from '../../approval-signals/link-free-paths';
 import { followNamedPaths } from '../../approval-signals/linked-paths';
 import { LocalWorkspace } from '../../environments/local-workspace';
+import { realPathsOn } from '../../environments/workspace';
 import type { CommandVerdict, ParsedCommand } from '../../approval-signals/verdict';
 import { loadConfig, type LoadedConfig } from '../../config/load';
 import { readBoundedLines } from '../bounded-lines';
@@ -82,7 +83,7 @@ async function assessorFor(config: LoadedConfig, cwd: string): Promise<Assessor>
     // and every other named path judged where they lead now.
     const confirmed = await confirmLinkFreePaths(assessed.verdict, realPathOf);
     const followed = await followDeleteTargets(confirmed.verdict, realPathOf, workspaceRoot, (target) => tildify(target, home));
-    return { ...assessed, verdict: await followNamedPaths(command, context, followed.verdict, realPathOf) };
+    return { ...assessed, verdict: await followNamedPaths(command, context, followed.verdict, (targets) => realPathsOn(workspace, targets)) };
   };
 }
 
