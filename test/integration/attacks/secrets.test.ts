@@ -2,7 +2,7 @@
 // the config with the model key and webhook secret, the approver key, the session store and
 // the SSH key, by commands and by file tools, directly and through symlinks. Nothing of it may
 // reach the model, the transcript or history; file-tool reads of secrets wait for a human.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SessionHandle } from '../../../src/temporal/sessions';
 import { sandboxVisibleTempDir, type Harness } from '../../helpers/session-harness';
@@ -53,10 +53,13 @@ test('commands cannot read the config, the approver key, the session store or ~/
 });
 
 test('read_file and search_files of secrets wait for a human, directly and through a symlink in the workspace', async () => {
+  // Links as a checkout can leave them; the model making its own asks too.
+  symlinkSync(path.join(world.hermesHome, 'config.yaml'), path.join(world.workspace, 'notes.txt'));
+  symlinkSync(path.join(world.home, '.ssh'), path.join(world.workspace, 'keys'));
   const run = await runAttack(harness, world, () => ({
     turns: [
       { tool_calls: [readFile('~/.hermes-temporal/config.yaml'), readFile('~/.ssh/id_ed25519')] },
-      { tool_calls: [terminal('ln -s ~/.hermes-temporal/config.yaml notes.txt && ln -s ~/.ssh keys')] },
+      { tool_calls: [terminal('ln -s ~/.hermes-temporal/config.yaml more-notes.txt && ln -s ~/.ssh more-keys')] },
       { tool_calls: [readFile('notes.txt'), readFile('keys/id_ed25519')] },
       { tool_calls: [{ name: 'search_files', arguments: { pattern: 'sk-proj', path: '~/.hermes-temporal', target: 'content' } }] },
       { tool_calls: [readFile('~/.hermes-temporal/sessions.db')] },
@@ -66,8 +69,8 @@ test('read_file and search_files of secrets wait for a human, directly and throu
   expect(run.result.status).toBe('completed');
   const results = await resultsOf(run);
   const blockedReads = results.filter((result) => JSON.stringify(result).includes('timed out without user response'));
-  // Both direct reads, both reads through symlinks, and the store read waited and were denied.
-  expect(blockedReads.length).toBeGreaterThanOrEqual(5);
+  // Both direct reads, the links the model made, both reads through symlinks, and the store read waited and were denied.
+  expect(blockedReads.length).toBeGreaterThanOrEqual(6);
   await expectNoCanaryLeaked(run);
   expect(JSON.stringify(results)).not.toContain(CANARIES.sshKeyBody);
 });
