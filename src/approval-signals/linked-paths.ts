@@ -3,9 +3,8 @@
 // `~/.bashrc`, or a read of `data.txt` that reaches `~/.ssh/id_rsa`, through a link already on disk
 // (a repository's checked-out link, an earlier call's `ln -s`), is judged as the real path.
 import { expectedRealPaths } from './delete-targets';
-import { analyseCommandText } from './detector/classify-text';
+import { analyseCommandText, normaliseContext } from './detector/classify-text';
 import { hitsThroughLink, namedPaths } from './detector/named-paths';
-import { normaliseContextPath } from './detector/paths';
 import { toMatchedRule, type RuleHit } from './detector/rule-catalog';
 import { severityOf } from './detector/verdict-builder';
 import type { ClassifyContext, CommandVerdict, MatchedRule } from './verdict';
@@ -18,7 +17,7 @@ export type RealPathsOf = (paths: readonly string[]) => Promise<(string | undefi
 
 export async function followNamedPaths(text: string, context: ClassifyContext, verdict: CommandVerdict, realPathsOf: RealPathsOf): Promise<CommandVerdict> {
   if (verdict.tier === 'unknown' || verdict.tier === 'hardline') return verdict;
-  const ruleContext = { ...context, cwd: normaliseContextPath(context.cwd), workspaceRoot: normaliseContextPath(context.workspaceRoot), home: normaliseContextPath(context.home), protectedFiles: context.protectedFiles.map(normaliseContextPath) };
+  const ruleContext = normaliseContext(context);
   const named = namedPaths(analyseCommandText(text, context).analysis, ruleContext);
   if (!named.length) return verdict;
   const followed = named.slice(0, MAX_FOLLOWED_PATHS);

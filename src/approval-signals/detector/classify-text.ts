@@ -68,7 +68,8 @@ function analyseText(text: string, context: RuleContext): TextAnalysis {
   return parseError === undefined ? { analysis, hits } : { analysis, hits, parseError };
 }
 
-function normaliseContext(context: ClassifyContext): RuleContext {
+/** The context with every path normalised, as the rules read it. */
+export function normaliseContext(context: ClassifyContext): RuleContext {
   return {
     backend: context.backend,
     cwd: normaliseContextPath(context.cwd),
