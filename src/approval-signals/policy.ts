@@ -49,15 +49,15 @@ export function decideCommand(input: PolicyInput): PolicyDecision {
   const hardlinePath = paths.find((finding) => finding.hardline && !finding.contained);
   if (hardlinePath) return { action: 'block', kind: 'hardline', message: hardlineBlocked(`${hardlinePath.risk ?? 'write to a device'}: ${hardlinePath.resolved}`) };
   if (assessment.deniedBy) return { action: 'block', kind: 'deny-rule', message: userDenyRuleBlocked(assessment.deniedBy) };
-  // The floor above holds in every mode, but only for a command the detector read whole: one it
-  // could not (padded past its length limit, behind more wrappers than it peels) could hide
-  // `rm -rf /`, so it is asked about even where nothing else would be.
-  const unread = verdict?.rules.find((rule) => rule.id === UNREAD_RULE);
-  const unreadConcern = unread && { description: `${unread.description} (so not checked against what is always blocked)`, key: unread.key };
-  if (input.mode === 'off') return unreadConcern ? decideConcerns(input, [unreadConcern]) : { action: 'run' };
+  // The floor above holds in every mode, but only for a command the detector read whole and for
+  // what it knows runs: one it could not read (padded past its length limit, behind more wrappers
+  // than it peels) could hide `rm -rf /`, and a hardline finding in text an unknown program is only
+  // guessed to run may be one, so each is asked about even where nothing else would be.
+  const floorConcerns = floorConcernsOf(verdict?.rules ?? []);
+  if (input.mode === 'off') return floorConcerns.length ? decideConcerns(input, floorConcerns) : { action: 'run' };
 
   const concerns: Concern[] = [];
-  if (unreadConcern && assessment.isolated) concerns.push(unreadConcern);
+  if (assessment.isolated) concerns.push(...floorConcerns);
   if (assessment.problem) concerns.push({ description: assessment.problem, key: assessment.problemKey ?? `PROBLEM:${assessment.display ?? assessment.problem}` });
   if (assessment.required) concerns.push(assessment.required);
   // A sandbox without host mounts contains what its commands do; the worker's own files never are.
@@ -77,6 +77,14 @@ export function decideCommand(input: PolicyInput): PolicyDecision {
     if (finding.risk && !finding.contained) concerns.push({ description: `${finding.risk}: ${finding.shown ?? finding.resolved}`, key: pathApprovalKey(finding) });
   }
   return decideConcerns(input, concerns);
+}
+
+/** What stands in for the hardline floor where the detector could not apply it for sure. */
+function floorConcernsOf(rules: readonly MatchedRule[]): Concern[] {
+  return rules.flatMap((rule) => {
+    if (rule.id === UNREAD_RULE) return [{ description: `${rule.description} (so not checked against what is always blocked)`, key: rule.key }];
+    return rule.guessedHardline ? [{ description: rule.description, key: rule.key }] : [];
+  });
 }
 
 /**

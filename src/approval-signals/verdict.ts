@@ -42,6 +42,12 @@ export interface MatchedRule {
    * really leads, so an approval of a folder's delete never covers a link of the same name.
    */
   targets?: string[];
+  /**
+   * The rule is hardline, but was found only in text an unknown program is guessed to run, so it
+   * asks instead of blocking (a message as often as a command). Nothing lifts the ask: it stands
+   * with approvals off and in a container too, where a hardline rule would still have blocked.
+   */
+  guessedHardline?: true;
 }
 
 /** One executed command found in the text, after unwrapping `sudo`, `env`, `xargs`, ... */

@@ -317,6 +317,26 @@ test('with approvals off, a command the detector could not read whole is still a
   });
 });
 
+test('with approvals off, what is always blocked, found in text a program is only guessed to run, is asked about', async () => {
+  // `relay` really runs its argument, as an unknown program may: a guess is asked about rather than
+  // blocked, and with approvals off that question is all that stands between it and the floor.
+  const relay = `printf '#!/bin/sh\\nsh -c "$1"\\n' > relay && chmod +x relay`;
+  const guessed = './relay "mkfs.ext4 /dev/hermes-test-no-such-disk; touch relay-ran"';
+  const script = { turns: [turnOf(relay), turnOf(guessed, './relay "touch plain-ran"'), { content: 'done' }] };
+  await withScriptedSession(harness, { script, config: { approvals: { mode: 'off' } } }, async ({ handle, store, config }) => {
+    const [pending] = await pendingApprovals(handle, 1);
+    expect(pending!.description).toMatch(/format filesystem \(mkfs\), if relay runs its text/);
+    await decideSigned(handle, config, { approvalId: pending!.approvalId, choice: 'deny' });
+    await handle.result();
+    const [made, denied, plain] = await toolResults(store, handle);
+    expect(made).toMatchObject({ exit_code: 0 });
+    expect(String(denied!.error)).toMatch(/denied/i);
+    expect(plain).toMatchObject({ exit_code: 0 });
+    expect(existsSync(path.join(config.session.cwd, 'relay-ran'))).toBe(false);
+    expect(existsSync(path.join(config.session.cwd, 'plain-ran'))).toBe(true);
+  });
+});
+
 test('unattended sessions: dangerous commands are blocked by default, hardline always, deny rules always', async () => {
   // Even if a check failed, these would do no harm here: no such disk, no such host.
   const script = {

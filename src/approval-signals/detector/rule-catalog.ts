@@ -171,14 +171,16 @@ export function toMatchedRule(hit: RuleHit): MatchedRule {
   const entry = RULE_CATALOG[hit.id];
   const description = hit.detail ? `${entry.description} (${hit.detail})` : entry.description;
   const guess = hit.guessedRunner !== undefined;
+  const guessedHardline = guess && entry.tier === 'hardline';
   return {
     id: hit.id,
     description: guess ? `${description}, if ${hit.guessedRunner} runs its text` : description,
-    tier: guess && entry.tier === 'hardline' ? 'dangerous' : entry.tier,
+    tier: guessedHardline ? 'dangerous' : entry.tier,
     key: `${hit.id}:${hit.canonical}`,
     command: hit.command,
     ...(hit.linkFreePaths ? { linkFreePaths: hit.linkFreePaths } : {}),
     ...(hit.once ? { once: true } : {}),
     ...(hit.targets?.length ? { targets: hit.targets } : {}),
+    ...(guessedHardline ? { guessedHardline: true } : {}),
   };
 }

@@ -80,8 +80,10 @@ describe('matched rules', () => {
 
   it('say when a finding is only a guess that an unknown program runs its text', () => {
     const [rule] = classify('notify-send "reboot needed"').rules;
-    expect(rule).toMatchObject({ id: 'H09', tier: 'dangerous', description: 'system shutdown/reboot, if notify-send runs its text' });
+    expect(rule).toMatchObject({ id: 'H09', tier: 'dangerous', description: 'system shutdown/reboot, if notify-send runs its text', guessedHardline: true });
     expect(classify('bash -c "reboot now"').rules[0]).toMatchObject({ id: 'H09', tier: 'hardline', description: 'system shutdown/reboot' });
+    expect(classify('bash -c "reboot now"').rules[0]).not.toHaveProperty('guessedHardline');
+    expect(classify('notify-send "rm -rf build"').rules[0]).not.toHaveProperty('guessedHardline');
   });
 
   it('name a shell reading a network connection only when the connection is its input, and where it leads', () => {

@@ -49,6 +49,19 @@ test('a command the detector could not read whole is asked about even with mode 
   expect(decideCommand(input({ mode: 'off', verdict: verdict('unknown', [rule('U01', 'unknown')]) }))).toEqual({ action: 'run' });
 });
 
+test('a hardline finding in text only guessed to run is asked about with mode off and in a container, where a known one blocks', () => {
+  // `notify-send "rm -rf /"` is as likely a message as a command, so it is not blocked; but with
+  // approvals off nothing else would stop it, so the floor turns into a question rather than a run.
+  const guessed: MatchedRule = { ...rule('H01', 'dangerous', 'H01:rm -rf / (if notify-send runs its text)'), guessedHardline: true };
+  for (const overrides of [{ mode: 'off' as const }, { isolated: true }, {}]) {
+    expect(decideCommand(input({ ...overrides, verdict: verdict('dangerous', [guessed]) }))).toMatchObject({ action: 'ask', keys: [guessed.key] });
+  }
+  expect(decideCommand(input({ mode: 'off', surface: 'unattended', verdict: verdict('dangerous', [guessed]) }))).toMatchObject({ action: 'block', kind: 'unattended' });
+  expect(decideCommand(input({ mode: 'off', verdict: verdict('dangerous', [guessed]), sessionApprovals: new Set([guessed.key]) }))).toEqual({ action: 'run' });
+  // A guess of a merely dangerous finding still runs with approvals off.
+  expect(decideCommand(input({ mode: 'off', verdict: verdict('dangerous', [rule('D02', 'dangerous')]) }))).toEqual({ action: 'run' });
+});
+
 test('a user deny rule blocks even with mode off, and names the rule', () => {
   const decision = decideCommand(input({ mode: 'off', deniedBy: 'curl * | sh', verdict: verdict('safe', []) }));
   expect(decision).toMatchObject({ action: 'block', kind: 'deny-rule' });
