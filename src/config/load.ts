@@ -48,25 +48,7 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     { label: 'command-line flags', values: (options.flags ?? {}) as Record<string, unknown> },
   ].filter((source): source is Source => source !== undefined);
 
-  const merged: Record<string, unknown> = {};
-  const provenance = new Map<string, string>();
-  for (const source of sources) mergeInto(merged, source.values, source.label, provenance);
-
-  const parsed = configSchema.safeParse(merged);
-  if (!parsed.success) {
-    const describe = (key: string, reason: string) => {
-      const origin = provenanceOf(key, provenance);
-      return `  ${key || '(root)'}: ${reason}${origin ? ` (from ${origin})` : ''}`;
-    };
-    const problems = parsed.error.issues.flatMap((issue) => {
-      const key = issue.path.join('.');
-      // One line per unknown key, with its full path, so the source of that very key is named.
-      if (issue.code === 'unrecognized_keys') return issue.keys.map((name) => describe(key ? `${key}.${name}` : name, 'unknown key'));
-      return [describe(key, issue.message.replace(/^Invalid input: /, ''))];
-    });
-    throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
-  }
-  const config = parsed.data;
+  const config = validConfig(sources);
   const local = config.terminal.local;
   return {
     ...config,
@@ -81,6 +63,27 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     terminal: { ...config.terminal, local: { ...local, ...(local.bwrap_path ? { bwrap_path: withHomeFolder(local.bwrap_path) } : {}) } },
     logging: { ...config.logging, ...(config.logging.file ? { file: withHomeFolder(config.logging.file) } : {}) },
   };
+}
+
+/** The sources merged, later ones winning, and checked: a bad value names its key and its source. */
+function validConfig(sources: readonly Source[]): HermesConfig {
+  const merged: Record<string, unknown> = {};
+  const provenance = new Map<string, string>();
+  for (const source of sources) mergeInto(merged, source.values, source.label, provenance);
+
+  const parsed = configSchema.safeParse(merged);
+  if (parsed.success) return parsed.data;
+  const describe = (key: string, reason: string) => {
+    const origin = provenanceOf(key, provenance);
+    return `  ${key || '(root)'}: ${reason}${origin ? ` (from ${origin})` : ''}`;
+  };
+  const problems = parsed.error.issues.flatMap((issue) => {
+    const key = issue.path.join('.');
+    // One line per unknown key, with its full path, so the source of that very key is named.
+    if (issue.code === 'unrecognized_keys') return issue.keys.map((name) => describe(key ? `${key}.${name}` : name, 'unknown key'));
+    return [describe(key, issue.message.replace(/^Invalid input: /, ''))];
+  });
+  throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
 }
 
 /**
@@ -145,9 +148,12 @@ export function openProjectFile(file: string): ProjectFile | undefined {
   }
 }
 
-/** What `trust` checks before trusting a project file: it parses, and sets nothing it may not. */
+/** What `trust` checks before trusting a project file: it parses, sets nothing it may not, and holds only valid values. */
 export function checkProjectFile(file: string, content: string): void {
-  withoutTrustSettings(parseYamlSource(file, content));
+  const source = withoutTrustSettings(parseYamlSource(file, content));
+  // Its values on their own, as every run will read them: a file the next command would refuse
+  // (an unknown key, a bad value) is refused now, before it is trusted.
+  if (source) validConfig([source]);
 }
 
 function readYamlSource(file: string): Source | undefined {

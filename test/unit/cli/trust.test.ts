@@ -53,6 +53,27 @@ test('trust refuses a project file that sets what only the home config may, and 
   expect(cli(root, home, ['trust', path.join(root, 'missing')]).err).toMatch(/Only a project's hermes-temporal.yaml|nothing to trust/);
 });
 
+test('trust refuses a project file with a value or key every later command would refuse, names it, and trusts nothing', () => {
+  const root = tempDir('hermes-trust-');
+  const [project, home] = [path.join(root, 'project'), path.join(root, 'home')];
+  mkdirSync(project);
+  mkdirSync(home);
+  const file = path.join(project, 'hermes-temporal.yaml');
+  for (const [content, problem] of [
+    ['approvals:\n  mode: sometimes\n', /approvals\.mode: .*\(from .*hermes-temporal\.yaml\)/],
+    ['approvals:\n  timeout_seconds: -5\n', /approvals\.timeout_seconds: /],
+    ['sesion:\n  max_turns: 3\n', /sesion: unknown key/],
+  ] as const) {
+    writeFileSync(file, content);
+    const refused = cli(project, home, ['trust']);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(problem);
+    expect(cli(project, home, ['check-command', 'ls x']).err).toContain(`${file} is not trusted yet`);
+  }
+  writeFileSync(file, 'approvals:\n  mode: smart\n');
+  expect(cli(project, home, ['trust']).code).toBe(0);
+});
+
 test("a link to another folder's trusted project file is refused, and trust will not trust it", () => {
   const root = tempDir('hermes-trust-');
   const [scratch, project, home] = [path.join(root, 'scratch'), path.join(root, 'project'), path.join(root, 'home')];
