@@ -2,7 +2,13 @@
 
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'yash', 'posh', 'rbash', 'ksh93', 'pdksh']);
 
-const INTERPRETER_NAMES = new Set(['node', 'nodejs', 'perl', 'ruby', 'php', 'deno', 'bun', 'lua', 'pypy', 'pypy3']);
+// Every language runtime that takes a program inline, from a file or from stdin: one left out
+// here ran `-e` code unasked where `python -c` asks, so a model needed only another language.
+const INTERPRETER_NAMES = new Set([
+  'node', 'nodejs', 'perl', 'ruby', 'php', 'deno', 'bun', 'lua', 'luajit', 'pypy', 'pypy3', 'r', 'rscript', 'julia', 'elixir',
+  'erl', 'escript', 'racket', 'guile', 'groovy', 'scala', 'clojure', 'clj', 'bb', 'swift', 'ghc', 'runghc', 'sbcl', 'clisp', 'ecl',
+  'octave', 'tclsh', 'wish', 'jshell', 'osascript',
+]);
 
 export function isInterpreter(program: string): boolean {
   return INTERPRETER_NAMES.has(program) || /^python(\d+(\.\d+)?)?$/.test(program);

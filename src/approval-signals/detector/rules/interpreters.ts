@@ -1,5 +1,5 @@
-// Interpreter code given inline (`python -c`, `node -e`, `perl -e`, `ruby -e`, `php -r`) or fed
-// through a heredoc: always asks, as the original does, and says which destructive calls it saw.
+// Interpreter code given inline (`python -c`, `node -e`, `perl -e`, `ruby -e`, `php -r`, `julia -e`,
+// `Rscript -e`, every runtime in program-names.ts) or fed through a heredoc: always asks, as the original does, and says which destructive calls it saw.
 // `perl -ne`/`-pe` line filters are text processing and only flagged when the scan finds calls.
 import type { ExecutedCommand } from '../analysis-types';
 import { isShell } from '../program-names';
@@ -10,7 +10,7 @@ import { args, canonicalCommand, canonicalWords } from './rule-helpers';
 import type { Rule } from './rule-types';
 
 const DESTRUCTIVE_CALLS =
-  /\b(?:shutil\.rmtree|os\.(?:remove|unlink|rmdir|removedirs|system|popen|exec\w*|spawn\w*|kill)|subprocess|pty\.spawn|fs\.(?:rm|rmdir|unlink)(?:Sync)?|rmSync|rmdirSync|unlinkSync|child_process|execSync|execFileSync|spawnSync|spawn|FileUtils\.rm\w*|File\.delete|Dir\.rmdir|unlink|rmtree|shell_exec|passthru|proc_open|popen|system|exec)\b\s*[.(]?|`[^`]+`|%x[({[]|qx[({[/]/g;
+  /\b(?:shutil\.rmtree|os\.(?:remove|unlink|rmdir|removedirs|system|popen|exec\w*|spawn\w*|kill)|subprocess|pty\.spawn|fs\.(?:rm|rmdir|unlink)(?:Sync)?|rmSync|rmdirSync|unlinkSync|child_process|execSync|execFileSync|spawnSync|spawn|FileUtils\.rm\w*|File\.delete|Dir\.rmdir|unlink|rmtree|shell_exec|passthru|proc_open|popen|system|exec|File\.rm\w*|file\.remove|os:cmd|System\.cmd|file:del_dir_r|delete-directory(?:\/files)?|deleteDir)\b\s*[.(]?|`[^`]+`|%x[({[]|qx[({[/]/g;
 
 /** The destructive calls in `code`, for the rule description (at most three). */
 export function destructiveCalls(code: string): string[] {
