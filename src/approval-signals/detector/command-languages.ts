@@ -1,7 +1,8 @@
 // Programs driven by a command language of their own that can escape to the shell: `psql`'s
 // `\! CMD`, mysql's `system CMD`, sqlite's `.shell CMD`, ed's and vim's `!CMD`, dc's `!`, sftp's
-// `!CMD`, gdb's `shell CMD`, m4's `syscmd(CMD)`, Tcl's `exec CMD`. Fed on stdin (`psql <<<
-// '\! rm -rf src'`) or in an option, the escaped text runs like any command and is judged so.
+// `!CMD`, gdb's `shell CMD`, m4's `syscmd(CMD)`, Tcl's `exec CMD`, less's `!CMD` and `|mCMD`. Fed
+// on stdin (`psql <<< '\! rm -rf src'`) or in an option, the escaped text runs like any command
+// and is judged so.
 import { lookupTable } from './lookup-table';
 
 const LINE_START = String.raw`(?:^|\n)[ \t]*`;
@@ -32,13 +33,21 @@ const SHELL_ESCAPES = lookupTable<RegExp>({
   expect: /(?:^|[\n;[])\s*(?:exec|spawn)\s+([^\n;\]]*)/g,
 });
 
+/**
+ * Languages read from an option only, never from stdin: what less reads there is the text it
+ * shows. Its `!CMD`, and `|mCMD`, which pipes the text up to mark m into CMD.
+ */
+const OPTION_ESCAPES = lookupTable<RegExp>({
+  less: /(?:^|\n)\s*\+?(?:!|\|[a-z^$.'])([^\n]*)/g,
+});
+
 export function hasCommandLanguage(program: string): boolean {
   return SHELL_ESCAPES[program] !== undefined;
 }
 
 /** The shell text `program` runs when it reads `text` as its commands. */
 export function shellEscapes(program: string, text: string): string[] {
-  const escape = SHELL_ESCAPES[program];
+  const escape = SHELL_ESCAPES[program] ?? OPTION_ESCAPES[program];
   if (!escape) return [];
   return [...text.matchAll(escape)].map((match) => match[1]!.trim()).filter((command) => command !== '');
 }

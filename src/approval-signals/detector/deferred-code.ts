@@ -6,6 +6,7 @@
 // and those naming a file a program writes: `HISTFILE=~/.bashrc bash -i` writes its history into
 // a start-up file, judged as a write of it.
 import type { ShellWord } from './analysis-types';
+import { shellEscapes } from './command-languages';
 import { lookupTable } from './lookup-table';
 import type { SyntaxNode } from './shell-parser';
 import { buildWord, type WordHooks } from './shell-words';
@@ -74,6 +75,9 @@ export function deferredCodeOfAssignment(name: string, value: string | readonly 
     const codes = name === 'BROWSER' ? value.split(':') : [value];
     return codes.map((code) => code.replace(/^\|{1,2}/, '')).filter((code) => code.trim() !== '');
   }
+  // less takes its options from LESS too, `+CMD` included (up to a `$` or the end): `LESS='+!CMD' git log`
+  // runs CMD in git's pager.
+  if (name === 'LESS') return [...value.matchAll(/(?:^|\s)\+([^$]*)/g)].flatMap((match) => shellEscapes('less', match[1]!));
   if (name === 'GIT_CONFIG_PARAMETERS') return [...value.matchAll(CONFIG_PARAMETER_VALUE)].map((match) => match[1]!.replace(/'\\''/g, "'"));
   if (!PROMPT_STRING.test(name)) return [];
   return [...value.matchAll(SUBSTITUTION)].map((match) => match[1] ?? match[2] ?? '').filter((code) => code.trim() !== '');

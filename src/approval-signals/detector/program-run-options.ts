@@ -215,6 +215,8 @@ const COMMAND_LANGUAGE_OPTIONS = lookupTable<readonly RunningOption[]>({
   nvim: EDITOR_COMMAND_OPTIONS,
   ex: EDITOR_COMMAND_OPTIONS,
   expect: [{ names: ['-c'], value: 'shell' }],
+  // `less +CMD` runs CMD as it starts (`++CMD` for every file): `+!rm -rf src` escapes to the shell.
+  less: [{ names: ['+'], value: 'shell' }],
 });
 
 function commandLanguageEscapes(program: string, args: readonly ShellWord[]): RunByOption[] {
