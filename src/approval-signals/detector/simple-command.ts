@@ -39,6 +39,7 @@ export function walkSimpleCommand(api: WalkerApi, node: SyntaxNode, scope: Scope
   }
   const text = (statement ?? node).text;
   const words = wordNodes.map((wordNode) => buildWord(wordNode, hooks));
+  if (statement) for (let count = droppedDashes(node, outerRedirects, statement); count > 0; count--) words.push(literalWord('-'));
   const effects = applyRedirects(api, [...redirects, ...outerRedirects], scope, text);
   // A bare `exec` keeps its redirections for the rest of the shell (`exec 3<>/dev/tcp/h/p; sh <&3`).
   if (words.length === 1 && words[0]!.literal && words[0]!.value === 'exec') scope.connections = effects.connections;
@@ -209,6 +210,24 @@ function speculate(api: WalkerApi, command: ExecutedCommand, argv: ShellWord[], 
     break;
   }
   for (const found of api.analysis.commands.slice(before)) found.speculative = true;
+}
+
+/**
+ * tree-sitter-bash drops a lone `-` argument that a redirection follows (`make -f - <<EOF`, `tar xf
+ * - 2>/dev/null`, `cat -<<EOF`), or that comes after one; bash reads each as a word, often the one
+ * that makes a program read its stdin as code. Counted from the source between the nodes.
+ */
+function droppedDashes(command: SyntaxNode, redirects: readonly SyntaxNode[], statement: SyntaxNode): number {
+  const parts = [command, ...redirects].sort((left, right) => left.startIndex - right.startIndex);
+  let count = 0;
+  parts.forEach((part, index) => {
+    const next = parts[index + 1];
+    const gap = statement.text.slice(part.endIndex - statement.startIndex, next ? next.startIndex - statement.startIndex : undefined);
+    // Text after the last redirection belongs to it (a heredoc's body), bar a `-` before its operator.
+    if (next) count += gap.split(/\s+/).filter((token) => token === '-').length;
+    if (next?.type === 'heredoc_redirect' && next.text.startsWith('-<<') && /^\s*$/.test(gap)) count += 1;
+  });
+  return count;
 }
 
 /**

@@ -120,6 +120,15 @@ describe('the commands found', () => {
     expect(classify('sh 0 <notes.txt').commands[0]?.args).toEqual(['0']);
   });
 
+  it('keeps a lone `-` that a redirection follows, which the shell parser drops', () => {
+    expect(classify("make -f - <<'EOF'\nall:\nEOF").commands[0]?.args).toEqual(['-f', '-']);
+    expect(classify('cat -<<EOF\nx\nEOF').commands[0]?.args).toEqual(['-']);
+    expect(classify('tar -C out -xf - 2>/dev/null < a.tar').commands[0]?.args).toEqual(['-C', 'out', '-xf', '-']);
+    expect(classify('cat x >out - 2>err').commands[0]?.args).toEqual(['x', '-']);
+    expect(classify('cat x 2>&- <<EOF\nx\nEOF').commands[0]?.args).toEqual(['x']);
+    expect(classify('cat <<-EOF\n\tx\nEOF').commands[0]?.args).toEqual([]);
+  });
+
   it('lists every executed command, including those inside substitutions and re-parsed text', () => {
     const names = (command: string) => classify(command).commands.map((parsed) => `${parsed.wrappers.join('>')}:${parsed.name}`);
     expect(names('ls && echo $(pwd) | tee out')).toEqual([':ls', ':pwd', ':echo', ':tee']);
