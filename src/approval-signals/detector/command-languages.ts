@@ -34,12 +34,41 @@ const SHELL_ESCAPES = lookupTable<RegExp>({
 });
 
 /**
- * Languages read from an option only, never from stdin: what less reads there is the text it
- * shows. Its `!CMD`, and `|mCMD`, which pipes the text up to mark m into CMD.
+ * A makefile's shell text: recipe lines (after a tab, or after `;` on the rule's line, without
+ * make's own `@+-` marks), `$(shell CMD)` and `VAR != CMD`, which run as the file is read.
+ */
+const MAKEFILE_SHELL = /(?:^|\n)(?:\t[@+-]*|[^\t\n#=:][^\n:=]*::?(?!=)[^\n;=]*;[ \t]*[@+-]*)([^\n]*)|\$\(shell\s+([^)]*)\)|(?:^|\n)[^\n=#]*!=\s*([^\n]*)/g;
+
+/**
+ * Languages read from stdin only when told to, or from an option: what less reads on stdin is the
+ * text it shows (its `!CMD`, and `|mCMD`, which pipes the text up to mark m into CMD, come from
+ * `+CMD`); make reads a makefile there only with `-f -`.
  */
 const OPTION_ESCAPES = lookupTable<RegExp>({
   less: /(?:^|\n)\s*\+?(?:!|\|[a-z^$.'])([^\n]*)/g,
+  make: MAKEFILE_SHELL,
+  gmake: MAKEFILE_SHELL,
 });
+
+const STDIN_FILES = new Set(['-', '/dev/stdin', '/proc/self/fd/0', '/dev/fd/0']);
+
+/** `program` reads its commands from stdin: always for a command language, for make only as `-f -`. */
+export function readsCommandsFromStdin(program: string, args: readonly string[]): boolean {
+  if (SHELL_ESCAPES[program] !== undefined) return true;
+  return (program === 'make' || program === 'gmake') && makefilesNamed(args).some((file) => STDIN_FILES.has(file));
+}
+
+/** The makefiles named by `-f FILE`, `-fFILE`, `--file=FILE` and `--makefile FILE`. */
+function makefilesNamed(args: readonly string[]): string[] {
+  const files: string[] = [];
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    const attached = /^(?:-f|--file=|--makefile=)(.+)$/s.exec(arg);
+    if (['-f', '--file', '--makefile'].includes(arg)) files.push(args[++index] ?? '');
+    else if (attached) files.push(attached[1]!);
+  }
+  return files;
+}
 
 export function hasCommandLanguage(program: string): boolean {
   return SHELL_ESCAPES[program] !== undefined;
@@ -49,5 +78,5 @@ export function hasCommandLanguage(program: string): boolean {
 export function shellEscapes(program: string, text: string): string[] {
   const escape = SHELL_ESCAPES[program] ?? OPTION_ESCAPES[program];
   if (!escape) return [];
-  return [...text.matchAll(escape)].map((match) => match[1]!.trim()).filter((command) => command !== '');
+  return [...text.matchAll(escape)].map((match) => (match.slice(1).find((group) => group !== undefined) ?? '').trim()).filter((command) => command !== '');
 }

@@ -103,7 +103,7 @@ export function runByOptions(program: string | null, args: readonly ShellWord[])
   if (program === 'sed') return sedRuns(args);
   if (program === 'git') return [...gitPositionalRuns(args), ...optionRuns(program, args)];
   if (program === 'socat') return socatRuns(args);
-  if (program !== null && COMMAND_LANGUAGE_OPTIONS[program]) return commandLanguageEscapes(program, args);
+  if (program !== null && COMMAND_LANGUAGE_OPTIONS[program]) return [...commandLanguageEscapes(program, args), ...optionRuns(program, args)];
   return optionRuns(program, args);
 }
 
@@ -217,6 +217,9 @@ const COMMAND_LANGUAGE_OPTIONS = lookupTable<readonly RunningOption[]>({
   expect: [{ names: ['-c'], value: 'shell' }],
   // `less +CMD` runs CMD as it starts (`++CMD` for every file): `+!rm -rf src` escapes to the shell.
   less: [{ names: ['+'], value: 'shell' }],
+  // GNU make's `--eval=TEXT` reads TEXT as makefile lines, recipes included.
+  make: [{ names: ['--eval'], value: 'shell' }],
+  gmake: [{ names: ['--eval'], value: 'shell' }],
 });
 
 function commandLanguageEscapes(program: string, args: readonly ShellWord[]): RunByOption[] {

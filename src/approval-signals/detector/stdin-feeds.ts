@@ -2,7 +2,7 @@
 // shells that execute it (`echo "rm -rf /" | sh`, `sh <<< "..."`, `bash <<EOF`) are re-parsed, as
 // are the shell escapes of a command language fed to its program (`psql <<< '\! rm -rf src'`).
 import type { ExecutedCommand, StdinFeed } from './analysis-types';
-import { hasCommandLanguage, shellEscapes } from './command-languages';
+import { readsCommandsFromStdin, shellEscapes } from './command-languages';
 import { embeddedShellCommands } from './embedded-shell';
 import { isInterpreter, isShell } from './program-names';
 import { describeScriptInvocation } from './script-invocations';
@@ -72,7 +72,7 @@ export function executeFedText(api: WalkerApi, command: ExecutedCommand, scope: 
     api.reparse(text, scope, `${command.program} stdin`, layers, command.cwd);
   } else if (isInterpreter(command.program) && describeScriptInvocation(command.program, command.argv.slice(1))?.source.mode === 'stdin') {
     executeEmbeddedShell(api, command, text, scope);
-  } else if (hasCommandLanguage(command.program)) {
+  } else if (readsCommandsFromStdin(command.program, command.argv.slice(1).map((word) => word.value))) {
     const layers = [...command.layers, { program: command.program, argv: command.argv }];
     for (const escaped of shellEscapes(command.program, text)) api.reparse(escaped, scope, `${command.program} shell escape`, layers, command.cwd);
   }
