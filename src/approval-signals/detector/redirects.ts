@@ -63,6 +63,11 @@ function isSplitReadWrite(node: SyntaxNode): boolean {
   return node.type === 'ERROR' && node.text === '<' && next?.type === 'file_redirect' && next.startIndex === node.endIndex;
 }
 
+/** What bash takes for a redirection's descriptor: digits, or `{name}` (a variable it sets). */
+export function isBashDescriptor(text: string): boolean {
+  return /^(?:\d+|\{\w+\})$/.test(text);
+}
+
 /** The operator and descriptor as bash reads them, where tree-sitter-bash splits `<>` or misplaces a `0`. */
 function readRedirect(redirect: SyntaxNode): { operator: string; descriptor?: string } {
   let operator = redirect.children.find((child) => !child.isNamed)?.type ?? '>';
@@ -75,7 +80,7 @@ function readRedirect(redirect: SyntaxNode): { operator: string; descriptor?: st
     start = split;
   }
   const written = redirect.childForFieldName('descriptor');
-  if (written) return { operator, descriptor: written.text };
+  if (written) return isBashDescriptor(written.text) ? { operator, descriptor: written.text } : { operator };
   let before = start.previousSibling;
   while (before && before.childCount > 0) before = before.lastChild;
   return before && isDescriptorOfNext(before) ? { operator, descriptor: before.text } : { operator };

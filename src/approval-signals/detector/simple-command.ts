@@ -2,7 +2,7 @@
 // shell text it hands on (`bash -c`, `eval`, `ssh`), which is parsed and walked in turn.
 import type { ExecutedCommand, Invocation, ShellWord, StdinFeed } from './analysis-types';
 import { guessedArgvs, programOf } from './dynamic-names';
-import { applyRedirects, isDescriptorOfNext, recordWrite } from './redirects';
+import { applyRedirects, isBashDescriptor, isDescriptorOfNext, recordWrite } from './redirects';
 import { isShell } from './program-names';
 import { describeScriptInvocation } from './script-invocations';
 import type { SyntaxNode } from './shell-parser';
@@ -38,8 +38,9 @@ export function walkSimpleCommand(api: WalkerApi, node: SyntaxNode, scope: Scope
     else if (child.isNamed) api.visit(child, scope);
   }
   const text = (statement ?? node).text;
-  const words = wordNodes.map((wordNode) => buildWord(wordNode, hooks));
-  if (statement) for (let count = droppedDashes(node, outerRedirects, statement); count > 0; count--) words.push(literalWord('-'));
+  const words = wordsInOrder(wordNodes, misreadWords(node, redirects, outerRedirects, statement)).map((word) =>
+    'node' in word ? buildWord(word.node, hooks) : literalWord(word.literal),
+  );
   const effects = applyRedirects(api, [...redirects, ...outerRedirects], scope, text);
   // A bare `exec` keeps its redirections for the rest of the shell (`exec 3<>/dev/tcp/h/p; sh <&3`).
   if (words.length === 1 && words[0]!.literal && words[0]!.value === 'exec') scope.connections = effects.connections;
@@ -212,22 +213,52 @@ function speculate(api: WalkerApi, command: ExecutedCommand, argv: ShellWord[], 
   for (const found of api.analysis.commands.slice(before)) found.speculative = true;
 }
 
+type PlacedWord = { at: number } & ({ node: SyntaxNode } | { literal: string });
+
 /**
- * tree-sitter-bash drops a lone `-` argument that a redirection follows (`make -f - <<EOF`, `tar xf
- * - 2>/dev/null`, `cat -<<EOF`), or that comes after one; bash reads each as a word, often the one
- * that makes a program read its stdin as code. Counted from the source between the nodes.
+ * Words bash reads as the command's arguments that tree-sitter-bash puts elsewhere, each with its
+ * place in the text: words after a redirection's target, read as more targets (`rm >/dev/null -rf
+ * ~`), and after a heredoc's start (`rm <<EOF -rf ~`); a lone `-` that a redirection follows or that
+ * comes after one, dropped (`make -f - <<EOF`, `cat -<<EOF`); a word such as `-12` or `-a1` written
+ * against a redirection, taken for its descriptor (bash takes only digits or `{name}`).
  */
-function droppedDashes(command: SyntaxNode, redirects: readonly SyntaxNode[], statement: SyntaxNode): number {
-  const parts = [command, ...redirects].sort((left, right) => left.startIndex - right.startIndex);
-  let count = 0;
+function misreadWords(command: SyntaxNode, inner: readonly SyntaxNode[], outer: readonly SyntaxNode[], statement: SyntaxNode | undefined): PlacedWord[] {
+  const words: PlacedWord[] = [];
+  for (const redirect of [...inner, ...outer]) {
+    const descriptor = redirect.childForFieldName('descriptor');
+    if (descriptor && !isBashDescriptor(descriptor.text)) words.push({ at: descriptor.startIndex, literal: descriptor.text });
+    words.push(...argumentsInRedirect(redirect).map((node) => ({ at: node.startIndex, node })));
+  }
+  if (!statement) return words;
+  const parts = [command, ...outer].sort((left, right) => left.startIndex - right.startIndex);
   parts.forEach((part, index) => {
     const next = parts[index + 1];
-    const gap = statement.text.slice(part.endIndex - statement.startIndex, next ? next.startIndex - statement.startIndex : undefined);
-    // Text after the last redirection belongs to it (a heredoc's body), bar a `-` before its operator.
-    if (next) count += gap.split(/\s+/).filter((token) => token === '-').length;
-    if (next?.type === 'heredoc_redirect' && next.text.startsWith('-<<') && /^\s*$/.test(gap)) count += 1;
+    if (!next) return; // what follows the last redirection belongs to it (a heredoc's body)
+    const gap = statement.text.slice(part.endIndex - statement.startIndex, next.startIndex - statement.startIndex);
+    for (const dash of gap.matchAll(/(?<=^|\s)-(?=\s|$)/g)) words.push({ at: part.endIndex + dash.index, literal: '-' });
+    if (next.type === 'heredoc_redirect' && next.text.startsWith('-<<') && /^\s*$/.test(gap)) words.push({ at: next.startIndex, literal: '-' });
   });
-  return count;
+  return words;
+}
+
+/** A redirection's words that are the command's arguments (see misreadWords). */
+function argumentsInRedirect(redirect: SyntaxNode): SyntaxNode[] {
+  const found: SyntaxNode[] = [];
+  let destinations = 0;
+  for (let index = 0; index < redirect.childCount; index++) {
+    const field = redirect.fieldNameForChild(index);
+    const child = redirect.child(index)!;
+    // A number against the next redirection is its descriptor (`>& x 0>&1`).
+    if (redirect.type === 'file_redirect' && field === 'destination' && destinations++ > 0 && !isDescriptorOfNext(child)) found.push(child);
+    if (redirect.type === 'heredoc_redirect' && field === 'argument') found.push(child);
+  }
+  return found;
+}
+
+/** The command's own word nodes and the misread words, in the order the text has them. */
+function wordsInOrder(nodes: readonly SyntaxNode[], misread: readonly PlacedWord[]): PlacedWord[] {
+  if (!misread.length) return nodes.map((node) => ({ at: node.startIndex, node }));
+  return [...nodes.map((node): PlacedWord => ({ at: node.startIndex, node })), ...misread].sort((left, right) => left.at - right.at);
 }
 
 /**

