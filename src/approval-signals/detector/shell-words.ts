@@ -37,6 +37,31 @@ export function buildWord(node: SyntaxNode, hooks: WordHooks): ShellWord {
   return wordFromSegments(node.text, segments, hooks);
 }
 
+/**
+ * One word the tree splits into nodes (`'/etc/'\shadow`, `"rm -rf"\ ~`, whose escaped blank it
+ * leaves out between them): read as bash reads it.
+ */
+export function buildJoinedWord(nodes: readonly SyntaxNode[], hooks: WordHooks): ShellWord {
+  if (nodes.length === 1) return buildWord(nodes[0]!, hooks);
+  const segments: Segment[] = [];
+  nodes.forEach((node, index) => {
+    const gap = index === 0 ? '' : (escapedGap(nodes[index - 1]!, node) ?? '');
+    if (gap) pushQuoted(segments, gap);
+    collectSegments(node, hooks, segments, false);
+  });
+  return wordFromSegments(nodes[0]!.tree.rootNode.text.slice(nodes[0]!.startIndex, nodes.at(-1)!.endIndex), segments, hooks);
+}
+
+/**
+ * What joins two nodes into one word: nothing (they touch), or escaped blanks and line
+ * continuations only (`\ `, `\<newline>`), as the text they stand for; undefined when they are two words.
+ */
+export function escapedGap(left: SyntaxNode, right: SyntaxNode): string | undefined {
+  if (left.endIndex === right.startIndex) return '';
+  const between = left.tree.rootNode.text.slice(left.endIndex, right.startIndex);
+  return /^(?:\\[ \t\n])+$/.test(between) ? between.replace(/\\\n/g, '').replace(/\\(.)/g, '$1') : undefined;
+}
+
 /** A word that is known literally (used for synthetic words such as `find` start paths). */
 export function literalWord(value: string, raw = value): ShellWord {
   return { raw, value, literal: true, quoted: false, variables: [], substitutions: [], glob: /[*?]/.test(value) };

@@ -2,7 +2,8 @@
 // shell text it hands on (`bash -c`, `eval`, `ssh`), which is parsed and walked in turn.
 import type { ExecutedCommand, Invocation, ShellWord, StdinFeed } from './analysis-types';
 import { guessedArgvs, programOf } from './dynamic-names';
-import { applyRedirects, isBashDescriptor, isDescriptorOfNext, recordWrite } from './redirects';
+import { commandWords } from './command-words';
+import { applyRedirects, isDescriptorOfNext, recordWrite } from './redirects';
 import { isShell } from './program-names';
 import { describeScriptInvocation } from './script-invocations';
 import type { SyntaxNode } from './shell-parser';
@@ -38,9 +39,7 @@ export function walkSimpleCommand(api: WalkerApi, node: SyntaxNode, scope: Scope
     else if (child.isNamed) api.visit(child, scope);
   }
   const text = (statement ?? node).text;
-  const words = wordsInOrder(wordNodes, misreadWords(node, redirects, outerRedirects, statement)).map((word) =>
-    'node' in word ? buildWord(word.node, hooks) : literalWord(word.literal),
-  );
+  const words = commandWords(wordNodes, { command: node, inner: redirects, outer: outerRedirects, statement }, hooks);
   const effects = applyRedirects(api, [...redirects, ...outerRedirects], scope, text);
   // A bare `exec` keeps its redirections for the rest of the shell (`exec 3<>/dev/tcp/h/p; sh <&3`).
   if (words.length === 1 && words[0]!.literal && words[0]!.value === 'exec') scope.connections = effects.connections;
@@ -211,54 +210,6 @@ function speculate(api: WalkerApi, command: ExecutedCommand, argv: ShellWord[], 
     break;
   }
   for (const found of api.analysis.commands.slice(before)) found.speculative = true;
-}
-
-type PlacedWord = { at: number } & ({ node: SyntaxNode } | { literal: string });
-
-/**
- * Words bash reads as the command's arguments that tree-sitter-bash puts elsewhere, each with its
- * place in the text: words after a redirection's target, read as more targets (`rm >/dev/null -rf
- * ~`), and after a heredoc's start (`rm <<EOF -rf ~`); a lone `-` that a redirection follows or that
- * comes after one, dropped (`make -f - <<EOF`, `cat -<<EOF`); a word such as `-12` or `-a1` written
- * against a redirection, taken for its descriptor (bash takes only digits or `{name}`).
- */
-function misreadWords(command: SyntaxNode, inner: readonly SyntaxNode[], outer: readonly SyntaxNode[], statement: SyntaxNode | undefined): PlacedWord[] {
-  const words: PlacedWord[] = [];
-  for (const redirect of [...inner, ...outer]) {
-    const descriptor = redirect.childForFieldName('descriptor');
-    if (descriptor && !isBashDescriptor(descriptor.text)) words.push({ at: descriptor.startIndex, literal: descriptor.text });
-    words.push(...argumentsInRedirect(redirect).map((node) => ({ at: node.startIndex, node })));
-  }
-  if (!statement) return words;
-  const parts = [command, ...outer].sort((left, right) => left.startIndex - right.startIndex);
-  parts.forEach((part, index) => {
-    const next = parts[index + 1];
-    if (!next) return; // what follows the last redirection belongs to it (a heredoc's body)
-    const gap = statement.text.slice(part.endIndex - statement.startIndex, next.startIndex - statement.startIndex);
-    for (const dash of gap.matchAll(/(?<=^|\s)-(?=\s|$)/g)) words.push({ at: part.endIndex + dash.index, literal: '-' });
-    if (next.type === 'heredoc_redirect' && next.text.startsWith('-<<') && /^\s*$/.test(gap)) words.push({ at: next.startIndex, literal: '-' });
-  });
-  return words;
-}
-
-/** A redirection's words that are the command's arguments (see misreadWords). */
-function argumentsInRedirect(redirect: SyntaxNode): SyntaxNode[] {
-  const found: SyntaxNode[] = [];
-  let destinations = 0;
-  for (let index = 0; index < redirect.childCount; index++) {
-    const field = redirect.fieldNameForChild(index);
-    const child = redirect.child(index)!;
-    // A number against the next redirection is its descriptor (`>& x 0>&1`).
-    if (redirect.type === 'file_redirect' && field === 'destination' && destinations++ > 0 && !isDescriptorOfNext(child)) found.push(child);
-    if (redirect.type === 'heredoc_redirect' && field === 'argument') found.push(child);
-  }
-  return found;
-}
-
-/** The command's own word nodes and the misread words, in the order the text has them. */
-function wordsInOrder(nodes: readonly SyntaxNode[], misread: readonly PlacedWord[]): PlacedWord[] {
-  if (!misread.length) return nodes.map((node) => ({ at: node.startIndex, node }));
-  return [...nodes.map((node): PlacedWord => ({ at: node.startIndex, node })), ...misread].sort((left, right) => left.at - right.at);
 }
 
 /**
