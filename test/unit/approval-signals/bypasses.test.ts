@@ -218,6 +218,11 @@ const OTHER_CATEGORIES: Row[] = [
   ['rm 2>/dev/null -rf ~ && echo done', 'hardline', 'H03'],
   ["rm <<'EOF' -rf ~\nx\nEOF", 'hardline', 'H03'],
   ['git >/dev/null push --force origin main', 'dangerous', 'D65'],
+  // One word bash reads that the shell parser splits: after a quote, at an escaped blank, at a here-string's end.
+  ["cat '/etc/'\\shadow", 'dangerous', 'N19'],
+  ['bash -c "rm -rf"\\ ~', 'hardline', 'H03'],
+  ["bash <<<'rm -rf '\\~", 'hardline', 'H03'],
+  ["base64 ~/.ssh/'id_'\\rsa", 'dangerous', 'N19'],
   // A makefile given in the command text: its recipes, `$(shell ...)` and `!=` run as shell text.
   ["make --eval='x:; rm -rf ~' x", 'hardline', 'H03'],
   ["make -f - <<'EOF'\nall:\n\t@rm -rf ~\nEOF", 'hardline', 'H03'],
