@@ -2,8 +2,9 @@
 // can delete `.git/objects` and refs unasked, and with them the user's unpushed commits. Its
 // objects are copied into the shadow repository (verified, see workspace-git-objects.ts) and its
 // refs stored as `refs/hermes/<checkpoint>/<name>`, each only when everything it reaches is held:
-// reachable there, kept as long as the checkpoint, and dropped with it. Unchanged refs cost a
-// read of the ref files: nothing else is looked at.
+// reachable there, kept as long as the checkpoint, and dropped with it; its config, hooks and
+// reflogs beside them (workspace-git-files.ts). Unchanged, they cost a read of the ref files and a
+// stat of those files: nothing else is looked at.
 import { createHash } from 'node:crypto';
 import { lstat, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -11,8 +12,15 @@ import { runShadowGit, type ShadowRepository } from './shadow-git';
 import type { Deadline } from './deadline';
 import { keepAsPack, keepPack, listObjectFiles, missingFromShadow, openPack, readLooseObject, TooLargeHistory, type LooseObject } from './workspace-git-objects';
 import { readWorkspaceRefs, TooManyRefs, type WorkspaceRefs } from './workspace-git-refs';
+import { gitFilesStamp, listGitFiles, readGitFiles, reflogIds, treeOf, type ListedGitFiles } from './workspace-git-files';
 
 export const HISTORY_REFS = 'refs/hermes/';
+/**
+ * In a repository's namespace, beside its refs: a commit whose tree holds the config, hooks and
+ * reflogs (workspace-git-files.ts) and whose parents are the commits the reflogs name, so that the
+ * store keeps them as long as the checkpoint.
+ */
+const GIT_FILES_REF = 'hermes-git-files';
 /** Refs of one repository kept, at most (each checkpoint holds its own copy of them). */
 const MAX_REFS = 10_000;
 /** Loose objects and packs of one repository, at most. */
@@ -35,12 +43,15 @@ export interface HistoryRecord {
   dropped?: number;
   /** Why none was kept (too large, or git refused it): tried again once the refs change. */
   leftOut?: string;
+  /** Files of its `.git` kept (config, hooks, reflogs), and those found but over a bound. */
+  files?: number;
+  filesLeftOut?: number;
 }
 
 export type FoundHistory =
   | { kind: 'none' }
   | { kind: 'left-out'; reason: string }
-  | { kind: 'found'; gitDirectory: string; refs: WorkspaceRefs; state: string };
+  | { kind: 'found'; gitDirectory: string; refs: WorkspaceRefs; files: ListedGitFiles; state: string };
 
 export function historyNamespace(checkpointId: number): string {
   return `${HISTORY_REFS}${String(checkpointId).padStart(8, '0')}/`;
@@ -53,9 +64,10 @@ export async function findHistory(gitDirectory: string): Promise<FoundHistory> {
   try {
     const refs = await readWorkspaceRefs(gitDirectory, MAX_REFS);
     if (!refs.refs.size && refs.head === undefined) return { kind: 'none' };
+    const files = await listGitFiles(gitDirectory);
     const lines = [...refs.refs].map(([name, id]) => `${id} ${name}\n`).sort();
-    const state = createHash('sha256').update(`HEAD ${refs.head ?? ''}\n`).update(lines.join('')).digest('hex');
-    return { kind: 'found', gitDirectory, refs, state };
+    const state = createHash('sha256').update(`HEAD ${refs.head ?? ''}\n`).update(lines.join('')).update(`files ${gitFilesStamp(files)}\n`).digest('hex');
+    return { kind: 'found', gitDirectory, refs, files, state };
   } catch (error) {
     if (error instanceof TooManyRefs) return { kind: 'left-out', reason: `its .git holds ${error.message}` };
     throw error;
@@ -87,7 +99,7 @@ export async function keepHistory(
   const git = (args: string[], input?: string) => runShadowGit(repository, args, { timeoutMs: deadline.remainingMs(), ...(input === undefined ? {} : { input }) });
   const namespace = repositoryNamespace(where.id, where.repository);
   if (previous && previous.record.state === found.state) {
-    const kept = await refsIn(git, repositoryNamespace(previous.id, where.repository));
+    const kept = await refsIn(git, repositoryNamespace(previous.id, where.repository), 'own');
     await storeRefs(git, namespace, kept);
     return { ...previous.record };
   }
@@ -103,7 +115,35 @@ export async function keepHistory(
   }
   await storeRefs(git, namespace, kept);
   const dropped = wanted.length - kept.length;
-  return { state: found.state, ...(found.refs.head ? { head: found.refs.head } : {}), refs: kept.length, ...(dropped ? { dropped } : {}) };
+  const files = await keepGitFiles(repository, found, where, deadline);
+  return { state: found.state, ...(found.refs.head ? { head: found.refs.head } : {}), refs: kept.length, ...(dropped ? { dropped } : {}), ...files };
+}
+
+/**
+ * Keeps the config, hooks and reflogs of `found` for checkpoint `where.id`, and the commits the
+ * reflogs name that the store holds whole (those it lacks are not made up: a reflog line naming
+ * one stays as it was, as in the repository).
+ */
+export async function keepGitFiles(
+  repository: ShadowRepository,
+  found: Extract<FoundHistory, { kind: 'found' }>,
+  where: { id: number; repository: string },
+  deadline: Deadline,
+): Promise<Pick<HistoryRecord, 'files' | 'filesLeftOut'>> {
+  const git = (args: string[], input?: string) => runShadowGit(repository, args, { timeoutMs: deadline.remainingMs(), ...(input === undefined ? {} : { input }) });
+  const files = await readGitFiles(found.gitDirectory, found.files);
+  const leftOut = found.files.leftOut + found.files.files.length - files.length;
+  const counts = { files: files.length, ...(leftOut ? { filesLeftOut: leftOut } : {}) };
+  if (!files.length) return counts;
+  const { tree, objects } = treeOf(files);
+  if ((await missingFromShadow(repository, [tree], deadline)).length) await keepAsPack(repository, objects, deadline);
+  const ids = reflogIds(files);
+  const types = ids.length ? (await git(['cat-file', '--batch-check=%(objectname) %(objecttype)'], `${ids.join('\n')}\n`)).toString('utf8') : '';
+  const commits = types.split('\n').flatMap((line) => (line.endsWith(' commit') ? [line.slice(0, -' commit'.length)] : []));
+  const parents = (await reachableInShadow(git, commits.map((id) => ['', id]))).flatMap(([, id]) => ['-p', id]);
+  const anchor = (await git(['commit-tree', tree, ...parents], 'hermes: the config, hooks and reflogs of a workspace repository\n')).toString('utf8').trim();
+  await git(['update-ref', `${repositoryNamespace(where.id, where.repository)}${GIT_FILES_REF}`, anchor]);
+  return counts;
 }
 
 /**
@@ -201,15 +241,22 @@ async function reachableInShadow(git: (args: string[], input?: string) => Promis
   return kept;
 }
 
-async function refsIn(git: (args: string[]) => Promise<Buffer>, namespace: string): Promise<[string, string][]> {
+/**
+ * What a namespace holds: `own` is everything of that repository's (its refs and its files'
+ * commit), `refs` its refs only (`refs/...` and `HEAD`). The namespace of the workspace's own
+ * repository holds the nested ones' below `nested/`: neither is theirs.
+ */
+async function refsIn(git: (args: string[]) => Promise<Buffer>, namespace: string, which: 'own' | 'refs'): Promise<[string, string][]> {
   const output = await git(['for-each-ref', '--format=%(objectname) %(refname)', namespace]);
   return output
     .toString('utf8')
     .split('\n')
     .filter(Boolean)
-    .map((line) => {
-      const [id = '', name = ''] = line.split(' ');
-      return [name.slice(namespace.length), id];
+    .flatMap((line): [string, string][] => {
+      const [id = '', ref = ''] = line.split(' ');
+      const name = ref.slice(namespace.length);
+      if (name.startsWith('nested/')) return [];
+      return which === 'own' || name === 'HEAD' || name.startsWith('refs/') ? [[name, id]] : [];
     });
 }
 
@@ -219,5 +266,11 @@ async function storeRefs(git: (args: string[], input?: string) => Promise<Buffer
 
 /** The refs a checkpoint kept of one repository (`refs/...` and `HEAD` when it was detached), name -> object id. */
 export async function keptRefs(shadow: ShadowRepository, checkpointId: number, timeoutMs: number, repository = ''): Promise<[string, string][]> {
-  return refsIn((args) => runShadowGit(shadow, args, { timeoutMs }), repositoryNamespace(checkpointId, repository));
+  return refsIn((args) => runShadowGit(shadow, args, { timeoutMs }), repositoryNamespace(checkpointId, repository), 'refs');
+}
+
+/** The commit holding the config, hooks and reflogs a checkpoint kept of one repository, if any. */
+export async function keptGitFiles(shadow: ShadowRepository, checkpointId: number, timeoutMs: number, repository = ''): Promise<string | undefined> {
+  const own = await refsIn((args) => runShadowGit(shadow, args, { timeoutMs }), repositoryNamespace(checkpointId, repository), 'own');
+  return own.find(([name]) => name === GIT_FILES_REF)?.[1];
 }

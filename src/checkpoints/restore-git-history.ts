@@ -3,10 +3,12 @@
 // repository, whose config is the model's), then the refs and HEAD as loose ref files. Each file
 // is made beside its name in `.git`, reached through folders opened without following a link, and
 // renamed over it. Objects already there stay (a duplicate in a pack is harmless to git); refs
-// made since the checkpoint stay too; refs it recorded are set back to what it recorded.
-import { constants, copyFileSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+// made since the checkpoint stay too; refs it recorded are set back to what it recorded. Its
+// config, hooks and reflogs are written back the same way, and hooks planted since are removed.
+import { constants, copyFileSync, mkdtempSync, readdirSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { keptRefs } from './keep-git-history';
+import { keptGitFiles, keptRefs, type HistoryRecord } from './keep-git-history';
+import { inFolderBeneath } from './folder-chain';
 import { gitDirectoryName, recordOf } from './workspace-histories';
 import { runShadowGit, type ShadowRepository } from './shadow-git';
 import type { CheckpointRecord } from './checkpoint-list';
@@ -22,6 +24,9 @@ export interface RestoredHistory {
   pack?: { name: string; bytes: number };
   /** Not written: a folder on the way is a link or a file, or a folder holds the name. */
   skipped: string[];
+  /** Files of `.git` written back (`config`, `hooks/...`, `logs/...`), and hooks removed (planted since). */
+  files?: string[];
+  removed?: string[];
 }
 
 /** Each repository's history `target` kept (the workspace's own, then those nested in it). */
@@ -36,15 +41,32 @@ export async function restoreHistories(repository: ShadowRepository, target: Che
 
 async function restoreHistory(repository: ShadowRepository, target: CheckpointRecord, name: string, deadline: Deadline): Promise<RestoredHistory | undefined> {
   const record = recordOf(target, name);
-  if (!record?.refs) return undefined;
-  const refs = await keptRefs(repository, target.id, deadline.remainingMs(), name);
-  if (!refs.length) return undefined;
+  if (!record) return undefined;
+  const refs = record.refs ? await keptRefs(repository, target.id, deadline.remainingMs(), name) : [];
+  const files = record.files ? await keptGitFiles(repository, target.id, deadline.remainingMs(), name) : undefined;
+  if (!refs.length && !files) return undefined;
   const dotGit = gitDirectoryName(name);
   const restored: RestoredHistory = { repository: name, refs: [], skipped: [] };
+  // The commits the reflogs name come back with those the refs reach.
+  const reflogCommits = files ? (await runShadowGit(repository, ['show', '-s', '--format=%P', files], { timeoutMs: deadline.remainingMs() })).toString('utf8').trim().split(' ').filter(Boolean) : [];
+  if (refs.length) await restorePackAndRefs(repository, record, refs, reflogCommits, dotGit, restored, deadline);
+  if (files) await restoreGitFiles(repository, files, dotGit, restored, deadline);
+  return restored;
+}
+
+async function restorePackAndRefs(
+  repository: ShadowRepository,
+  record: HistoryRecord,
+  refs: [string, string][],
+  reflogCommits: string[],
+  dotGit: string,
+  restored: RestoredHistory,
+  deadline: Deadline,
+): Promise<void> {
   // Made in the shadow repository (the worker's own folder), then copied into the workspace.
   const scratch = mkdtempSync(path.join(repository.gitDirectory, 'hermes-restore-'));
   try {
-    const ids = [...new Set(refs.map(([, id]) => id))];
+    const ids = [...new Set([...refs.map(([, id]) => id), ...reflogCommits])];
     const pack = (await runShadowGit(repository, ['pack-objects', '--revs', '-q', path.join(scratch, 'pack')], { input: `${ids.join('\n')}\n`, timeoutMs: deadline.remainingMs() })).toString('utf8').trim();
     const files = readdirSync(scratch).filter((file) => file.startsWith(`pack-${pack}.`));
     // The index after the pack: git looks for a pack through its index.
@@ -55,7 +77,7 @@ async function restoreHistory(repository: ShadowRepository, target: CheckpointRe
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-  if (!restored.pack) return restored;
+  if (!restored.pack) return;
   for (const [ref, id] of refs) {
     if (ref === 'HEAD') continue;
     if (writeRefFile(repository.workTree, `${dotGit}/${ref}`, `${id}\n`)) restored.refs.push(`${ref} -> ${id.slice(0, 12)}`);
@@ -66,7 +88,60 @@ async function restoreHistory(repository: ShadowRepository, target: CheckpointRe
     if (writeRefFile(repository.workTree, `${dotGit}/HEAD`, `${head}\n`)) restored.refs.push(`HEAD -> ${head.startsWith('ref: ') ? head.slice(5) : head.slice(0, 12)}`);
     else restored.skipped.push(`${dotGit}/HEAD`);
   }
-  return restored;
+}
+
+/**
+ * Writes back the config, hooks and reflogs the checkpoint kept, and removes hooks it did not
+ * keep (planted since): the `.git` folder then makes git behave as it did at the checkpoint.
+ * Reflogs made since stay, as refs made since do.
+ */
+async function restoreGitFiles(repository: ShadowRepository, commit: string, dotGit: string, restored: RestoredHistory, deadline: Deadline): Promise<void> {
+  const git = (args: string[], input?: string) => runShadowGit(repository, args, { timeoutMs: deadline.remainingMs(), ...(input === undefined ? {} : { input }) });
+  const entries = (await git(['ls-tree', '-r', '-z', commit]))
+    .toString('latin1')
+    .split('\0')
+    .flatMap((line) => {
+      const tab = line.indexOf('\t');
+      const [mode = '', type, oid = ''] = line.slice(0, tab).split(' ');
+      return tab > 0 && type === 'blob' ? [{ mode, oid, name: line.slice(tab + 1) }] : [];
+    });
+  const blobs = await blobsOf(git, entries.map((entry) => entry.oid));
+  for (const entry of entries) {
+    const bytes = blobs.get(entry.oid);
+    const written = bytes !== undefined && replaceWithin(repository.workTree, `${dotGit}/${entry.name}`, (temporary) => writeNewFile(temporary, bytes, entry.mode === '100755' ? 0o777 : 0o666));
+    if (written) restored.files = [...(restored.files ?? []), entry.name];
+    else restored.skipped.push(`${dotGit}/${entry.name}`);
+  }
+  const hooks = new Set(entries.flatMap((entry) => (entry.name.startsWith('hooks/') ? [entry.name.slice('hooks/'.length)] : [])));
+  // The folder opened without following a link; its entries named through it.
+  inFolderBeneath(repository.workTree, `${dotGit}/hooks/.`, (_file, folder) => {
+    for (const hook of readdirSync(folder, { encoding: 'latin1' })) {
+      if (hooks.has(hook)) continue;
+      try {
+        unlinkSync(Buffer.concat([folder, Buffer.from(`/${hook}`, 'latin1')]));
+        restored.removed = [...(restored.removed ?? []), `hooks/${hook}`];
+      } catch {
+        // A folder (git runs none), or gone meanwhile.
+      }
+    }
+  });
+}
+
+/** The bytes of these blobs (`cat-file --batch`). */
+async function blobsOf(git: (args: string[], input?: string) => Promise<Buffer>, ids: readonly string[]): Promise<Map<string, Buffer>> {
+  const blobs = new Map<string, Buffer>();
+  if (!ids.length) return blobs;
+  const output = await git(['cat-file', '--batch'], `${ids.join('\n')}\n`);
+  for (let offset = 0; offset < output.length; ) {
+    const end = output.indexOf(10, offset);
+    if (end < 0) break;
+    const [oid = '', type, size] = output.subarray(offset, end).toString('latin1').split(' ');
+    offset = end + 1;
+    if (type === undefined || size === undefined) continue;
+    blobs.set(oid, output.subarray(offset, offset + Number(size)));
+    offset += Number(size) + 1;
+  }
+  return blobs;
 }
 
 function writeRefFile(workTree: string, name: string, content: string): boolean {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { ShadowRepository } from './shadow-git';
 import type { CheckpointRecord } from './checkpoint-list';
 import { deadlineIn, type Deadline } from './deadline';
-import { findHistory, keepHistory, type FoundHistory, type HistoryRecord } from './keep-git-history';
+import { findHistory, keepGitFiles, keepHistory, type FoundHistory, type HistoryRecord } from './keep-git-history';
 
 /** Nested repositories kept, at most (the first found). */
 const MAX_NESTED = 16;
@@ -111,7 +111,9 @@ export async function keepHistories(shadow: ShadowRepository, repositories: read
       // refs unchanged, neither try again nor count as a change.
       const reason = error instanceof Error ? error.message : String(error);
       kept.warnings.push(`the history of ${where} is not kept: ${reason}`);
-      record = { state: found.state, refs: 0, leftOut: reason };
+      // Its config, hooks and reflogs are small: kept all the same, when they can be.
+      const files = await keepGitFiles(shadow, found, { id, repository: name }, budget).catch(() => ({}));
+      record = { state: found.state, refs: 0, leftOut: reason, ...files };
     }
     if (name === '') kept.git = record;
     else kept.nestedGit = { ...kept.nestedGit, [name]: record };

