@@ -6,7 +6,8 @@
 // reflogs beside them (workspace-git-files.ts). Unchanged, they cost a read of the ref files and a
 // stat of those files: nothing else is looked at.
 import { createHash } from 'node:crypto';
-import { lstat, readFile, writeFile } from 'node:fs/promises';
+import { lstat, readFile, realpath, writeFile } from 'node:fs/promises';
+import { liesWithin, readWithin } from '../environments/no-follow';
 import path from 'node:path';
 import { runShadowGit, type ShadowRepository } from './shadow-git';
 import type { Deadline } from './deadline';
@@ -50,16 +51,21 @@ export interface HistoryRecord {
 
 export type FoundHistory =
   | { kind: 'none' }
-  | { kind: 'left-out'; reason: string }
+  | { kind: 'left-out'; reason: string; state: string }
   | { kind: 'found'; gitDirectory: string; refs: WorkspaceRefs; files: ListedGitFiles; state: string };
 
 export function historyNamespace(checkpointId: number): string {
   return `${HISTORY_REFS}${String(checkpointId).padStart(8, '0')}/`;
 }
 
-/** The refs of a `.git` folder (its expected real path; none when it has none, or it is a link or a file). */
-export async function findHistory(gitDirectory: string): Promise<FoundHistory> {
+/**
+ * The refs of a `.git` folder (its expected real path; none when it has none, or it is a link).
+ * A `.git` file (a linked worktree's or a submodule's) names a repository kept where it lies, when
+ * that is inside `workTree`: one outside is left out, and said so, never followed.
+ */
+export async function findHistory(gitDirectory: string, workTree: string): Promise<FoundHistory> {
   const stat = await lstat(gitDirectory).catch(() => undefined);
+  if (stat?.isFile()) return gitFileHistory(gitDirectory, workTree);
   if (!stat?.isDirectory()) return { kind: 'none' };
   try {
     const refs = await readWorkspaceRefs(gitDirectory, MAX_REFS);
@@ -69,9 +75,30 @@ export async function findHistory(gitDirectory: string): Promise<FoundHistory> {
     const state = createHash('sha256').update(`HEAD ${refs.head ?? ''}\n`).update(lines.join('')).update(`files ${gitFilesStamp(files)}\n`).digest('hex');
     return { kind: 'found', gitDirectory, refs, files, state };
   } catch (error) {
-    if (error instanceof TooManyRefs) return { kind: 'left-out', reason: `its .git holds ${error.message}` };
+    if (error instanceof TooManyRefs) return leftOut(`its .git holds ${error.message}`);
     throw error;
   }
+}
+
+function leftOut(reason: string): FoundHistory {
+  return { kind: 'left-out', reason, state: createHash('sha256').update(`left out: ${reason}`).digest('hex') };
+}
+
+/**
+ * A `.git` file (`gitdir: <path>`): its repository is elsewhere. Inside the work tree it is a
+ * submodule's (kept from `.git/modules`) or a linked worktree's whose main repository is kept as
+ * one nested there; outside, nothing of it is kept, and the checkpoint says so.
+ */
+async function gitFileHistory(gitFile: string, workTree: string): Promise<FoundHistory> {
+  const read = await readWithin(gitFile, path.dirname(gitFile), 4096);
+  const named = read && /^gitdir: (.+)$/m.exec(read.content.toString('utf8'))?.[1]?.trim();
+  if (!named) return { kind: 'none' };
+  const target = path.resolve(path.dirname(gitFile), named);
+  // Resolved to tell where it lies, never opened.
+  const real = await realpath(target).catch(() => target);
+  if (liesWithin(real, workTree)) return { kind: 'none' };
+  const worktree = path.basename(path.dirname(real)) === 'worktrees';
+  return leftOut(`its .git is a file naming ${worktree ? "a linked worktree's repository" : 'a repository'} outside the workspace (${real}), whose history a checkpoint does not keep`);
 }
 
 /** Where one repository of the workspace keeps its refs in checkpoint `id`: '' is the workspace's own. */

@@ -36,12 +36,12 @@ export async function findHistories(workTree: string, nested: readonly string[])
     .filter((name) => name && Buffer.from(Buffer.from(name, 'latin1').toString('utf8')).toString('latin1') === name)
     .slice(0, MAX_NESTED);
   const at = (name: string) => path.join(workTree, Buffer.from(gitDirectoryName(name), 'latin1').toString('utf8'));
-  const repositories = await Promise.all(['', ...names].map(async (name) => ({ name, found: await findHistory(at(name)) })));
+  const repositories = await Promise.all(['', ...names].map(async (name) => ({ name, found: await findHistory(at(name), workTree) })));
   const modules: string[] = [];
   for (const { name, found } of repositories) {
     if (found.kind === 'found') modules.push(...(await submoduleRepositories(at(name), gitDirectoryName(name), MAX_NESTED - names.length - modules.length)));
   }
-  const submodules = await Promise.all(modules.map(async (name) => ({ name, found: await findHistory(at(name)) })));
+  const submodules = await Promise.all(modules.map(async (name) => ({ name, found: await findHistory(at(name), workTree) })));
   return [...repositories, ...submodules];
 }
 
@@ -87,7 +87,7 @@ export function recordOf(checkpoint: Pick<CheckpointRecord, 'git' | 'nestedGit'>
 
 /** Whether the refs of every repository are as `latest` recorded them (and no repository came or went). */
 export function sameHistories(latest: CheckpointRecord | undefined, repositories: readonly FoundRepository[]): boolean {
-  const states = repositories.map(({ name, found }) => [name, found.kind === 'found' ? found.state : undefined] as const);
+  const states = repositories.map(({ name, found }) => [name, found.kind === 'none' ? undefined : found.state] as const);
   const recordedNested = Object.keys(latest?.nestedGit ?? {});
   const foundNested = new Set(states.flatMap(([name, state]) => (name && state !== undefined ? [name] : [])));
   return states.every(([name, state]) => recordOf(latest, name)?.state === state) && recordedNested.every((name) => foundNested.has(name));
@@ -100,7 +100,13 @@ export async function keepHistories(shadow: ShadowRepository, repositories: read
   const kept: KeptHistories = { warnings: [] };
   for (const { name, found } of repositories) {
     const where = path.join(shadow.workTree, Buffer.from(gitDirectoryName(name), 'latin1').toString('utf8'));
-    if (found.kind === 'left-out') kept.warnings.push(`the history of ${where} is not kept: ${found.reason}`);
+    if (found.kind === 'left-out') {
+      // Recorded too: the checkpoint's listing says what it did not keep.
+      kept.warnings.push(`the history of ${where} is not kept: ${found.reason}`);
+      const record: HistoryRecord = { state: found.state, refs: 0, leftOut: found.reason };
+      if (name === '') kept.git = record;
+      else kept.nestedGit = { ...kept.nestedGit, [name]: record };
+    }
     if (found.kind !== 'found') continue;
     const previous = latest && recordOf(latest, name);
     let record: HistoryRecord;

@@ -133,7 +133,10 @@ function checkpointLine(checkpoint: CheckpointRecord): string {
   const more = total > files.length ? `, … ${total - files.length} more` : '';
   const counts = `+${added} ~${modified} -${deleted}`;
   const leftOut = checkpoint.leftOut ? ` (${plural(checkpoint.leftOut, 'large file')} left out)` : '';
-  return `${String(checkpoint.id).padEnd(10)}  ${checkpoint.time.padEnd(24)}  ${visibleText(before).slice(0, 28).padEnd(28)}  ${counts}  ${named}${more}${leftOut}`;
+  // A repository whose history it did not keep (too large, or behind a .git file naming one outside): said, not implied.
+  const notKept = [checkpoint.git, ...Object.values(checkpoint.nestedGit ?? {})].filter((record) => record?.leftOut).length;
+  const history = notKept ? ` (the git history of ${plural(notKept, 'repository', 'repositories')} not kept: see --json)` : '';
+  return `${String(checkpoint.id).padEnd(10)}  ${checkpoint.time.padEnd(24)}  ${visibleText(before).slice(0, 28).padEnd(28)}  ${counts}  ${named}${more}${leftOut}${history}`;
 }
 
 function safeRealPath(folder: string): string {

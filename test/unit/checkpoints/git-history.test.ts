@@ -462,3 +462,48 @@ test("a change to the config alone takes a new checkpoint; a link in .git/hooks 
   expect(existsSync(path.join(workspace, '.git/hooks/linked'))).toBe(false);
   expect(readFileSync(path.join(elsewhere, 'secret'), 'utf8')).toBe('the user\'s secret\n');
 });
+
+test("a workspace that is a linked worktree of a repository outside it: the checkpoint says its history is not kept, and nothing of that repository is read or written", async () => {
+  const main = tempDir('history-main-');
+  userGit(['init', '-q', '-b', 'main'], main);
+  commitFile('a.txt', 'first\n', 'in the main repository', main);
+  rmSync(workspace, { recursive: true });
+  userGit(['worktree', 'add', '-q', '-b', 'feature', workspace], main);
+  const work = commitFile('b.txt', 'feature work\n', 'on the worktree', workspace);
+  const objectsBefore = readdirSync(path.join(main, '.git/objects')).sort();
+
+  const outcome = await taken();
+  expect(outcome.warning).toMatch(/is not kept: its \.git is a file naming a linked worktree's repository outside the workspace/);
+  expect(outcome.checkpoint.git).toMatchObject({ refs: 0, leftOut: expect.stringContaining('linked worktree') });
+  expect(outcome.checkpoint.changed.files.sort()).toEqual(['a.txt', 'b.txt']);
+  expect(shadowHas(work)).toBe(false);
+  // Unchanged, no new checkpoint (the warning is logged again).
+  const again = await checkpoint();
+  expect(again).toMatchObject({ kind: 'unchanged', warning: expect.stringContaining('linked worktree') });
+
+  writeFileSync(path.join(workspace, 'b.txt'), 'changed\n');
+  const result = await rollbackWorkspace(shadowRepositoryFor(home, workspace), outcome.checkpoint, { sessionId: 'operator', limits: LIMITS });
+  expect(result.histories).toEqual([]);
+  expect(readFileSync(path.join(workspace, 'b.txt'), 'utf8')).toBe('feature work\n');
+  expect(readdirSync(path.join(main, '.git/objects')).sort()).toEqual(objectsBefore);
+  expect(userGit(['rev-parse', 'feature'], main)).toBe(work);
+});
+
+test("a linked worktree whose main repository is in the workspace too: that repository's history (the worktree's branch with it) is kept and put back", async () => {
+  const main = path.join(workspace, 'main');
+  mkdirSync(main);
+  userGit(['init', '-q', '-b', 'main'], main);
+  commitFile('a.txt', 'first\n', 'in the main repository', main);
+  userGit(['worktree', 'add', '-q', '-b', 'feature', path.join(workspace, 'wt')], main);
+  const work = commitFile('b.txt', 'feature work\n', 'on the worktree, unpushed', path.join(workspace, 'wt'));
+
+  const outcome = await taken();
+  expect(outcome.warning).toBeUndefined();
+  expect(Object.fromEntries(await keptRefs(shadowRepositoryFor(home, workspace), outcome.checkpoint.id, 10_000, 'main'))).toMatchObject({ 'refs/heads/feature': work });
+
+  rmSync(path.join(main, '.git/objects'), { recursive: true });
+  rmSync(path.join(main, '.git/refs'), { recursive: true });
+  await rollbackWorkspace(shadowRepositoryFor(home, workspace), outcome.checkpoint, { sessionId: 'operator', limits: LIMITS });
+  expect(userGit(['log', '--format=%s'], path.join(workspace, 'wt'))).toBe('on the worktree, unpushed\nin the main repository');
+  userGit(['fsck', '--no-dangling'], main);
+});
