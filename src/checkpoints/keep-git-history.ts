@@ -14,6 +14,7 @@ import type { Deadline } from './deadline';
 import { keepAsPack, keepPack, listObjectFiles, missingFromShadow, openPack, readLooseObject, TooLargeHistory, type LooseObject } from './workspace-git-objects';
 import { readWorkspaceRefs, TooManyRefs, type WorkspaceRefs } from './workspace-git-refs';
 import { gitFilesStamp, listGitFiles, readGitFiles, reflogIds, treeOf, type ListedGitFiles } from './workspace-git-files';
+import { formatOf, objectFormatOfConfig, type ObjectFormat } from './object-format';
 
 export const HISTORY_REFS = 'refs/hermes/';
 /**
@@ -22,6 +23,8 @@ export const HISTORY_REFS = 'refs/hermes/';
  * store keeps them as long as the checkpoint.
  */
 const GIT_FILES_REF = 'hermes-git-files';
+/** A config larger than this is read as none (its object format: SHA-1). */
+const CONFIG_BYTES = 1024 * 1024;
 /** Refs of one repository kept, at most (each checkpoint holds its own copy of them). */
 const MAX_REFS = 10_000;
 /** Loose objects and packs of one repository, at most. */
@@ -44,6 +47,8 @@ export interface HistoryRecord {
   dropped?: number;
   /** Why none was kept (too large, or git refused it): tried again once the refs change. */
   leftOut?: string;
+  /** A SHA-256 repository's: kept in the SHA-256 store (object-format.ts). */
+  objectFormat?: 'sha256';
   /** Files of its `.git` kept (config, hooks, reflogs), and those found but over a bound. */
   files?: number;
   filesLeftOut?: number;
@@ -52,7 +57,7 @@ export interface HistoryRecord {
 export type FoundHistory =
   | { kind: 'none' }
   | { kind: 'left-out'; reason: string; state: string }
-  | { kind: 'found'; gitDirectory: string; refs: WorkspaceRefs; files: ListedGitFiles; state: string };
+  | { kind: 'found'; gitDirectory: string; format: ObjectFormat; refs: WorkspaceRefs; files: ListedGitFiles; state: string };
 
 export function historyNamespace(checkpointId: number): string {
   return `${HISTORY_REFS}${String(checkpointId).padStart(8, '0')}/`;
@@ -68,12 +73,15 @@ export async function findHistory(gitDirectory: string, workTree: string): Promi
   if (stat?.isFile()) return gitFileHistory(gitDirectory, workTree);
   if (!stat?.isDirectory()) return { kind: 'none' };
   try {
-    const refs = await readWorkspaceRefs(gitDirectory, MAX_REFS);
+    const config = await readWithin(path.join(gitDirectory, 'config'), gitDirectory, CONFIG_BYTES);
+    const format = objectFormatOfConfig(config?.content.toString('utf8') ?? '');
+    if (!format) return leftOut('its .git/config names an object format other than sha1 and sha256');
+    const refs = await readWorkspaceRefs(gitDirectory, MAX_REFS, format);
     if (!refs.refs.size && refs.head === undefined) return { kind: 'none' };
     const files = await listGitFiles(gitDirectory);
     const lines = [...refs.refs].map(([name, id]) => `${id} ${name}\n`).sort();
     const state = createHash('sha256').update(`HEAD ${refs.head ?? ''}\n`).update(lines.join('')).update(`files ${gitFilesStamp(files)}\n`).digest('hex');
-    return { kind: 'found', gitDirectory, refs, files, state };
+    return { kind: 'found', gitDirectory, format, refs, files, state };
   } catch (error) {
     if (error instanceof TooManyRefs) return leftOut(`its .git holds ${error.message}`);
     throw error;
@@ -143,7 +151,7 @@ export async function keepHistory(
   await storeRefs(git, namespace, kept);
   const dropped = wanted.length - kept.length;
   const files = await keepGitFiles(repository, found, where, deadline);
-  return { state: found.state, ...(found.refs.head ? { head: found.refs.head } : {}), refs: kept.length, ...(dropped ? { dropped } : {}), ...files };
+  return { state: found.state, ...(found.format === 'sha256' ? { objectFormat: 'sha256' } : {}), ...(found.refs.head ? { head: found.refs.head } : {}), refs: kept.length, ...(dropped ? { dropped } : {}), ...files };
 }
 
 /**
@@ -162,9 +170,9 @@ export async function keepGitFiles(
   const leftOut = found.files.leftOut + found.files.files.length - files.length;
   const counts = { files: files.length, ...(leftOut ? { filesLeftOut: leftOut } : {}) };
   if (!files.length) return counts;
-  const { tree, objects } = treeOf(files);
+  const { tree, objects } = treeOf(files, found.format);
   if ((await missingFromShadow(repository, [tree], deadline)).length) await keepAsPack(repository, objects, deadline);
-  const ids = reflogIds(files);
+  const ids = reflogIds(files, found.format);
   const types = ids.length ? (await git(['cat-file', '--batch-check=%(objectname) %(objecttype)'], `${ids.join('\n')}\n`)).toString('utf8') : '';
   const commits = types.split('\n').flatMap((line) => (line.endsWith(' commit') ? [line.slice(0, -' commit'.length)] : []));
   const parents = (await reachableInShadow(git, commits.map((id) => ['', id]))).flatMap(([, id]) => ['-p', id]);
@@ -180,13 +188,14 @@ export async function keepGitFiles(
  */
 async function copyObjects(repository: ShadowRepository, gitDirectory: string, heldFile: string, maxGitBytes: number, packs: 'skip-held' | 'all', deadline: Deadline): Promise<boolean> {
   const held = new Set(packs === 'all' ? [] : await readFile(heldFile, 'utf8').then((text) => text.split('\n').filter(Boolean), () => []));
-  const listed = await listObjectFiles(gitDirectory, MAX_OBJECT_FILES);
+  const format = formatOf(repository);
+  const listed = await listObjectFiles(gitDirectory, MAX_OBJECT_FILES, format);
   let total = 0;
   const tooLarge = () => new TooLargeHistory(`its .git/objects holds more than ${Math.round(maxGitBytes / 1024 / 1024)} MB (checkpoints.max_git_mb)`);
   const opened = [];
   try {
     for (const { file } of listed.packs) {
-      const pack = await openPack(file, gitDirectory);
+      const pack = await openPack(file, gitDirectory, format);
       if (!pack) continue;
       opened.push(pack);
       total += pack.size;
@@ -203,7 +212,7 @@ async function copyObjects(repository: ShadowRepository, gitDirectory: string, h
     let pending: LooseObject[] = [];
     let pendingBytes = 0;
     for (const group of readGroups(missing)) {
-      const read = await Promise.all(group.map((object) => readLooseObject(gitDirectory, object, object.size, maxGitBytes)));
+      const read = await Promise.all(group.map((object) => readLooseObject(gitDirectory, object, object.size, maxGitBytes, format)));
       for (const object of read) {
         if (!object) continue;
         pending.push(object);

@@ -9,6 +9,7 @@ import { constants, copyFileSync, mkdtempSync, readdirSync, rmSync, statSync, un
 import path from 'node:path';
 import { keptGitFiles, keptRefs, type HistoryRecord } from './keep-git-history';
 import { inFolderBeneath } from './folder-chain';
+import { historyStore } from './object-format';
 import { gitDirectoryName, recordOf } from './workspace-histories';
 import { runShadowGit, type ShadowRepository } from './shadow-git';
 import type { CheckpointRecord } from './checkpoint-list';
@@ -33,7 +34,7 @@ export interface RestoredHistory {
 export async function restoreHistories(repository: ShadowRepository, target: CheckpointRecord, deadline: Deadline): Promise<RestoredHistory[]> {
   const restored: RestoredHistory[] = [];
   for (const name of ['', ...Object.keys(target.nestedGit ?? {})]) {
-    const history = await restoreHistory(repository, target, name, deadline);
+    const history = await restoreHistory(historyStore(repository, recordOf(target, name)?.objectFormat ?? 'sha1'), target, name, deadline);
     if (history) restored.push(history);
   }
   return restored;

@@ -11,6 +11,8 @@ export interface ShadowRepository {
   gitDirectory: string;
   /** The workspace (real path): git's work tree. */
   workTree: string;
+  /** The store of SHA-256 repositories' history (object-format.ts); absent: SHA-1. */
+  objectFormat?: 'sha256';
 }
 
 export interface GitRun {

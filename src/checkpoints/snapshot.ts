@@ -17,6 +17,8 @@ import { startingPoints, treeHasStart } from './session-starts';
 import { HISTORY_REFS, historyNamespace } from './keep-git-history';
 import type { Deadline } from './deadline';
 import { findHistories, keepHistories, sameHistories } from './workspace-histories';
+import { historyStore } from './object-format';
+import { existsSync } from 'node:fs';
 
 export interface CheckpointLimits {
   /** More files than this (after exclusions): no snapshot at all. */
@@ -105,14 +107,18 @@ export async function snapshotLocked(repository: ShadowRepository, origin: Check
   const old = all.slice(0, Math.max(0, all.length + 1 - limits.keep)).filter((checkpoint) => !starts.has(checkpoint.id));
   if (old.length) {
     const dropped = new Set(old.map((checkpoint) => historyNamespace(checkpoint.id)));
-    const historyRefs = (await git(['for-each-ref', '--format=%(refname)', HISTORY_REFS])).toString('utf8').split('\n');
-    const droppedHistory = historyRefs.filter((ref) => dropped.has(ref.slice(0, historyNamespace(0).length)));
-    const deletions = [...old.map((checkpoint) => refOf(checkpoint.id)), ...droppedHistory];
-    await git(['update-ref', '--stdin'], deletions.map((ref) => `delete ${ref}\n`).join(''));
-    // What only dropped checkpoints held goes every few checkpoints (each snapshot adds a pack).
-    if (id % COMPACT_EVERY === 0) {
-      await git(['repack', '-a', '-d', '-q']);
-      await git(['prune', '--expire=now']);
+    await git(['update-ref', '--stdin'], old.map((checkpoint) => `delete ${refOf(checkpoint.id)}\n`).join(''));
+    const sha256 = historyStore(repository, 'sha256');
+    for (const store of [repository, ...(existsSync(path.join(sha256.gitDirectory, 'objects')) ? [sha256] : [])]) {
+      const storeGit = (args: string[], input?: string) => runShadowGit(store, args, { timeoutMs: deadline.remainingMs(), ...(input === undefined ? {} : { input }) });
+      const historyRefs = (await storeGit(['for-each-ref', '--format=%(refname)', HISTORY_REFS])).toString('utf8').split('\n');
+      const droppedHistory = historyRefs.filter((ref) => dropped.has(ref.slice(0, historyNamespace(0).length)));
+      if (droppedHistory.length) await storeGit(['update-ref', '--stdin'], droppedHistory.map((ref) => `delete ${ref}\n`).join(''));
+      // What only dropped checkpoints held goes every few checkpoints (each snapshot adds a pack).
+      if (id % COMPACT_EVERY === 0) {
+        await storeGit(['repack', '-a', '-d', '-q']);
+        await storeGit(['prune', '--expire=now']);
+      }
     }
   }
   return { kind: 'taken', checkpoint: { ...record, commit, tree }, tree, durationMs: elapsed(), ...(warning ? { warning } : {}) };

@@ -10,6 +10,7 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { listWithin, readWithin } from '../environments/no-follow';
 import { isObjectId } from './workspace-git-refs';
+import type { ObjectFormat } from './object-format';
 
 /** Files kept of one repository, at most, and their bytes (each, and together). */
 const MAX_FILES = 512;
@@ -93,13 +94,13 @@ export async function readGitFiles(gitDirectory: string, listed: ListedGitFiles)
 }
 
 /** Object ids the reflogs name (old and new of each line), the null id left out; at most `max`. */
-export function reflogIds(files: readonly GitFile[], max = MAX_REFLOG_COMMITS): string[] {
+export function reflogIds(files: readonly GitFile[], format: ObjectFormat, max = MAX_REFLOG_COMMITS): string[] {
   const ids = new Set<string>();
   for (const file of files) {
     if (!file.name.startsWith('logs/')) continue;
     for (const line of file.content.toString('latin1').split('\n')) {
       for (const id of line.split(' ', 2)) {
-        if (isObjectId(id) && !/^0+$/.test(id)) ids.add(id);
+        if (isObjectId(id, format) && !/^0+$/.test(id)) ids.add(id);
         if (ids.size >= max) return [...ids];
       }
     }
@@ -112,12 +113,12 @@ export interface GitObject {
   body: Buffer;
 }
 
-/** Blobs and trees holding `files` (SHA-1 objects), and the id of the top tree. */
-export function treeOf(files: readonly GitFile[]): { tree: string; objects: GitObject[] } {
+/** Blobs and trees holding `files` (objects of `format`), and the id of the top tree. */
+export function treeOf(files: readonly GitFile[], format: ObjectFormat): { tree: string; objects: GitObject[] } {
   const objects: GitObject[] = [];
   const store = (object: GitObject): Buffer => {
     objects.push(object);
-    return createHash('sha1').update(`${object.type} ${object.body.length}\0`).update(object.body).digest();
+    return createHash(format).update(`${object.type} ${object.body.length}\0`).update(object.body).digest();
   };
   interface Folder {
     files: Map<string, { mode: string; id: Buffer }>;

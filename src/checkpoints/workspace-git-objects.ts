@@ -11,14 +11,13 @@ import { deflateSync, inflateSync } from 'node:zlib';
 import { liesWithin, listWithin, readWithin } from '../environments/no-follow';
 import { runShadowGit, type ShadowRepository } from './shadow-git';
 import type { Deadline } from './deadline';
+import { formatOf, ID_BYTES, ID_HEX, type ObjectFormat } from './object-format';
 
 const NO_FOLLOW = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const FAN_OUT = /^[0-9a-f]{2}$/;
-const LOOSE_REST = /^[0-9a-f]{38}$/;
 /** Object types and their numbers in a pack. */
 const PACK_TYPES = { commit: 1, tree: 2, blob: 3, tag: 4 } as const;
-/** A pack's last 20 bytes: the SHA-1 of all before them, which names the pack index-pack writes. */
-const TRAILER_BYTES = 20;
+// A pack's last 20 bytes (32 for SHA-256) are the hash of all before them, which names the pack index-pack writes.
 
 export interface ObjectFiles {
   loose: { id: string; file: string }[];
@@ -32,7 +31,8 @@ export class TooLargeHistory extends Error {
 }
 
 /** The loose objects and packs under `<gitDirectory>/objects` (at most `maxFiles` of them). */
-export async function listObjectFiles(gitDirectory: string, maxFiles: number): Promise<ObjectFiles> {
+export async function listObjectFiles(gitDirectory: string, maxFiles: number, format: ObjectFormat = 'sha1'): Promise<ObjectFiles> {
+  const looseRest = new RegExp(`^[0-9a-f]{${ID_HEX[format] - 2}}$`);
   const objects = path.join(gitDirectory, 'objects');
   const listed: ObjectFiles = { loose: [], packs: [], packBytes: 0 };
   const tooMany = () => new TooLargeHistory(`more than ${maxFiles} object files`);
@@ -41,7 +41,7 @@ export async function listObjectFiles(gitDirectory: string, maxFiles: number): P
   const folders = await Promise.all(fanOut.map(async (folder) => ({ name: folder.name, entries: (await listWithin(path.join(objects, folder.name), gitDirectory, maxFiles + 1)) ?? [] })));
   for (const folder of folders) {
     for (const entry of folder.entries) {
-      if (!entry.isFile() || !LOOSE_REST.test(entry.name)) continue;
+      if (!entry.isFile() || !looseRest.test(entry.name)) continue;
       listed.loose.push({ id: `${folder.name}${entry.name}`, file: path.join(objects, folder.name, entry.name) });
       if (listed.loose.length > maxFiles) throw tooMany();
     }
@@ -74,14 +74,14 @@ export interface LooseObject {
  * and `maxBytes` inflated) holds that very object; undefined otherwise (a link, outside, too large, or its
  * content is not what its name says).
  */
-export async function readLooseObject(gitDirectory: string, object: { id: string; file: string }, maxFileBytes: number, maxBytes: number): Promise<LooseObject | undefined> {
+export async function readLooseObject(gitDirectory: string, object: { id: string; file: string }, maxFileBytes: number, maxBytes: number, format: ObjectFormat = 'sha1'): Promise<LooseObject | undefined> {
   const read = await readWithin(object.file, gitDirectory, maxFileBytes);
-  const verified = read && verifiedLooseObject(read.content, object.id, maxBytes);
+  const verified = read && verifiedLooseObject(read.content, object.id, maxBytes, format);
   return verified || undefined;
 }
 
-/** The type and body `compressed` (a loose object file) inflates to, if it is well formed and its SHA-1 is `id`. */
-export function verifiedLooseObject(compressed: Buffer, id: string, maxBytes: number): { type: string; body: Buffer } | undefined {
+/** The type and body `compressed` (a loose object file) inflates to, if it is well formed and its hash (of `format`) is `id`. */
+export function verifiedLooseObject(compressed: Buffer, id: string, maxBytes: number, format: ObjectFormat = 'sha1'): { type: string; body: Buffer } | undefined {
   let inflated: Buffer;
   try {
     inflated = inflateSync(compressed, { maxOutputLength: maxBytes });
@@ -91,7 +91,7 @@ export function verifiedLooseObject(compressed: Buffer, id: string, maxBytes: nu
   const nul = inflated.indexOf(0);
   const [type = '', size = ''] = inflated.subarray(0, Math.max(0, nul)).toString('latin1').split(' ');
   if (nul < 0 || !(type in PACK_TYPES) || !/^\d+$/.test(size) || Number(size) !== inflated.length - nul - 1) return undefined;
-  return createHash('sha1').update(inflated).digest('hex') === id ? { type, body: inflated.subarray(nul + 1) } : undefined;
+  return createHash(format).update(inflated).digest('hex') === id ? { type, body: inflated.subarray(nul + 1) } : undefined;
 }
 
 /**
@@ -100,11 +100,11 @@ export function verifiedLooseObject(compressed: Buffer, id: string, maxBytes: nu
  */
 export async function keepAsPack(repository: ShadowRepository, objects: readonly LooseObject[], deadline: Deadline): Promise<void> {
   if (!objects.length) return;
-  await runShadowGit(repository, ['index-pack', '--stdin'], { input: packOf(objects), timeoutMs: deadline.remainingMs() });
+  await runShadowGit(repository, ['index-pack', '--stdin'], { input: packOf(objects, formatOf(repository)), timeoutMs: deadline.remainingMs() });
 }
 
 /** A version 2 pack of whole (undeltified) objects. */
-export function packOf(objects: readonly { type: string; body: Buffer }[]): Buffer {
+export function packOf(objects: readonly { type: string; body: Buffer }[], format: ObjectFormat = 'sha1'): Buffer {
   const header = Buffer.alloc(12);
   header.write('PACK', 0, 'latin1');
   header.writeUInt32BE(2, 4);
@@ -125,16 +125,16 @@ export function packOf(objects: readonly { type: string; body: Buffer }[]): Buff
     parts.push(Buffer.from(bytes), deflateSync(object.body));
   }
   const pack = Buffer.concat(parts);
-  return Buffer.concat([pack, createHash('sha1').update(pack).digest()]);
+  return Buffer.concat([pack, createHash(format).update(pack).digest()]);
 }
 
 /** A pack file of the workspace opened without following a link, if it is a plain file inside `gitDirectory`. */
-export async function openPack(file: string, gitDirectory: string): Promise<{ handle: FileHandle; size: number } | undefined> {
+export async function openPack(file: string, gitDirectory: string, format: ObjectFormat = 'sha1'): Promise<{ handle: FileHandle; size: number } | undefined> {
   const handle = await open(file, NO_FOLLOW).catch(() => undefined);
   if (!handle) return undefined;
   const info = await handle.stat().catch(() => undefined);
   const real = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
-  if (!info?.isFile() || info.size <= TRAILER_BYTES || real === undefined || !liesWithin(real, gitDirectory)) {
+  if (!info?.isFile() || info.size <= ID_BYTES[format] || real === undefined || !liesWithin(real, gitDirectory)) {
     await handle.close();
     return undefined;
   }
@@ -147,17 +147,18 @@ export async function openPack(file: string, gitDirectory: string): Promise<{ ha
  * when git refused it.
  */
 export async function keepPack(repository: ShadowRepository, pack: { handle: FileHandle; size: number }, held: ReadonlySet<string>, deadline: Deadline): Promise<{ checksum: string; onlyListed?: true } | undefined> {
-  const trailer = Buffer.alloc(TRAILER_BYTES);
-  await pack.handle.read(trailer, 0, TRAILER_BYTES, pack.size - TRAILER_BYTES);
+  const trailerBytes = ID_BYTES[formatOf(repository)];
+  const trailer = Buffer.alloc(trailerBytes);
+  await pack.handle.read(trailer, 0, trailerBytes, pack.size - trailerBytes);
   const checksum = trailer.toString('hex');
-  // The checksum is the SHA-1 of the pack: one with the same one is the same pack.
+  // The checksum is the hash of the pack: one with the same one is the same pack.
   if (existsSync(path.join(repository.gitDirectory, 'objects', 'pack', `pack-${checksum}.pack`))) return { checksum };
   if (held.has(checksum)) return { checksum, onlyListed: true };
   // Only the bytes there when it was looked at: a pack growing meanwhile is read no further.
   const stream = pack.handle.createReadStream({ start: 0, end: pack.size - 1, autoClose: false });
   try {
     const output = await runShadowGit(repository, ['index-pack', '--stdin'], { input: stream, timeoutMs: deadline.remainingMs() });
-    const kept = /^(?:pack|keep)\t([0-9a-f]{40})$/m.exec(output.toString('utf8'))?.[1];
+    const kept = new RegExp(`^(?:pack|keep)\\t([0-9a-f]{${trailerBytes * 2}})$`, 'm').exec(output.toString('utf8'))?.[1];
     return kept === undefined ? undefined : { checksum: kept };
   } catch {
     return undefined;

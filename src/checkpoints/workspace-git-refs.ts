@@ -4,6 +4,7 @@
 // count. A name or value that is not well formed is left out, never guessed at.
 import path from 'node:path';
 import { listWithin, readWithin } from '../environments/no-follow';
+import { ID_HEX, type ObjectFormat } from './object-format';
 
 export interface WorkspaceRefs {
   /** Ref name (`refs/...`) -> object id (lower-case hex); loose files win over packed-refs. */
@@ -18,7 +19,6 @@ const PACKED_REFS_BYTES = 16 * 1024 * 1024;
 /** Folders deep under refs/ (each level is a listing). */
 const REF_DEPTH = 16;
 
-const OBJECT_ID = /^[0-9a-f]{40}$/;
 
 /** Whether `name` is a ref name git itself would accept (check-ref-format's rules), under refs/. */
 export function isValidRefName(name: string): boolean {
@@ -28,8 +28,9 @@ export function isValidRefName(name: string): boolean {
   return name.split('/').every((part) => part.length > 0 && !part.startsWith('.') && !part.endsWith('.lock'));
 }
 
-export function isObjectId(value: string): boolean {
-  return OBJECT_ID.test(value);
+/** Lower-case hex of the length `format` gives ids. */
+export function isObjectId(value: string, format: ObjectFormat = 'sha1'): boolean {
+  return value.length === ID_HEX[format] && /^[0-9a-f]+$/.test(value);
 }
 
 export class TooManyRefs extends Error {
@@ -37,43 +38,43 @@ export class TooManyRefs extends Error {
 }
 
 /** The refs of the repository whose `.git` folder is `gitDirectory` (its expected real path). Throws TooManyRefs past `maxRefs`. */
-export async function readWorkspaceRefs(gitDirectory: string, maxRefs: number): Promise<WorkspaceRefs> {
+export async function readWorkspaceRefs(gitDirectory: string, maxRefs: number, format: ObjectFormat = 'sha1'): Promise<WorkspaceRefs> {
   const refs = new Map<string, string>();
   const packed = await readWithin(path.join(gitDirectory, 'packed-refs'), gitDirectory, PACKED_REFS_BYTES);
   if (packed) {
     for (const line of packed.content.toString('utf8').split('\n')) {
       // `<id> <name>`; `^<id>` (a tag's peeled value) and `#` (traits) lines say nothing of their own.
       const [id = '', name = '', ...rest] = line.trim().split(' ');
-      if (rest.length || !isObjectId(id) || !isValidRefName(name)) continue;
+      if (rest.length || !isObjectId(id, format) || !isValidRefName(name)) continue;
       refs.set(name, id);
       if (refs.size > maxRefs) throw new TooManyRefs(`more than ${maxRefs} refs`);
     }
   }
-  await readLooseRefs(gitDirectory, 'refs', refs, maxRefs, 0);
+  await readLooseRefs(gitDirectory, 'refs', refs, maxRefs, 0, format);
   const head = await readWithin(path.join(gitDirectory, 'HEAD'), gitDirectory, REF_FILE_BYTES);
-  return { refs, head: head ? headValue(head.content.toString('utf8')) : undefined };
+  return { refs, head: head ? headValue(head.content.toString('utf8'), format) : undefined };
 }
 
-async function readLooseRefs(gitDirectory: string, folder: string, refs: Map<string, string>, maxRefs: number, depth: number): Promise<void> {
+async function readLooseRefs(gitDirectory: string, folder: string, refs: Map<string, string>, maxRefs: number, depth: number, format: ObjectFormat): Promise<void> {
   if (depth > REF_DEPTH) return;
   const entries = await listWithin(path.join(gitDirectory, folder), gitDirectory, maxRefs + 1);
   for (const entry of entries ?? []) {
     const name = `${folder}/${entry.name}`;
-    if (entry.isDirectory()) await readLooseRefs(gitDirectory, name, refs, maxRefs, depth + 1);
+    if (entry.isDirectory()) await readLooseRefs(gitDirectory, name, refs, maxRefs, depth + 1, format);
     // A link is no ref of this repository's (it may lead to another's, or anywhere).
     if (!entry.isFile() || !isValidRefName(name)) continue;
     const read = await readWithin(path.join(gitDirectory, name), gitDirectory, REF_FILE_BYTES);
     const id = read?.content.toString('utf8').trim();
     // A symbolic ref under refs/ (refs/remotes/origin/HEAD) names a ref kept anyway.
-    if (id === undefined || !isObjectId(id)) continue;
+    if (id === undefined || !isObjectId(id, format)) continue;
     refs.set(name, id);
     if (refs.size > maxRefs) throw new TooManyRefs(`more than ${maxRefs} refs`);
   }
 }
 
-function headValue(text: string): string | undefined {
+function headValue(text: string, format: ObjectFormat): string | undefined {
   const value = text.trim();
-  if (isObjectId(value)) return value;
+  if (isObjectId(value, format)) return value;
   const target = /^ref: (\S+)$/.exec(value)?.[1];
   return target !== undefined && isValidRefName(target) ? `ref: ${target}` : undefined;
 }

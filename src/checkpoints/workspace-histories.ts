@@ -9,6 +9,7 @@ import type { ShadowRepository } from './shadow-git';
 import type { CheckpointRecord } from './checkpoint-list';
 import { deadlineIn, type Deadline } from './deadline';
 import { findHistory, keepGitFiles, keepHistory, type FoundHistory, type HistoryRecord } from './keep-git-history';
+import { ensureHistoryStore, historyStore } from './object-format';
 
 /** Nested repositories kept, at most (the first found). */
 const MAX_NESTED = 16;
@@ -109,17 +110,19 @@ export async function keepHistories(shadow: ShadowRepository, repositories: read
     }
     if (found.kind !== 'found') continue;
     const previous = latest && recordOf(latest, name);
+    const store = historyStore(shadow, found.format);
     let record: HistoryRecord;
     try {
-      record = await keepHistory(shadow, found, { id, repository: name }, previous && latest ? { id: latest.id, record: previous } : undefined, limits, budget);
+      await ensureHistoryStore(store, budget.remainingMs());
+      record = await keepHistory(store, found, { id, repository: name }, previous && latest ? { id: latest.id, record: previous } : undefined, limits, budget);
     } catch (error) {
       // The files are checkpointed all the same; the state is recorded so that the next turns, the
       // refs unchanged, neither try again nor count as a change.
       const reason = error instanceof Error ? error.message : String(error);
       kept.warnings.push(`the history of ${where} is not kept: ${reason}`);
       // Its config, hooks and reflogs are small: kept all the same, when they can be.
-      const files = await keepGitFiles(shadow, found, { id, repository: name }, budget).catch(() => ({}));
-      record = { state: found.state, refs: 0, leftOut: reason, ...files };
+      const files = await keepGitFiles(store, found, { id, repository: name }, budget).catch(() => ({}));
+      record = { state: found.state, ...(found.format === 'sha256' ? { objectFormat: 'sha256' } : {}), refs: 0, leftOut: reason, ...files };
     }
     if (name === '') kept.git = record;
     else kept.nestedGit = { ...kept.nestedGit, [name]: record };

@@ -507,3 +507,30 @@ test("a linked worktree whose main repository is in the workspace too: that repo
   expect(userGit(['log', '--format=%s'], path.join(workspace, 'wt'))).toBe('on the worktree, unpushed\nin the main repository');
   userGit(['fsck', '--no-dangling'], main);
 });
+
+test('a SHA-256 repository (git init --object-format=sha256) has its history, config and reflogs kept, in a store of its own, and put back', async () => {
+  userGit(['init', '-q', '-b', 'main', '--object-format=sha256']);
+  const packed = commitFile('a.txt', 'first\n', 'packed work');
+  userGit(['tag', 'v1']);
+  userGit(['gc', '-q']);
+  const loose = commitFile('b.txt', 'second\n', 'unpushed work');
+  expect(loose).toMatch(/^[0-9a-f]{64}$/);
+  const config = readFileSync(path.join(workspace, '.git/config'), 'utf8');
+  const { checkpoint: first } = await taken();
+  expect(first.git).toMatchObject({ objectFormat: 'sha256', head: 'ref: refs/heads/main', refs: 2 });
+  expect((await checkpoint()).kind).toBe('unchanged');
+
+  rmSync(path.join(workspace, '.git/objects'), { recursive: true });
+  rmSync(path.join(workspace, '.git/refs'), { recursive: true });
+  rmSync(path.join(workspace, '.git/logs'), { recursive: true });
+  rmSync(path.join(workspace, '.git/packed-refs'), { force: true });
+  // With no refs folder git takes it for no repository: the config written by hand.
+  writeFileSync(path.join(workspace, '.git/config'), `${config}[core]\n\thooksPath = /tmp/hooks\n`);
+  const result = await rollbackWorkspace(shadowRepositoryFor(home, workspace), first, { sessionId: 'operator', limits: LIMITS });
+  expect(result.histories[0]?.refs).toEqual(expect.arrayContaining([`refs/heads/main -> ${loose.slice(0, 12)}`, `refs/tags/v1 -> ${packed.slice(0, 12)}`]));
+  expect(result.histories[0]?.pack?.name).toMatch(/^pack-[0-9a-f]{64}\.pack$/);
+  expect(userGit(['log', '--format=%s'])).toBe('unpushed work\npacked work');
+  expect(readFileSync(path.join(workspace, '.git/config'), 'utf8')).toBe(config);
+  userGit(['fsck', '--no-dangling']);
+  expect(userGit(['log', '-1', '--format=%s', 'HEAD@{1}'])).toBe('packed work');
+});
