@@ -176,7 +176,9 @@ export async function keepGitFiles(
   const types = ids.length ? (await git(['cat-file', '--batch-check=%(objectname) %(objecttype)'], `${ids.join('\n')}\n`)).toString('utf8') : '';
   const commits = types.split('\n').flatMap((line) => (line.endsWith(' commit') ? [line.slice(0, -' commit'.length)] : []));
   const parents = (await reachableInShadow(git, commits.map((id) => ['', id]))).flatMap(([, id]) => ['-p', id]);
-  const anchor = (await git(['commit-tree', tree, ...parents], 'hermes: the config, hooks and reflogs of a workspace repository\n')).toString('utf8').trim();
+  // The hooks left out, named in its message: a rollback does not remove them.
+  const message = `hermes: the config, hooks and reflogs of a workspace repository\n\n${JSON.stringify({ hooksLeftOut: found.files.hooksLeftOut })}\n`;
+  const anchor = (await git(['commit-tree', tree, ...parents], message)).toString('utf8').trim();
   await git(['update-ref', `${repositoryNamespace(where.id, where.repository)}${GIT_FILES_REF}`, anchor]);
   return counts;
 }

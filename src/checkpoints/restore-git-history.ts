@@ -49,9 +49,11 @@ async function restoreHistory(repository: ShadowRepository, target: CheckpointRe
   const dotGit = gitDirectoryName(name);
   const restored: RestoredHistory = { repository: name, refs: [], skipped: [] };
   // The commits the reflogs name come back with those the refs reach.
-  const reflogCommits = files ? (await runShadowGit(repository, ['show', '-s', '--format=%P', files], { timeoutMs: deadline.remainingMs() })).toString('utf8').trim().split(' ').filter(Boolean) : [];
+  // The commits the reflogs name (its parents), and the hooks not kept (its message's last line).
+  const [parents = '', ...message] = files ? (await runShadowGit(repository, ['show', '-s', '--format=%P%n%B', files], { timeoutMs: deadline.remainingMs() })).toString('utf8').split('\n').filter((line, index) => index === 0 || line.trim()) : [];
+  const reflogCommits = parents.split(' ').filter(Boolean);
   if (refs.length) await restorePackAndRefs(repository, record, refs, reflogCommits, dotGit, restored, deadline);
-  if (files) await restoreGitFiles(repository, files, dotGit, restored, deadline);
+  if (files) await restoreGitFiles(repository, files, hooksLeftOut(message.at(-1) ?? ''), dotGit, restored, deadline);
   return restored;
 }
 
@@ -96,7 +98,7 @@ async function restorePackAndRefs(
  * keep (planted since): the `.git` folder then makes git behave as it did at the checkpoint.
  * Reflogs made since stay, as refs made since do.
  */
-async function restoreGitFiles(repository: ShadowRepository, commit: string, dotGit: string, restored: RestoredHistory, deadline: Deadline): Promise<void> {
+async function restoreGitFiles(repository: ShadowRepository, commit: string, notKept: readonly string[], dotGit: string, restored: RestoredHistory, deadline: Deadline): Promise<void> {
   const git = (args: string[], input?: string) => runShadowGit(repository, args, { timeoutMs: deadline.remainingMs(), ...(input === undefined ? {} : { input }) });
   const entries = (await git(['ls-tree', '-r', '-z', commit]))
     .toString('latin1')
@@ -113,7 +115,8 @@ async function restoreGitFiles(repository: ShadowRepository, commit: string, dot
     if (written) restored.files = [...(restored.files ?? []), entry.name];
     else restored.skipped.push(`${dotGit}/${entry.name}`);
   }
-  const hooks = new Set(entries.flatMap((entry) => (entry.name.startsWith('hooks/') ? [entry.name.slice('hooks/'.length)] : [])));
+  // Names as git's output gives them (latin1 strings of their bytes).
+  const hooks = new Set([...notKept.map((name) => Buffer.from(name).toString('latin1')), ...entries.flatMap((entry) => (entry.name.startsWith('hooks/') ? [entry.name.slice('hooks/'.length)] : []))]);
   // The folder opened without following a link; its entries named through it.
   inFolderBeneath(repository.workTree, `${dotGit}/hooks/.`, (_file, folder) => {
     for (const hook of readdirSync(folder, { encoding: 'latin1' })) {
@@ -126,6 +129,16 @@ async function restoreGitFiles(repository: ShadowRepository, commit: string, dot
       }
     }
   });
+}
+
+/** Names in the files' commit's `{"hooksLeftOut": [...]}` (ours, but read as any JSON is). */
+function hooksLeftOut(line: string): string[] {
+  try {
+    const parsed = (JSON.parse(line) as { hooksLeftOut?: unknown }).hooksLeftOut;
+    return Array.isArray(parsed) ? parsed.filter((name): name is string => typeof name === 'string') : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The bytes of these blobs (`cat-file --batch`). */

@@ -33,6 +33,8 @@ export interface ListedGitFiles {
   files: GitFileEntry[];
   /** Found but over a bound (or not plain files): not kept. */
   leftOut: number;
+  /** Hooks among them (a link, or too large), by name: a rollback leaves them be rather than take them for planted. */
+  hooksLeftOut: string[];
 }
 
 export interface GitFile {
@@ -43,23 +45,27 @@ export interface GitFile {
 
 /** The config, hooks and reflogs of the repository whose `.git` folder is `gitDirectory` (its real path). */
 export async function listGitFiles(gitDirectory: string): Promise<ListedGitFiles> {
-  const listed: ListedGitFiles = { files: [], leftOut: 0 };
+  const listed: ListedGitFiles = { files: [], leftOut: 0, hooksLeftOut: [] };
   let bytes = 0;
   const add = async (name: string): Promise<void> => {
     const stat = await lstat(path.join(gitDirectory, name)).catch(() => undefined);
     if (!stat) return;
     if (!stat.isFile() || stat.size > MAX_FILE_BYTES || bytes + stat.size > MAX_TOTAL_BYTES || listed.files.length >= MAX_FILES) {
-      listed.leftOut++;
+      leaveOut(name);
       return;
     }
     bytes += stat.size;
     listed.files.push({ name, executable: (stat.mode & 0o100) !== 0, stamp: `${stat.size}:${stat.mode}:${stat.ino}:${stat.ctimeMs}` });
   };
+  const leaveOut = (name: string) => {
+    listed.leftOut++;
+    if (name.startsWith('hooks/')) listed.hooksLeftOut.push(name.slice('hooks/'.length));
+  };
   await add('config');
   // git runs hooks/<name> only: a folder there is nothing it runs.
   for (const entry of (await listWithin(path.join(gitDirectory, 'hooks'), gitDirectory, MAX_FILES + 1)) ?? []) {
     if (entry.isFile()) await add(`hooks/${entry.name}`);
-    else listed.leftOut++;
+    else leaveOut(`hooks/${entry.name}`);
   }
   await addFolder(gitDirectory, 'logs', 0, add, listed);
   return listed;
@@ -78,7 +84,7 @@ async function addFolder(gitDirectory: string, folder: string, depth: number, ad
 /** A digest of the listing: what changes when any of the files does. */
 export function gitFilesStamp(listed: ListedGitFiles): string {
   const lines = listed.files.map((file) => `${file.name}\0${file.stamp}\n`).sort();
-  return createHash('sha256').update(`${listed.leftOut}\n`).update(lines.join('')).digest('hex');
+  return createHash('sha256').update(`${listed.leftOut} ${JSON.stringify(listed.hooksLeftOut.sort())}\n`).update(lines.join('')).digest('hex');
 }
 
 /** The listed files' bytes, each read without following a link (one gone or grown meanwhile: left out). */

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { listCheckpoints } from '../../../src/checkpoints/checkpoint-list';
 import { keptRefs } from '../../../src/checkpoints/keep-git-history';
@@ -407,6 +407,8 @@ test("a rollback puts back the repository's config, hooks and reflogs as the che
   userGit(['commit', '-q', '--amend', '-m', 'final']);
   userGit(['config', 'remote.origin.url', 'https://example.invalid/user/thesis.git']);
   writeFileSync(path.join(workspace, '.git/hooks/pre-commit'), '#!/bin/sh\nexec ./lint\n', { mode: 0o755 });
+  // A hook the user linked to a script of the project's: not kept (a link), yet no planted one either.
+  symlinkSync('../../tools/pre-push', path.join(workspace, '.git/hooks/pre-push'));
   const config = readFileSync(path.join(workspace, '.git/config'), 'utf8');
   const reflog = readFileSync(path.join(workspace, '.git/logs/HEAD'), 'utf8');
   expect(reflog).toContain(amended);
@@ -429,6 +431,7 @@ test("a rollback puts back the repository's config, hooks and reflogs as the che
   expect(readFileSync(path.join(workspace, '.git/hooks/pre-commit'), 'utf8')).toBe('#!/bin/sh\nexec ./lint\n');
   expect(statSync(path.join(workspace, '.git/hooks/pre-commit')).mode & 0o100).toBe(0o100);
   expect(existsSync(path.join(workspace, '.git/hooks/post-checkout'))).toBe(false);
+  expect(readlinkSync(path.join(workspace, '.git/hooks/pre-push'))).toBe('../../tools/pre-push');
   expect(readFileSync(path.join(workspace, '.git/logs/HEAD'), 'utf8')).toBe(reflog);
   // The reflog's commits came back with the refs': the draft is there to go back to.
   expect(userGit(['log', '-1', '--format=%s', 'HEAD@{1}'])).toBe('draft');
