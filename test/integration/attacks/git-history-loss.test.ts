@@ -4,7 +4,7 @@
 // pushed: no remote holds it. The checkpoint taken before the script kept the repository's
 // objects and refs, so `rollback` brings `git log` back to it.
 import { execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Harness } from '../../helpers/session-harness';
 import { attackCli, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
@@ -63,5 +63,36 @@ test("a script of the model's that deletes .git/objects and the refs loses no un
 
   expect(userGit(['log', '--format=%s'])).toBe('chapter 2, never pushed\nchapter 1');
   expect(userGit(['rev-parse', 'main'])).toBe(unpushed);
+  userGit(['fsck', '--no-dangling']);
+}, 120_000);
+
+test("a script of the model's that deletes .git/objects and the reflogs loses no commit only a reflog named: rollback brings HEAD@{1} back", async () => {
+  userGit(['init', '-q', '-b', 'main']);
+  writeFileSync(path.join(world.workspace, 'thesis.md'), 'chapter 1\n');
+  userGit(['add', 'thesis.md']);
+  userGit(['commit', '-q', '-m', 'chapter 1, the long version']);
+  const longVersion = userGit(['rev-parse', 'HEAD']);
+  // Amended: the long version is named by the reflog alone now.
+  writeFileSync(path.join(world.workspace, 'thesis.md'), 'chapter 1, short\n');
+  userGit(['commit', '-q', '-a', '--amend', '-m', 'chapter 1, the short version']);
+  const reflog = readFileSync(path.join(world.workspace, '.git/logs/HEAD'), 'utf8');
+
+  const run = await runAttack(harness, world, () => ({
+    turns: [
+      { tool_calls: [{ name: 'write_file', arguments: { path: 'tools/tidy.py', content: 'import shutil\nshutil.rmtree(".git/objects")\nshutil.rmtree(".git/logs")\nprint("tidied")\n' } }] },
+      { tool_calls: [terminal('python3 tools/tidy.py')] },
+      { content: 'all tidy' },
+    ],
+  }));
+  expect(run.result.status).toBe('completed');
+  const [, tidied] = await resultsOf(run);
+  expect(tidied).toMatchObject({ output: 'tidied', exit_code: 0 });
+  expect(existsSync(path.join(world.workspace, '.git/logs'))).toBe(false);
+
+  const rolledBack = attackCli(world, ['rollback', run.sessionId]);
+  expect(rolledBack).toContain('restored .git/logs/HEAD');
+  expect(readFileSync(path.join(world.workspace, '.git/logs/HEAD'), 'utf8')).toBe(reflog);
+  expect(userGit(['rev-parse', 'HEAD@{1}'])).toBe(longVersion);
+  expect(userGit(['show', '-s', '--format=%s', 'HEAD@{1}'])).toBe('chapter 1, the long version');
   userGit(['fsck', '--no-dangling']);
 }, 120_000);
