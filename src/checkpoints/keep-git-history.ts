@@ -23,6 +23,7 @@ export const HISTORY_REFS = 'refs/hermes/';
  * store keeps them as long as the checkpoint.
  */
 const GIT_FILES_REF = 'hermes-git-files';
+const FILES_IDENTITY = 'hermes-temporal <checkpoints@hermes-temporal.invalid>';
 /** A config larger than this is read as none (its object format: SHA-1). */
 const CONFIG_BYTES = 1024 * 1024;
 /** Refs of one repository kept, at most (each checkpoint holds its own copy of them). */
@@ -171,14 +172,16 @@ export async function keepGitFiles(
   const counts = { files: files.length, ...(leftOut ? { filesLeftOut: leftOut } : {}) };
   if (!files.length) return counts;
   const { tree, objects } = treeOf(files, found.format);
-  if ((await missingFromShadow(repository, [tree], deadline)).length) await keepAsPack(repository, objects, deadline);
   const ids = reflogIds(files, found.format);
   const types = ids.length ? (await git(['cat-file', '--batch-check=%(objectname) %(objecttype)'], `${ids.join('\n')}\n`)).toString('utf8') : '';
   const commits = types.split('\n').flatMap((line) => (line.endsWith(' commit') ? [line.slice(0, -' commit'.length)] : []));
-  const parents = (await reachableInShadow(git, commits.map((id) => ['', id]))).flatMap(([, id]) => ['-p', id]);
-  // The hooks left out, named in its message: a rollback does not remove them.
+  const parents = (await reachableInShadow(git, commits.map((id) => ['', id]))).map(([, id]) => id);
+  // Made here with the tree (one index-pack, no commit-tree): the same files and parents, the same commit.
+  // The hooks left out are named in its message: a rollback does not remove them.
   const message = `hermes: the config, hooks and reflogs of a workspace repository\n\n${JSON.stringify({ hooksLeftOut: found.files.hooksLeftOut })}\n`;
-  const anchor = (await git(['commit-tree', tree, ...parents], message)).toString('utf8').trim();
+  const body = Buffer.from([`tree ${tree}`, ...parents.map((id) => `parent ${id}`), `author ${FILES_IDENTITY} 0 +0000`, `committer ${FILES_IDENTITY} 0 +0000`, '', message].join('\n'));
+  const anchor = createHash(found.format).update(`commit ${body.length}\0`).update(body).digest('hex');
+  await keepAsPack(repository, [...objects, { type: 'commit', body }], deadline);
   await git(['update-ref', `${repositoryNamespace(where.id, where.repository)}${GIT_FILES_REF}`, anchor]);
   return counts;
 }

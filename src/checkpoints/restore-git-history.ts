@@ -5,7 +5,7 @@
 // renamed over it. Objects already there stay (a duplicate in a pack is harmless to git); refs
 // made since the checkpoint stay too; refs it recorded are set back to what it recorded. Its
 // config, hooks and reflogs are written back the same way, and hooks planted since are removed.
-import { constants, copyFileSync, mkdtempSync, readdirSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, copyFileSync, fstatSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { keptGitFiles, keptRefs, type HistoryRecord } from './keep-git-history';
 import { inFolderBeneath } from './folder-chain';
@@ -111,6 +111,8 @@ async function restoreGitFiles(repository: ShadowRepository, commit: string, not
   const blobs = await blobsOf(git, entries.map((entry) => entry.oid));
   for (const entry of entries) {
     const bytes = blobs.get(entry.oid);
+    // One as it was is left alone (and not named): most hooks and the config, most of the time.
+    if (bytes !== undefined && alreadyThere(repository.workTree, `${dotGit}/${entry.name}`, bytes, entry.mode === '100755')) continue;
     const written = bytes !== undefined && replaceWithin(repository.workTree, `${dotGit}/${entry.name}`, (temporary) => writeNewFile(temporary, bytes, entry.mode === '100755' ? 0o777 : 0o666));
     if (written) restored.files = [...(restored.files ?? []), entry.name];
     else restored.skipped.push(`${dotGit}/${entry.name}`);
@@ -129,6 +131,29 @@ async function restoreGitFiles(repository: ShadowRepository, commit: string, not
       }
     }
   });
+}
+
+/** Whether the work tree's `name` is a plain file holding `bytes`, executable or not as `executable` says; read without following a link. */
+function alreadyThere(workTree: string, name: string, bytes: Buffer, executable: boolean): boolean {
+  const same = inFolderBeneath(workTree, name, (file) => {
+    let descriptor: number;
+    try {
+      descriptor = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    } catch {
+      return false;
+    }
+    try {
+      const stat = fstatSync(descriptor);
+      if (!stat.isFile() || stat.size !== bytes.length || ((stat.mode & 0o100) !== 0) !== executable) return false;
+      const content = Buffer.alloc(bytes.length);
+      let offset = 0;
+      for (let read = -1; read !== 0 && offset < bytes.length; offset += read) read = readSync(descriptor, content, offset, bytes.length - offset, offset);
+      return offset === bytes.length && content.equals(bytes);
+    } finally {
+      closeSync(descriptor);
+    }
+  });
+  return same === true;
 }
 
 /** Names in the files' commit's `{"hooksLeftOut": [...]}` (ours, but read as any JSON is). */
