@@ -538,3 +538,18 @@ test('a SHA-256 repository (git init --object-format=sha256) has its history, co
   userGit(['fsck', '--no-dangling']);
   expect(userGit(['log', '-1', '--format=%s', 'HEAD@{1}'])).toBe('packed work');
 });
+
+test("a pruned checkpoint takes a SHA-256 repository's refs with it, from the SHA-256 store", async () => {
+  userGit(['init', '-q', '-b', 'main', '--object-format=sha256']);
+  commitFile('a.txt', 'first\n', 'first');
+  const limits = { ...LIMITS, keep: 2 };
+  for (let index = 0; index < 4; index++) {
+    userGit(['commit', '-q', '--allow-empty', '-m', `more ${index}`]);
+    await taken(limits);
+  }
+  const ids = (await listCheckpoints(shadowRepositoryFor(home, workspace), 10_000)).map((checkpoint) => checkpoint.id);
+  const sha256Refs = execFileSync('git', ['for-each-ref', '--format=%(refname)', 'refs/hermes/'], { encoding: 'utf8', env: { PATH: process.env.PATH, GIT_DIR: path.join(shadowRepositoryFor(home, workspace).gitDirectory, 'sha256'), GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } });
+  const namespaces = new Set(sha256Refs.trim().split('\n').map((ref) => Number(ref.split('/')[2])));
+  expect([...namespaces].sort()).toEqual(ids.sort());
+  expect(ids.length).toBeLessThan(4);
+});
