@@ -12,7 +12,7 @@ import path from 'node:path';
 import { runShadowGit, type ShadowRepository } from './shadow-git';
 import type { Deadline } from './deadline';
 import { keepAsPack, keepPack, listObjectFiles, missingFromShadow, openPack, readLooseObject, TooLargeHistory, type LooseObject } from './workspace-git-objects';
-import { readWorkspaceRefs, TooManyRefs, type WorkspaceRefs } from './workspace-git-refs';
+import { isWorktreeHead, readWorkspaceRefs, TooManyRefs, type WorkspaceRefs } from './workspace-git-refs';
 import { gitFilesStamp, listGitFiles, readGitFiles, reflogIds, treeOf, type ListedGitFiles } from './workspace-git-files';
 import { formatOf, objectFormatOfConfig, type ObjectFormat } from './object-format';
 
@@ -78,9 +78,9 @@ export async function findHistory(gitDirectory: string, workTree: string): Promi
     const format = objectFormatOfConfig(config?.content.toString('utf8') ?? '');
     if (!format) return leftOut('its .git/config names an object format other than sha1 and sha256');
     const refs = await readWorkspaceRefs(gitDirectory, MAX_REFS, format);
-    if (!refs.refs.size && refs.head === undefined) return { kind: 'none' };
+    if (!refs.refs.size && refs.head === undefined && !refs.worktreeHeads.size) return { kind: 'none' };
     const files = await listGitFiles(gitDirectory);
-    const lines = [...refs.refs].map(([name, id]) => `${id} ${name}\n`).sort();
+    const lines = [...refs.refs, ...refs.worktreeHeads].map(([name, id]) => `${id} ${name}\n`).sort();
     const state = createHash('sha256').update(`HEAD ${refs.head ?? ''}\n`).update(lines.join('')).update(`files ${gitFilesStamp(files)}\n`).digest('hex');
     return { kind: 'found', gitDirectory, format, refs, files, state };
   } catch (error) {
@@ -141,7 +141,7 @@ export async function keepHistory(
   }
   const heldFile = path.join(repository.gitDirectory, where.repository === '' ? 'hermes-kept-packs' : `hermes-kept-packs-${keyOf(where.repository)}`);
   const trustedList = await copyObjects(repository, found.gitDirectory, heldFile, limits.maxGitBytes, 'skip-held', deadline);
-  const wanted = [...found.refs.refs];
+  const wanted = [...found.refs.refs, ...found.refs.worktreeHeads];
   if (found.refs.head && !found.refs.head.startsWith('ref: ')) wanted.push(['HEAD', found.refs.head]);
   let kept = await reachableInShadow(git, wanted);
   if (kept.length < wanted.length && trustedList) {
@@ -297,7 +297,7 @@ async function refsIn(git: (args: string[]) => Promise<Buffer>, namespace: strin
       const [id = '', ref = ''] = line.split(' ');
       const name = ref.slice(namespace.length);
       if (name.startsWith('nested/')) return [];
-      return which === 'own' || name === 'HEAD' || name.startsWith('refs/') ? [[name, id]] : [];
+      return which === 'own' || name === 'HEAD' || name.startsWith('refs/') || isWorktreeHead(name) ? [[name, id]] : [];
     });
 }
 

@@ -5,7 +5,7 @@
 // renamed over it. Objects already there stay (a duplicate in a pack is harmless to git); refs
 // made since the checkpoint stay too; refs it recorded are set back to what it recorded. Its
 // config, hooks and reflogs are written back the same way, and hooks planted since are removed.
-import { closeSync, constants, copyFileSync, fstatSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, copyFileSync, fstatSync, lstatSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { keptGitFiles, keptRefs, type HistoryRecord } from './keep-git-history';
 import { inFolderBeneath } from './folder-chain';
@@ -82,7 +82,7 @@ async function restorePackAndRefs(
   }
   if (!restored.pack) return;
   for (const [ref, id] of refs) {
-    if (ref === 'HEAD') continue;
+    if (ref === 'HEAD' || worktreeGone(repository.workTree, dotGit, ref)) continue;
     if (writeRefFile(repository.workTree, `${dotGit}/${ref}`, `${id}\n`)) restored.refs.push(`${ref} -> ${id.slice(0, 12)}`);
     else restored.skipped.push(`${dotGit}/${ref}`);
   }
@@ -113,6 +113,7 @@ async function restoreGitFiles(repository: ShadowRepository, commit: string, not
     const bytes = blobs.get(entry.oid);
     // One as it was is left alone (and not named): most hooks and the config, most of the time.
     if (bytes !== undefined && alreadyThere(repository.workTree, `${dotGit}/${entry.name}`, bytes, entry.mode === '100755')) continue;
+    if (worktreeGone(repository.workTree, dotGit, entry.name)) continue;
     const written = bytes !== undefined && replaceWithin(repository.workTree, `${dotGit}/${entry.name}`, (temporary) => writeNewFile(temporary, bytes, entry.mode === '100755' ? 0o777 : 0o666));
     if (written) restored.files = [...(restored.files ?? []), entry.name];
     else restored.skipped.push(`${dotGit}/${entry.name}`);
@@ -131,6 +132,17 @@ async function restoreGitFiles(repository: ShadowRepository, commit: string, not
       }
     }
   });
+}
+
+/**
+ * Whether `name` (of `.git`) is a linked worktree's whose folder there is gone (`git worktree
+ * remove` since): its HEAD or reflog is not made again, which would leave git a worktree folder
+ * with no `gitdir`.
+ */
+function worktreeGone(workTree: string, dotGit: string, name: string): boolean {
+  const worktree = /^worktrees\/[^/]+(?=\/)/.exec(name)?.[0];
+  if (worktree === undefined) return false;
+  return inFolderBeneath(workTree, `${dotGit}/${worktree}/gitdir`, (file) => lstatSync(file, { throwIfNoEntry: false })?.isFile()) !== true;
 }
 
 /** Whether the work tree's `name` is a plain file holding `bytes`, executable or not as `executable` says; read without following a link. */

@@ -18,6 +18,8 @@ const MAX_FILE_BYTES = 1024 * 1024;
 const MAX_TOTAL_BYTES = 8 * 1024 * 1024;
 /** Folders deep under logs/ (refs nest). */
 const MAX_DEPTH = 16;
+/** Linked worktrees looked at, at most. */
+const MAX_WORKTREES = 64;
 /** Distinct commits the reflogs name that are kept reachable, at most. */
 export const MAX_REFLOG_COMMITS = 1000;
 
@@ -68,6 +70,10 @@ export async function listGitFiles(gitDirectory: string): Promise<ListedGitFiles
     else leaveOut(`hooks/${entry.name}`);
   }
   await addFolder(gitDirectory, 'logs', 0, add, listed);
+  // Linked worktrees' reflogs (their HEAD's): in the main repository, under worktrees/<name>/logs.
+  for (const entry of (await listWithin(path.join(gitDirectory, 'worktrees'), gitDirectory, MAX_WORKTREES)) ?? []) {
+    if (entry.isDirectory()) await addFolder(gitDirectory, `worktrees/${entry.name}/logs`, 1, add, listed);
+  }
   return listed;
 }
 
@@ -103,7 +109,7 @@ export async function readGitFiles(gitDirectory: string, listed: ListedGitFiles)
 export function reflogIds(files: readonly GitFile[], format: ObjectFormat, max = MAX_REFLOG_COMMITS): string[] {
   const ids = new Set<string>();
   for (const file of files) {
-    if (!file.name.startsWith('logs/')) continue;
+    if (!file.name.startsWith('logs/') && !/^worktrees\/[^/]+\/logs\//.test(file.name)) continue;
     for (const line of file.content.toString('latin1').split('\n')) {
       for (const id of line.split(' ', 2)) {
         if (isObjectId(id, format) && !/^0+$/.test(id)) ids.add(id);

@@ -11,6 +11,18 @@ export interface WorkspaceRefs {
   refs: Map<string, string>;
   /** HEAD: `ref: refs/...` or an object id; undefined when missing or malformed. */
   head?: string;
+  /** Linked worktrees' detached HEADs (`worktrees/<name>/HEAD` -> id): commits made there may have no other name. */
+  worktreeHeads: Map<string, string>;
+}
+
+/** Linked worktrees looked at, at most. */
+const MAX_WORKTREES = 64;
+const WORKTREE_NAME = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
+
+/** Whether `name` is a linked worktree's HEAD as kept beside the refs (`worktrees/<name>/HEAD`). */
+export function isWorktreeHead(name: string): boolean {
+  const parts = name.split('/');
+  return parts.length === 3 && parts[0] === 'worktrees' && WORKTREE_NAME.test(parts[1]!) && !parts[1]!.endsWith('.lock') && parts[2] === 'HEAD';
 }
 
 /** A loose ref or HEAD is a line; packed-refs may be long, but not without end. */
@@ -52,7 +64,16 @@ export async function readWorkspaceRefs(gitDirectory: string, maxRefs: number, f
   }
   await readLooseRefs(gitDirectory, 'refs', refs, maxRefs, 0, format);
   const head = await readWithin(path.join(gitDirectory, 'HEAD'), gitDirectory, REF_FILE_BYTES);
-  return { refs, head: head ? headValue(head.content.toString('utf8'), format) : undefined };
+  const worktreeHeads = new Map<string, string>();
+  for (const entry of (await listWithin(path.join(gitDirectory, 'worktrees'), gitDirectory, MAX_WORKTREES)) ?? []) {
+    const name = `worktrees/${entry.name}/HEAD`;
+    if (!entry.isDirectory() || !isWorktreeHead(name)) continue;
+    const read = await readWithin(path.join(gitDirectory, name), gitDirectory, REF_FILE_BYTES);
+    const value = read && headValue(read.content.toString('utf8'), format);
+    // One on a branch names a ref kept anyway.
+    if (value && !value.startsWith('ref: ')) worktreeHeads.set(name, value);
+  }
+  return { refs, head: head ? headValue(head.content.toString('utf8'), format) : undefined, worktreeHeads };
 }
 
 async function readLooseRefs(gitDirectory: string, folder: string, refs: Map<string, string>, maxRefs: number, depth: number, format: ObjectFormat): Promise<void> {

@@ -553,3 +553,31 @@ test("a pruned checkpoint takes a SHA-256 repository's refs with it, from the SH
   expect([...namespaces].sort()).toEqual(ids.sort());
   expect(ids.length).toBeLessThan(4);
 });
+
+test("a linked worktree's detached HEAD and its reflog are kept with the main repository's history: commits made there come back, fsck clean", async () => {
+  const main = path.join(workspace, 'main');
+  mkdirSync(main);
+  userGit(['init', '-q', '-b', 'main'], main);
+  commitFile('a.txt', 'first\n', 'in the main repository', main);
+  const wt = path.join(workspace, 'wt');
+  userGit(['worktree', 'add', '-q', '--detach', wt], main);
+  const detached = commitFile('b.txt', 'detached work\n', 'on a detached worktree, on no branch', wt);
+  const reflog = readFileSync(path.join(main, '.git/worktrees/wt/logs/HEAD'), 'utf8');
+
+  const { checkpoint: first } = await taken();
+  expect(Object.fromEntries(await keptRefs(shadowRepositoryFor(home, workspace), first.id, 10_000, 'main'))).toMatchObject({ 'worktrees/wt/HEAD': detached });
+
+  rmSync(path.join(main, '.git/objects'), { recursive: true });
+  rmSync(path.join(main, '.git/worktrees/wt/logs'), { recursive: true });
+  writeFileSync(path.join(main, '.git/worktrees/wt/HEAD'), 'ref: refs/heads/main\n');
+  await rollbackWorkspace(shadowRepositoryFor(home, workspace), first, { sessionId: 'operator', limits: LIMITS });
+  expect(userGit(['rev-parse', 'HEAD'], wt)).toBe(detached);
+  expect(readFileSync(path.join(main, '.git/worktrees/wt/logs/HEAD'), 'utf8')).toBe(reflog);
+  userGit(['fsck', '--no-dangling'], main);
+
+  // A worktree removed since: its HEAD and reflog are not made again.
+  userGit(['worktree', 'remove', '--force', wt], main);
+  await rollbackWorkspace(shadowRepositoryFor(home, workspace), first, { sessionId: 'operator', limits: LIMITS });
+  expect(existsSync(path.join(main, '.git/worktrees/wt'))).toBe(false);
+  userGit(['fsck', '--no-dangling'], main);
+});
