@@ -107,7 +107,8 @@ async function gitFileHistory(gitFile: string, workTree: string): Promise<FoundH
   const real = await realpath(target).catch(() => target);
   if (liesWithin(real, workTree)) return { kind: 'none' };
   const worktree = path.basename(path.dirname(real)) === 'worktrees';
-  return leftOut(`its .git is a file naming ${worktree ? "a linked worktree's repository" : 'a repository'} outside the workspace (${real}), whose history a checkpoint does not keep`);
+  // The path as JSON: it is the model's text, line breaks and all.
+  return leftOut(`its .git is a file naming ${worktree ? "a linked worktree's repository" : 'a repository'} outside the workspace (${JSON.stringify(real)}), whose history a checkpoint does not keep`);
 }
 
 /** Where one repository of the workspace keeps its refs in checkpoint `id`: '' is the workspace's own. */

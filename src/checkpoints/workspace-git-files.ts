@@ -16,8 +16,10 @@ import type { ObjectFormat } from './object-format';
 const MAX_FILES = 512;
 const MAX_FILE_BYTES = 1024 * 1024;
 const MAX_TOTAL_BYTES = 8 * 1024 * 1024;
-/** Folders deep under logs/ (refs nest). */
+/** Folders deep under logs/ (refs nest), folders listed and entries looked at, at most. */
 const MAX_DEPTH = 16;
+const MAX_FOLDERS = 256;
+const MAX_ENTRIES = 2 * 512;
 /** Linked worktrees looked at, at most. */
 const MAX_WORKTREES = 64;
 /** Distinct commits the reflogs name that are kept reachable, at most. */
@@ -49,7 +51,10 @@ export interface GitFile {
 export async function listGitFiles(gitDirectory: string): Promise<ListedGitFiles> {
   const listed: ListedGitFiles = { files: [], leftOut: 0, hooksLeftOut: [] };
   let bytes = 0;
+  // Entries looked at and folders listed, at most: a tree of empty folders costs no more than files.
+  const budget = { entries: MAX_ENTRIES, folders: MAX_FOLDERS };
   const add = async (name: string): Promise<void> => {
+    if (--budget.entries < 0) return leaveOut(name);
     const stat = await lstat(path.join(gitDirectory, name)).catch(() => undefined);
     if (!stat) return;
     if (!stat.isFile() || stat.size > MAX_FILE_BYTES || bytes + stat.size > MAX_TOTAL_BYTES || listed.files.length >= MAX_FILES) {
@@ -69,19 +74,22 @@ export async function listGitFiles(gitDirectory: string): Promise<ListedGitFiles
     if (entry.isFile()) await add(`hooks/${entry.name}`);
     else leaveOut(`hooks/${entry.name}`);
   }
-  await addFolder(gitDirectory, 'logs', 0, add, listed);
+  await addFolder(gitDirectory, 'logs', 0, add, listed, budget);
   // Linked worktrees' reflogs (their HEAD's): in the main repository, under worktrees/<name>/logs.
   for (const entry of (await listWithin(path.join(gitDirectory, 'worktrees'), gitDirectory, MAX_WORKTREES)) ?? []) {
-    if (entry.isDirectory()) await addFolder(gitDirectory, `worktrees/${entry.name}/logs`, 1, add, listed);
+    if (entry.isDirectory()) await addFolder(gitDirectory, `worktrees/${entry.name}/logs`, 1, add, listed, budget);
   }
   return listed;
 }
 
-async function addFolder(gitDirectory: string, folder: string, depth: number, add: (name: string) => Promise<void>, listed: ListedGitFiles): Promise<void> {
-  if (depth > MAX_DEPTH) return;
+async function addFolder(gitDirectory: string, folder: string, depth: number, add: (name: string) => Promise<void>, listed: ListedGitFiles, budget: { folders: number }): Promise<void> {
+  if (depth > MAX_DEPTH || --budget.folders < 0) {
+    listed.leftOut++;
+    return;
+  }
   for (const entry of (await listWithin(path.join(gitDirectory, folder), gitDirectory, MAX_FILES + 1)) ?? []) {
     const name = `${folder}/${entry.name}`;
-    if (entry.isDirectory()) await addFolder(gitDirectory, name, depth + 1, add, listed);
+    if (entry.isDirectory()) await addFolder(gitDirectory, name, depth + 1, add, listed, budget);
     else if (entry.isFile()) await add(name);
     else listed.leftOut++;
   }

@@ -581,3 +581,13 @@ test("a linked worktree's detached HEAD and its reflog are kept with the main re
   expect(existsSync(path.join(main, '.git/worktrees/wt'))).toBe(false);
   userGit(['fsck', '--no-dangling'], main);
 });
+
+test('the .git files kept are bounded: a flood of reflogs and folders is left out past the bounds, and counted', async () => {
+  repositoryWithHistory();
+  for (let index = 0; index < 300; index++) mkdirSync(path.join(workspace, `.git/logs/refs/junk/${index}`), { recursive: true });
+  for (let index = 0; index < 700; index++) writeFileSync(path.join(workspace, `.git/logs/refs/junk/${index % 300}/log${index}`), 'x\n');
+  const { checkpoint: first } = await taken();
+  expect(first.git?.files).toBeLessThanOrEqual(512);
+  expect(first.git?.filesLeftOut).toBeGreaterThan(0);
+  expect(first.git?.refs).toBe(2);
+});
