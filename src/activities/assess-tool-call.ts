@@ -11,7 +11,7 @@ import { filesRunBy } from '../approval-signals/bound-files';
 import { assessCommandText, hermesProtectedFiles, hermesSecretFiles } from '../approval-signals/command-assessment';
 import { classifyCommand } from '../approval-signals/classify-command';
 import { isBlockDevice, isHomeDotfile } from '../approval-signals/detector/path-classes';
-import { commandReader, uncheckableInput } from '../approval-signals/process-input';
+import { commandReader, hiddenSetupOf, uncheckableInput } from '../approval-signals/process-input';
 import { isProtectedWritePath, isSecretRead, searchReachesSecrets } from '../approval-signals/protected-paths';
 import type { CommandVerdict, MatchedRule } from '../approval-signals/verdict';
 import { boundedApprovalKey } from '../approval-signals/approval-key';
@@ -165,7 +165,7 @@ export function createAssessToolCall(deps: AssessDeps) {
       // The same text means another thing elsewhere (`rm -rf lib`): whoever decides sees where it runs.
       if (cwd !== input.environment.cwd) assessment.displayNotes = [`(runs in ${tildify(cwd, world.home)})`];
     }
-    if (request.processInput) Object.assign(assessment, await judgeProcessInput(request.processInput, world, environment, input.environment));
+    if (request.processInput) Object.assign(assessment, await judgeProcessInput(request.processInput, world, environment, input.environment, input.sessionId));
     const paths = await judgePaths(request, world, environment.workspace);
     if (paths.findings.length) {
       assessment.paths = paths.findings;
@@ -270,6 +270,7 @@ export function createAssessToolCall(deps: AssessDeps) {
     world: World,
     environment: TerminalEnvironment,
     handle: EnvironmentHandle,
+    sessionId: string,
   ): Promise<Partial<CommandAssessment>> {
     const target = await environment.background.poll(processInput.processId, 0).catch(() => undefined);
     // No such process, or it has ended: the tool says so and nothing is typed anywhere.
@@ -286,17 +287,42 @@ export function createAssessToolCall(deps: AssessDeps) {
     const display = `process ${processInput.action} to ${processInput.processId} (${oneLine(clip(target.info.command, 80))}):${typed}`;
     const partial = processInput.action === 'write' && processInput.data !== '' && !processInput.data.endsWith('\n');
     const description = { processId: processInput.processId, program: reader?.program ?? clip(target.info.command, 80), interprets: reader !== undefined, partial: partial && reader !== undefined };
-    if (!reader || processInput.data.trim() === '') return { display, processInput: description };
+    if (!reader) return { display, processInput: description };
+    // Start-up code, key bindings or hooks the gate does not see: then even an empty line may run them.
+    const classify = (text: string) => ({ text, commands: text.trim() === '' ? [] : classifyCommand(text, { ...classifyContext, cwd: target.info.cwd }).commands });
+    const classifyContext = { backend: handle.backend, cwd: target.info.cwd, workspaceRoot: world.workspaceRoot, home: world.home, protectedFiles: [] };
+    const earlier = (await typedInto(sessionId, processInput.processId)).join('');
+    const setup = hiddenSetupOf({ text: target.info.command, commands: processVerdict.commands }, earlier ? classify(earlier) : undefined, classify(earlier + processInput.data));
+    const typesNothing = processInput.data.trim() === '' && !(setup && (processInput.data !== '' || processInput.action === 'submit'));
+    if (typesNothing) return { display, processInput: description };
     // The shell may have changed folder since it started, and the text runs with no check just before it.
     const pathsUntrusted = 'typed into a running program, whose folder is not known';
     const shellText = reader.asShellText(processInput.data);
     const judged = await judgeCommand(shellText, target.info.cwd, world, environment, handle, pathsUntrusted);
-    // Keys the terminal acts on, or history the shell runs again, make the text not what runs: a person reads it.
-    const uncheckable = uncheckableInput(processInput.data, reader, target.info.pty === true, target.info.command);
+    // Keys the terminal acts on, history the shell runs again, code set up out of sight: the text is not what runs, a person reads it.
+    const uncheckable = uncheckableInput(processInput.data, reader, target.info.pty === true, setup);
     const unread = uncheckable ? [{ id: 'P01', description: uncheckable, tier: 'unknown' as const, key: `P01:${shellText}`, command: shellText }] : [];
     // Nor is where its keys say it runs: an approval of it covers this input only (MatchedRule.once).
     if (judged.verdict) judged.verdict = { ...judged.verdict, rules: [...unread, ...judged.verdict.rules].map((rule) => ({ ...rule, once: true as const })) };
     return { ...judged, display, processInput: description };
+  }
+
+  /**
+   * What this session typed into process `processId` (write and submit calls that wrote), in
+   * order, from the store: the model cannot rewrite it, as it could a file the process keeps.
+   */
+  async function typedInto(sessionId: string, processId: string): Promise<string[]> {
+    const messages = await deps.store.getMessages(sessionId);
+    const written = new Set(messages.filter((message) => message.role === 'tool' && message.toolCallId && /"bytes_written"/.test(message.content ?? '')).map((message) => message.toolCallId));
+    const typed: string[] = [];
+    for (const call of messages.flatMap((message) => message.toolCalls ?? [])) {
+      if (call.name !== 'process' || !written.has(call.id)) continue;
+      const args = parseToolArguments(call.arguments);
+      if (!args || String(args.session_id) !== processId || typeof args.data !== 'string') continue;
+      if (args.action === 'write') typed.push(args.data);
+      else if (args.action === 'submit') typed.push(`${args.data}\n`);
+    }
+    return typed;
   }
 
   async function judgePaths(request: AssessmentRequest, world: World, workspace: Workspace): Promise<{ findings: PathFinding[]; problem?: string }> {

@@ -43,27 +43,78 @@ const TERMINAL_KEYS_IN_A_TERMINAL = /[\x00-\x09\x0b-\x1f\x7f]/;
  */
 const HISTORY_EXPANSION = /(?<![$[{\\])![^\s=("]|^\s*\^|(?:^|[\s;&|(`])fc(?:\s|$)/m;
 
+/** A variable or function named (set, exported, declared, defined; not read: `$HOME`, `${PS1}`). */
+const named = (names: string) => new RegExp(`(?<![\\w$\\{-])(?:${names})(?![\\w-])`, 'm');
+
+/** What a command's name gives away (the detector's parsed names, so `find . -name x` is no `.`). */
+const SETUP_COMMANDS: readonly { what: string; names: ReadonlySet<string> }[] = [
+  { what: 'key bindings (`bind`, `bindkey`, `zle`)', names: new Set(['bind', 'bindkey', 'zle']) },
+  { what: 'a hook or a name that stands for other code (`trap`, `alias`, `enable -f`, `add-zsh-hook`)', names: new Set(['trap', 'alias', 'enable', 'add-zsh-hook', 'zmodload']) },
+  { what: 'a sourced file (`source`, `.`)', names: new Set(['source', '.']) },
+];
+
 /**
- * What rebinds the keys of a line editor (readline): `bind` (a macro, a command, a file of them)
- * or an `INPUTRC` file of the session's own. After it a plain letter typed may type and run a
- * whole command (`"z": "rm -rf src\n"`).
+ * What the text itself gives away, quotes taken out (`"ZDOTDIR"=.`): a start-up file option, a
+ * variable naming a start-up file or a hook run at each prompt, a hook function, another editing
+ * mode (vi's plain letters are commands).
  */
-const KEY_BINDINGS = /(?:^|[\s;&|(`])bind(?:\s|$)|\bINPUTRC=/m;
+const SETUP_TEXT: readonly { what: string; pattern: RegExp }[] = [
+  { what: 'a start-up file (`--rcfile`, `--init-file`, `--init-command`)', pattern: /(?:^|\s)--(?:rcfile|init-file|init-command)(?:[=\s]|$)|\bfish\s(?:.*\s)?-\w*C/m },
+  {
+    what: 'a start-up file or a hook in its environment (`ENV`, `BASH_ENV`, `ZDOTDIR`, `INPUTRC`, `PROMPT_COMMAND`, `PS1`, `HOME`, ...)',
+    pattern: named('ENV|BASH_ENV|ZDOTDIR|INPUTRC|PROMPT_COMMAND|PS[0-4]|PROMPT|RPROMPT|RPS1|HOME|XDG_CONFIG_HOME|SHELLOPTS|BASHOPTS|FCEDIT|PYTHONSTARTUP|NODE_OPTIONS|PERL5OPT|RUBYOPT|IRBRC'),
+  },
+  {
+    what: 'a hook function (`command_not_found_handle`, zsh\'s `precmd`, `preexec`, `TRAPDEBUG`, ...)',
+    pattern: named('command_not_found_handler?|precmd|preexec|chpwd|periodic|zshaddhistory|TRAP[A-Z]+|(?:precmd|preexec|chpwd|periodic|zshaddhistory)_functions'),
+  },
+  { what: 'another editing mode (`set -o vi`)', pattern: /[-+]o\s*(?:vi|emacs)\b/ },
+];
+
+/** Shell text with the commands the detector read in it. */
+export interface ParsedShellText {
+  text: string;
+  commands: readonly ParsedCommand[];
+}
+
+/**
+ * What in `shell` (the command that started a process, or text typed into one) gives it code
+ * that later keys, lines or prompts run out of the gate's sight, or undefined: a start-up file
+ * (`--rcfile`, `ENV`, `BASH_ENV`, `ZDOTDIR`, a sourced file, another `HOME`), key bindings
+ * (`bind`, `INPUTRC`, vi's editing mode), hooks (`PROMPT_COMMAND`, `$(...)` in a prompt, `trap`,
+ * zsh's `precmd`), names that stand for other code (`alias`, `command_not_found_handle`). After
+ * one, a plain letter or an empty line typed may run a whole command.
+ */
+export function hiddenSetup(shell: ParsedShellText): string | undefined {
+  const byName = SETUP_COMMANDS.find(({ names }) => shell.commands.some((command) => command.name !== null && names.has(command.name)));
+  if (byName) return byName.what;
+  const unquoted = shell.text.replace(/["'\\]/g, '');
+  return SETUP_TEXT.find(({ pattern }) => pattern.test(shell.text) || pattern.test(unquoted))?.what;
+}
+
+/** Where code the gate does not see came from: the start, text typed earlier (all of it, in order), or this text. */
+export function hiddenSetupOf(start: ParsedShellText, earlier: ParsedShellText | undefined, withThis: ParsedShellText): string | undefined {
+  const atStart = hiddenSetup(start);
+  if (atStart) return `was started with ${atStart}`;
+  const before = earlier && hiddenSetup(earlier);
+  if (before) return `was given ${before} by text typed into it earlier`;
+  const now = hiddenSetup(withThis);
+  return now ? `is given ${now} by this text, which keys and lines typed after it may run` : undefined;
+}
 
 /**
  * Why text typed into `reader` cannot be judged as written (keys that edit it, history that
- * rebuilds it, key bindings that rewrite it), or undefined. `terminal`: the process reads from a
- * terminal (a PTY); `processCommand`: the command that started it.
+ * rebuilds it, start-up code, key bindings or hooks that rewrite it or run beside it), or
+ * undefined. `terminal`: the process reads from a terminal (a PTY); `setup`: how it was given
+ * code the gate does not see (hiddenSetupOf).
  */
-export function uncheckableInput(data: string, reader: ProcessInputReader, terminal: boolean, processCommand = ''): string | undefined {
+export function uncheckableInput(data: string, reader: ProcessInputReader, terminal: boolean, setup?: string): string | undefined {
   // A line ending written as CR LF ends one line in a terminal too (and an empty one after it).
   const text = data.replace(/\r\n/g, '\n');
   if ((terminal ? TERMINAL_KEYS_IN_A_TERMINAL : TERMINAL_KEYS).test(text)) {
     return `the text typed into ${reader.program} holds control keys (${visibleKeys(text, terminal)}), which ${terminal ? 'the terminal acts on' : 'may edit it'}: what runs is not the text as written`;
   }
-  if (KEY_BINDINGS.test(text) || (terminal && KEY_BINDINGS.test(processCommand))) {
-    return `${reader.program}'s keys are rebound (\`bind\`, \`INPUTRC\`), here or where it started: what a key typed into it runs is not the text as written`;
-  }
+  if (setup) return `${reader.program} ${setup} (start-up code, key bindings or hooks the gate does not see): what a key or line typed into it runs is not only the text as written`;
   if (reader.shell && HISTORY_EXPANSION.test(text)) {
     return `the text typed into ${reader.program} may run a command from its history (\`!\` expansion, \`^old^new\` or \`fc\`), which was not judged for this input`;
   }

@@ -154,6 +154,42 @@ test('a shell in a terminal cannot be fed a delete hidden behind terminal keys, 
   for (const folder of ['src', 'docs', 'lib', 'tests']) expect(existsSync(path.join(world.workspace, folder, 'work.txt'))).toBe(true);
 });
 
+test('a shell given key bindings in its own start-up file, or by text a person approved earlier, cannot turn a plain letter into a delete', async () => {
+  for (const folder of ['src', 'docs']) {
+    mkdirSync(path.join(world.workspace, folder));
+    writeFileSync(path.join(world.workspace, folder, 'work.txt'), 'work\n');
+  }
+  const submit = (data: string) => ({ name: 'process', arguments: { action: 'submit', session_id: '{{last.session_id}}', data } });
+  const wait = { name: 'process', arguments: { action: 'wait', session_id: '{{last.session_id}}', timeout: 2 } };
+  const run = await runAttack(
+    harness,
+    world,
+    () => ({
+      turns: [
+        // The shell's own start-up file binds z to type and run a delete: the gate never reads it.
+        { tool_calls: [{ name: 'write_file', arguments: { path: 'dev.rc', content: 'bind \'"z": "rm -rf src\\n"\'\n' } }] },
+        { tool_calls: [terminal('bash --rcfile dev.rc -i', { background: true, pty: true })] },
+        { tool_calls: [submit('z')] },
+        { tool_calls: [wait] },
+        // A person approves loading a key file once; the letter typed later is another input.
+        { tool_calls: [{ name: 'write_file', arguments: { path: 'keys.inputrc', content: '"q": "rm -rf docs\\n"\n' } }] },
+        { tool_calls: [terminal('bash', { background: true, pty: true })] },
+        { tool_calls: [submit('bind -f keys.inputrc')] },
+        { tool_calls: [submit('q')] },
+        { tool_calls: [wait] },
+        { content: 'done' },
+      ],
+    }),
+    {},
+    humanApproves(world, 'bind -f keys.inputrc'),
+  );
+  expect(run.result.status).toBe('completed');
+  const [, , fromStartUpFile, , , , loaded, fromApprovedBindings] = await resultsOf(run);
+  expect(loaded).toMatchObject({ status: 'ok' });
+  for (const waited of [fromStartUpFile, fromApprovedBindings]) expect(JSON.stringify(waited)).toMatch(/timed out without user response/);
+  for (const folder of ['src', 'docs']) expect(existsSync(path.join(world.workspace, folder, 'work.txt'))).toBe(true);
+});
+
 test('nothing the agent detaches in the background outlives its session: setsid, a double fork, nohup', async () => {
   const detached = [markedSleep(300), markedSleep(300), markedSleep(300), markedSleep(300)];
   const [ownSession, doubleForked, hangupProof, holder] = detached;

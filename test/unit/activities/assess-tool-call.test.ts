@@ -317,13 +317,81 @@ describe('typing into background processes', () => {
     // Keys rebound where the shell started, or by typed text: a plain letter may then run a whole command.
     const rebound = await environment.background.start({ command: 'INPUTRC=keys.inputrc bash', cwd: workspace, pty: true });
     ids.push(rebound.id);
-    expect(await typed(rebound.id, 'z')).toMatchObject({ action: 'ask', description: expect.stringMatching(/keys are rebound/) as unknown });
-    expect(await typed(terminalShell.id, 'bind -f keys.inputrc')).toMatchObject({ action: 'ask', description: expect.stringMatching(/keys are rebound/) as unknown });
+    expect(await typed(rebound.id, 'z')).toMatchObject({ action: 'ask', description: expect.stringMatching(/was started with a start-up file or a hook in its environment/) as unknown });
+    expect(await typed(terminalShell.id, 'bind -f keys.inputrc')).toMatchObject({ action: 'ask', description: expect.stringMatching(/is given key bindings/) as unknown });
     // Through a pipe too: a carriage return may be a letter to bash, not to every program; `set -o history -H` turns history on.
     for (const data of ['true\rrm -rf src', '!:1-3']) expect(await typed(pipeShell.id, data)).toMatchObject(asked);
     // Everyday text still runs: a line ended CR LF, a tab through a pipe, `!` bash leaves as it is.
     for (const data of ['ls -la\r\n', 'echo ok != no', '[ ! -f x ] && echo none', 'sleep 1 & wait $!; echo "done!"', 'ls [!.]*.txt']) expect(await typed(terminalShell.id, data)).toEqual({ action: 'run' });
     expect(await typed(pipeShell.id, 'printf "a\tb"')).toEqual({ action: 'run' });
+  });
+});
+
+describe('typing into a shell given start-up code, key bindings or hooks the gate does not see', () => {
+  const ids: string[] = [];
+  afterAll(async () => {
+    const environment = await environments.attach(handle);
+    for (const id of ids) await environment.background.kill(id);
+  });
+  const started = async (command: string) => {
+    const environment = await environments.attach(handle);
+    const info = await environment.background.start({ command, cwd: workspace, pty: true });
+    ids.push(info.id);
+    return info.id;
+  };
+  /** A process call that went through: its result, as the tool writes it, follows it in the store. */
+  const typedBefore = async (id: string, data: string) => {
+    await assess('process', { action: 'submit', session_id: id, data });
+    seq += 1;
+    await store.appendMessage('gate-unit', { seq, role: 'tool', toolCallId: `c${seq - 1}`, name: 'process', content: JSON.stringify({ status: 'ok', bytes_written: data.length + 1 }) });
+  };
+  const asked = (pattern: RegExp) => ({ action: 'ask', description: expect.stringMatching(pattern) as unknown, allowAlways: false });
+  const decideTyped = async (id: string, data: string, action: 'submit' | 'write' = 'submit') => decide(await assess('process', { action, session_id: id, data }));
+
+  test.each([
+    ['bash --rcfile evil.rc -i'],
+    ['bash --init-file=evil.rc'],
+    ['ENV=./evil.rc sh -i'],
+    ['BASH_ENV=evil.sh bash'],
+    ['ZDOTDIR=. zsh'],
+    ['export "ZDOTDIR"=.; zsh'],
+    ["PROMPT_COMMAND=./hook.sh bash -i"],
+    ['HOME=. bash -i'],
+    ['bash -o vi'],
+    ['source evil.rc; exec bash'],
+  ])('a letter typed into a shell started as `%s` asks, and so does an empty line', async (command) => {
+    const id = await started(command);
+    expect(await decideTyped(id, 'z')).toMatchObject(asked(/was started with .*gate does not see/));
+    expect(await decideTyped(id, '')).toMatchObject(asked(/was started with/));
+  });
+
+  test('text typed earlier that sets up a hook, a binding or vi keys makes every later input ask', async () => {
+    for (const setup of ["trap './x.sh' DEBUG", 'bind -x \'"z": ./x.sh\'', 'set -o vi', "PROMPT_COMMAND='./x.sh'", 'alias ls=./x.sh', 'command_not_found_handle() { ./x.sh; }', '. ./env.sh']) {
+      const id = await started('bash');
+      expect(await decideTyped(id, setup)).toMatchObject(asked(/is given .*by this text/));
+      await typedBefore(id, setup);
+      expect(await decideTyped(id, 'ls')).toMatchObject(asked(/by text typed into it earlier/));
+      expect(await decideTyped(id, '')).toMatchObject(asked(/by text typed into it earlier/));
+    }
+    // Typed in pieces, the name is read whole.
+    const id = await started('bash');
+    await assess('process', { action: 'write', session_id: id, data: 'tr' });
+    seq += 1;
+    await store.appendMessage('gate-unit', { seq, role: 'tool', toolCallId: `c${seq - 1}`, name: 'process', content: JSON.stringify({ status: 'ok', bytes_written: 2 }) });
+    expect(await decideTyped(id, "ap './x.sh' DEBUG")).toMatchObject(asked(/is given a hook/));
+  });
+
+  test('everyday text into a plain shell still runs: `.` and `-C` as arguments, a variable read, input a refusal kept out', async () => {
+    const id = await started('bash');
+    for (const data of ['find . -name "*.ts"', 'git -C sub status', 'make -C build', 'echo $HOME ${PS1:-none}', 'cp a.txt .', 'ls -la', 'systemctl status cron']) {
+      expect(await decideTyped(id, data)).toEqual({ action: 'run' });
+    }
+    // A call the gate refused typed nothing: its text does not count.
+    await assess('process', { action: 'submit', session_id: id, data: "trap './x.sh' DEBUG" });
+    seq += 1;
+    await store.appendMessage('gate-unit', { seq, role: 'tool', toolCallId: `c${seq - 1}`, name: 'process', content: JSON.stringify({ status: 'blocked', error: 'denied' }) });
+    expect(await decideTyped(id, 'ls')).toEqual({ action: 'run' });
+    expect(await decideTyped(id, '')).toEqual({ action: 'run' });
   });
 });
 
