@@ -228,6 +228,8 @@ export function createAssessToolCall(deps: AssessDeps) {
     handle: EnvironmentHandle,
     /** Why paths in the text cannot be checked where they are assumed to be (see link-free-paths.ts). */
     pathsUntrusted?: string,
+    /** Set when `cwd` is only a guess (a kept shell's start folder): files the text runs by a relative path are not known then. */
+    cwdUnknown?: string,
   ): Promise<Partial<CommandAssessment>> {
     // The same verdict `hermes-temporal check-command` prints, the user's deny rules included.
     const context = {
@@ -258,9 +260,13 @@ export function createAssessToolCall(deps: AssessDeps) {
     };
     // An approval binds to the files the command runs, as they are now (only where one may be asked).
     if (needsApproval(verdict) && !world.contained) {
-      const bound = await digestFiles(filesRunBy(verdict.commands), cwd, environment.workspace);
+      const files = filesRunBy(verdict.commands);
+      const bound = await digestFiles(files, cwd, environment.workspace);
       if (bound.files.length) result.boundFiles = bound.files;
       if (bound.problem) result.problem = bound.problem;
+      // Bound where the folder is a guess, a swapped file would go unseen: a person is told, and asked.
+      const relative = cwdUnknown ? files.filter((file) => !file.startsWith('/') && file !== '~' && !file.startsWith('~/')) : [];
+      if (relative.length && !result.problem) result.problem = `${cwdUnknown}: the files this text runs (${relative.map(oneLine).join(', ')}) cannot be checked where they are`;
     }
     return result;
   }
@@ -271,7 +277,7 @@ export function createAssessToolCall(deps: AssessDeps) {
     environment: TerminalEnvironment,
     handle: EnvironmentHandle,
     sessionId: string,
-  ): Promise<Partial<CommandAssessment>> {
+  ): Promise<Partial<Assessed>> {
     const target = await environment.background.poll(processInput.processId, 0).catch(() => undefined);
     // No such process, or it has ended: the tool says so and nothing is typed anywhere.
     if (!target || target.info.status === 'exited') return {};
@@ -297,14 +303,19 @@ export function createAssessToolCall(deps: AssessDeps) {
     if (typesNothing) return { display, processInput: description };
     // The shell may have changed folder since it started, and the text runs with no check just before it.
     const pathsUntrusted = 'typed into a running program, whose folder is not known';
+    // Where the backend can tell, the folder a `cd` typed earlier left the shell in; else where it started, a guess.
+    const folder = await environment.background.inputFolder?.(processInput.processId).catch(() => undefined);
+    const cwdUnknown = folder === undefined ? `the folder ${reader.program} is in now is not known (a \`cd\` typed into it may have left ${tildify(target.info.cwd, world.home)})` : undefined;
     const shellText = reader.asShellText(processInput.data);
-    const judged = await judgeCommand(shellText, target.info.cwd, world, environment, handle, pathsUntrusted);
+    const judged = await judgeCommand(shellText, folder ?? target.info.cwd, world, environment, handle, pathsUntrusted, cwdUnknown);
     // Keys the terminal acts on, history the shell runs again, code set up out of sight: the text is not what runs, a person reads it.
     const uncheckable = uncheckableInput(processInput.data, reader, target.info.pty === true, setup);
     const unread = uncheckable ? [{ id: 'P01', description: uncheckable, tier: 'unknown' as const, key: `P01:${shellText}`, command: shellText }] : [];
     // Nor is where its keys say it runs: an approval of it covers this input only (MatchedRule.once).
     if (judged.verdict) judged.verdict = { ...judged.verdict, rules: [...unread, ...judged.verdict.rules].map((rule) => ({ ...rule, once: true as const })) };
-    return { ...judged, display, processInput: description };
+    // The same text means another thing elsewhere: whoever decides sees where the shell is now.
+    const moved = folder !== undefined && folder !== target.info.cwd ? { displayNotes: [`(typed into a shell now in ${tildify(folder, world.home)})`] } : {};
+    return { ...judged, display, processInput: description, ...moved };
   }
 
   /**

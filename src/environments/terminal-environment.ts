@@ -90,6 +90,12 @@ export interface BackgroundProcesses {
   /** Writes to stdin (`submit` adds a newline; `close` sends EOF). Throws when stdin is not available. */
   write(id: string, data: string): Promise<void>;
   closeStdin(id: string): Promise<void>;
+  /**
+   * The folder the program reading the process's input is in now, where the backend can tell (a
+   * local PTY's shell at its prompt); undefined otherwise. Typed text runs there, not necessarily
+   * where the process started.
+   */
+  inputFolder?(id: string): Promise<string | undefined>;
   /** The session ended: stops whatever of it still runs in the background and forgets its processes. */
   stopAll?(): Promise<void>;
 }

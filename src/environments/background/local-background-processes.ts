@@ -61,6 +61,11 @@ export class LocalBackgroundProcesses implements BackgroundProcesses {
     return (await this.isPty(id)) ? this.ptys.closeStdin(this.stateDir, id) : this.files.closeStdin(id);
   }
 
+  /** Only a PTY process of this worker can be looked at: a file-backed one's pid is its sandbox's own. */
+  async inputFolder(id: string): Promise<string | undefined> {
+    return (await this.isPty(id)) ? this.ptys.inputFolder(this.stateDir, id) : undefined;
+  }
+
   /** PTY processes first (only this worker holds them), then the files, with the session's folder. */
   async stopAll(): Promise<void> {
     const running = (await this.ptys.list(this.stateDir)).filter((info) => info.status === 'running');

@@ -13,6 +13,7 @@ import { newProcessId } from './exec-background-processes';
 import { selectLines, selectLinesFromFile } from './log-lines';
 import { cappedWriter, quotaFor } from './log-budget';
 import { groupEmptyWithin } from '../process-group';
+import { terminalReaderFolder } from './terminal-reader-folder';
 
 /** The original's rolling output buffer. */
 export const MAX_PTY_OUTPUT_CHARS = 200_000;
@@ -133,6 +134,13 @@ export class LocalPtyProcesses {
     const entry = this.find(stateDir, id);
     if (entry && entry.exitCode === undefined) await settledWithin(entry.finished, timeoutMs, signal);
     return this.poll(stateDir, id, 2000);
+  }
+
+  /** Where the shell reading this terminal is now (terminal-reader-folder.ts), while it runs here. */
+  async inputFolder(stateDir: string, id: string): Promise<string | undefined> {
+    const entry = this.find(stateDir, id);
+    // The terminal's program leads its session: node-pty starts it in one of its own.
+    return entry && entry.exitCode === undefined ? terminalReaderFolder(entry.child.pid) : undefined;
   }
 
   /**

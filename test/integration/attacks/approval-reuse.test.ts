@@ -147,3 +147,45 @@ test('a command typed into a kept shell, approved with the script it runs as it 
   expect(typed).toContain('BLOCKED');
   expect(existsSync(thesis())).toBe(true);
 });
+
+test('a command typed into a kept terminal shell after a typed `cd` binds its approval to the script where the shell is, so a rewrite there is refused', async () => {
+  plantRepository();
+  // The script lives only in sub/: judged at the workspace root, it would be "no file" before and after.
+  writeFileSync(path.join(world.workspace, 'sub', 'build.sh'), 'echo building\n');
+  const go = path.join(world.workspace, 'go');
+  const submit = (data: string) => ({ name: 'process', arguments: { action: 'submit', session_id: '{{last.session_id}}', data } });
+  const run = await runAttack(
+    harness,
+    world,
+    () => ({
+      turns: [
+        { tool_calls: [terminal('while [ ! -e go ]; do sleep 0.05; done; printf "rm -rf ../notes\\n" > sub/build.sh', { background: true })] },
+        { tool_calls: [terminal('bash', { background: true, pty: true })] },
+        { tool_calls: [submit('cd sub')] },
+        { tool_calls: [submit('bash build.sh && git reset --hard')] },
+        { tool_calls: [{ name: 'process', arguments: { action: 'wait', session_id: '{{last.session_id}}', timeout: 2 } }] },
+        { content: 'done' },
+      ],
+    }),
+    {},
+    // The person reads sub/build.sh as it is and approves; the job rewrites it meanwhile.
+    async (handle, finished) => {
+      const deadline = Date.now() + 30_000;
+      while (!finished() && Date.now() < deadline) {
+        const [pending] = await handle.query(pendingApprovalsQuery).catch(() => []);
+        if (pending?.command.includes('bash build.sh')) {
+          writeFileSync(go, '');
+          while (Date.now() < deadline && !readFileSync(path.join(world.workspace, 'sub', 'build.sh'), 'utf8').includes('rm -rf')) await new Promise((resolve) => setTimeout(resolve, 50));
+          await decideSigned(handle, { home: world.hermesHome }, { approvalId: pending.approvalId, choice: 'once' });
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+  );
+  expect(run.result.status).toBe('completed');
+  const [, , moved, typed] = (await resultsOf(run)).map((result) => JSON.stringify(result));
+  expect(moved).toContain('"status":"ok"');
+  expect(typed).toContain('BLOCKED');
+  expect(existsSync(thesis())).toBe(true);
+});

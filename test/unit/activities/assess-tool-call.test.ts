@@ -395,6 +395,47 @@ describe('typing into a shell given start-up code, key bindings or hooks the gat
   });
 });
 
+describe("the scripts text typed into a kept shell runs are looked up in the shell's folder now", () => {
+  const ids: string[] = [];
+  afterAll(async () => {
+    const environment = await environments.attach(handle);
+    for (const id of ids) await environment.background.kill(id);
+  });
+
+  test('a shell in a terminal that a typed `cd` moved: its folder now, read from the system', async () => {
+    mkdirSync(path.join(workspace, 'moved'), { recursive: true });
+    writeFileSync(path.join(workspace, 'moved', 'run.sh'), 'echo moved\n');
+    const environment = await environments.attach(handle);
+    const shell = await environment.background.start({ command: 'bash --norc', cwd: workspace, pty: true });
+    ids.push(shell.id);
+    await environment.background.write(shell.id, 'cd moved\n');
+    const deadline = Date.now() + 10_000;
+    while ((await environment.background.inputFolder?.(shell.id)) !== path.join(workspace, 'moved') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    const assessment = await assess('process', { action: 'submit', session_id: shell.id, data: 'bash run.sh && git reset --hard' });
+    expect(assessment.boundFiles).toEqual([{ path: path.join(workspace, 'moved', 'run.sh'), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown }]);
+    expect(assessment.problem).toBeUndefined();
+    expect(assessment.display).toContain(`(typed into a shell now in ${path.join(workspace, 'moved')})`);
+    // While it runs a command its folder may still change (`sleep 1; cd ..`): not known then.
+    await environment.background.write(shell.id, 'sleep 5; cd ..\n');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await environment.background.inputFolder?.(shell.id)).toBeUndefined();
+    const busy = await assess('process', { action: 'submit', session_id: shell.id, data: 'bash run.sh && git reset --hard' });
+    expect(busy.problem).toMatch(/the folder bash is in now is not known.*\(run\.sh\) cannot be checked where they are/);
+  });
+
+  test('a shell whose folder cannot be read (through a pipe) asks about the scripts its text runs by a relative path, saying why', async () => {
+    const environment = await environments.attach(handle);
+    const shell = await environment.background.start({ command: 'bash', cwd: workspace });
+    ids.push(shell.id);
+    const assessment = await assess('process', { action: 'submit', session_id: shell.id, data: 'bash run.sh && git reset --hard' });
+    expect(assessment.problem).toMatch(/the folder bash is in now is not known/);
+    expect(decide(assessment)).toMatchObject({ action: 'ask' });
+    // By an absolute path the folder does not matter; a safe text binds nothing and asks nothing.
+    expect((await assess('process', { action: 'submit', session_id: shell.id, data: `bash ${path.join(workspace, 'run.sh')} && git reset --hard` })).problem).toBeUndefined();
+    expect(decide(await assess('process', { action: 'submit', session_id: shell.id, data: 'bash run.sh' }))).toEqual({ action: 'run' });
+  });
+});
+
 test('a dangerous command binds its approval to the digests of the workspace scripts it runs', async () => {
   const assessment = await assess('terminal', { command: 'bash run.sh && git reset --hard' });
   expect(assessment.boundFiles).toEqual([{ path: path.join(workspace, 'run.sh'), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown }]);
