@@ -28,6 +28,8 @@ import type { SecretRedactor } from '../environments/secret-redaction';
 import { localSandbox } from '../environments/drivers';
 import type { LocalSandbox } from '../environments/local-sandbox';
 import { LocalWorkspace } from '../environments/local-workspace';
+import { sessionKeyOf } from '../environments/local-environment';
+import { otherLiveWorkspacesWithin } from '../environments/live-workspaces';
 import { gitObeyedPathsIn, workTreesOf } from '../environments/git-control';
 import { isWithin } from '../environments/path-within';
 import { isShownInSandbox, reachesHiddenData, recentReadScope, type ReadScope } from '../environments/sandbox-read-scope';
@@ -152,10 +154,12 @@ export function createAssessToolCall(deps: AssessDeps) {
     // A local file tool reads with the worker's rights: what the sandbox hides from commands is judged too.
     if (input.environment.backend === 'local' && !isolated && (request.reads?.length || request.searches?.length)) {
       world.sandboxScope = recentReadScope({ workspace: world.workspaceRoot, searchPath: process.env.PATH, readPaths: config.terminal.local.read_paths });
-      const hidden = sandbox.hiddenFromCommands(world.workspaceRoot);
+      const hidden = sandbox.hiddenFromCommands(world.workspaceRoot, sessionKeyOf(input.environment));
       // The session's own saved output lies in the host's temporary folder, which commands do not see.
       world.hiddenFromCommands = (target) => hidden(target) && !isWithin(target, world.ownResults);
     }
+    // Another live session's workspace inside this one is hidden from commands: a file tool's write there asks.
+    if (input.environment.backend === 'local' && !isolated && request.writes?.length) world.otherWorkspaces = otherLiveWorkspacesWithin(world.workspaceRoot, sessionKeyOf(input.environment));
     const assessment: Assessed = { ...base, display: displayOf(call.name, request) };
 
     const command = request.commands?.[0];
@@ -383,6 +387,8 @@ interface World {
   sandboxScope?: ReadScope;
   /** What the local sandbox hides from commands or replaces with its own (LocalSandbox), this session's saved output aside; unset on other backends. */
   hiddenFromCommands?: (target: string) => boolean;
+  /** Live sessions' workspaces inside this one (live-workspaces.ts), for a local write; unset otherwise. */
+  otherWorkspaces?: string[];
   /** Where oversized results of every session are saved, and this session's own folder there. */
   resultsRoot: string;
   ownResults: string;
@@ -401,6 +407,7 @@ function riskOf(access: PathFinding['access'], resolved: string, world: World): 
     if (isBlockDevice(resolved)) return 'write to a raw disk device';
     if (isProtectedWritePath(resolved, world)) return 'write to a protected file';
     if (world.gitObeyed.some((obeyed) => isWithin(resolved, obeyed))) return 'write to what the git config makes git read or run (core.hooksPath, an included config, a program)';
+    if (world.otherWorkspaces?.some((other) => isWithin(resolved, other))) return "write into another live session's workspace (inside this one's, hidden from its commands)";
     return world.contained || inWorkspace ? undefined : "write outside the session's workspace";
   }
   if (access === 'read') {

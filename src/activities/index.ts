@@ -32,6 +32,7 @@ import { createMcpPool } from '../mcp/create-pool';
 import { createTurnCheckpoints } from '../checkpoints/turn-checkpoints';
 import { localSandbox } from '../environments/drivers';
 import { recordedWorkspace } from '../workflows/recorded-workspace';
+import { sessionKeyOf } from '../environments/local-environment';
 
 export interface ActivityDeps {
   config: LoadedConfig;
@@ -80,7 +81,7 @@ export function createActivities(unguarded: ActivityDeps) {
         sessions: deps.store,
         recallScope: deps.config.session_search.scope,
         secretFiles: () => canonicalOwnFiles(hermesSecretFiles(deps.config)),
-        hiddenFromCommands: (handle) => (handle.backend === 'local' ? sandbox.hiddenFromCommands(recordedWorkspace(handle) ?? handle.cwd) : undefined),
+        hiddenFromCommands: (handle) => (handle.backend === 'local' ? sandbox.hiddenFromCommands(recordedWorkspace(handle) ?? handle.cwd, sessionKeyOf(handle)) : undefined),
         redact: (text) => deps.redactor.redact(text),
         ...(deps.memory ? { memory: deps.memory } : {}),
       },

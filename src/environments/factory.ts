@@ -5,6 +5,7 @@ import { LocalPtyProcesses } from './background/local-pty-processes';
 import { readdir } from 'node:fs/promises';
 import { LocalEnvironment, localBackgroundStateDir, sessionKeyOf, sweepStaleCommandFiles, type LocalEnvironmentOptions } from './local-environment';
 import { LocalSandbox, type SandboxState } from './local-sandbox';
+import { forgetLiveWorkspace } from './live-workspaces';
 import { recordedWorkspace, withRecordedWorkspace } from '../workflows/recorded-workspace';
 import type { SessionWorkspaces } from './session-workspaces';
 import type { Backend, EnvironmentDriver, EnvironmentHandle, TerminalEnvironment } from './terminal-environment';
@@ -47,6 +48,7 @@ export class LocalDriver implements EnvironmentDriver {
   async destroy(handle: EnvironmentHandle): Promise<void> {
     await new LocalEnvironment(handle, this.options).stopBackground();
     this.options.sandbox.releaseSession(sessionKeyOf(handle));
+    forgetLiveWorkspace(sessionKeyOf(handle));
   }
 
   /** Worker shutdown: the process caps of sessions idle here go now rather than with their timers. */

@@ -32,6 +32,7 @@ import { trustedProgram, trustedSearchPath } from './trusted-programs';
 import { smallSpawner } from './small-spawner';
 import { realOrSelf } from './path-within';
 import { BACKGROUND_FOLDER, COMMAND_FILES_FOLDER } from './runtime-temp-folders';
+import { recordLiveWorkspace } from './live-workspaces';
 
 export interface LocalEnvironmentOptions {
   /** Secret-looking variables that commands may still see. */
@@ -80,6 +81,8 @@ export class LocalEnvironment implements TerminalEnvironment {
     const recorded = handle.details?.workspace;
     this.workspaceRoot = typeof recorded === 'string' ? recorded : handle.cwd;
     this.sessionKey = sessionKeyOf(handle);
+    // Other sessions whose workspace holds this one keep out of it while it lives (live-workspaces.ts).
+    recordLiveWorkspace(this.sessionKey, realOrSelf(this.workspaceRoot));
     const stateDir = localBackgroundStateDir(this.sessionKey);
     // Before any tool of the session writes: what npm and yarn read there now is the user's.
     if (this.sandbox.state().active) recordPackageConfigBaseline(stateDir, this.workspaceRoot);

@@ -17,6 +17,7 @@ import { isWithin, realOrSelf } from './path-within';
 import { isShownInSandbox, readScopeMounts, recentReadScope, type ReadScope } from './sandbox-read-scope';
 import { bwrapMounts, hostMounts, mountAuditScript, type HostMount } from './sandbox-mount-audit';
 import { ensureRuntimeTemporaryFolders, runtimeTemporaryFolders, sandboxFilesFolderName } from './runtime-temp-folders';
+import { otherLiveWorkspacesWithin } from './live-workspaces';
 
 export type SandboxMode = 'on' | 'off';
 /** none: the sandbox has only its own loopback; host: the machine's network (loopback included). */
@@ -190,7 +191,7 @@ export class LocalSandbox {
   readonly processCaps: SessionProcessCaps;
   /** ~100 realpath/stat calls per command cost milliseconds: the answer is kept briefly. */
   private viewCache?: { key: string; at: number; view: SandboxView };
-  private hiddenCache?: { workspace: string; at: number; paths: string[] };
+  private hiddenCache?: { workspace: string; sessionKey: string; at: number; paths: string[] };
   private hostMountsCache?: { at: number; mounts: HostMount[] };
 
   constructor(
@@ -255,12 +256,15 @@ export class LocalSandbox {
    * (secrets, the runtime's files, `hidden_paths`) and the host's folders it replaces with its own
    * (temporary folders, /run, /var/tmp, /dev, other processes in /proc). File tools run in the
    * worker; the gate asks a person before they read there, so they get unasked what commands get.
+   * `sessionKey`: whose commands (another live session's workspace inside this one is hidden;
+   * without one, every live session's is).
    */
-  hiddenFromCommands(workspace: string): (target: string) => boolean {
+  hiddenFromCommands(workspace: string, sessionKey = ''): (target: string) => boolean {
     const root = realOrSelf(workspace);
     const cached = this.hiddenCache;
-    const hidden = cached && cached.workspace === root && Date.now() - cached.at < HIDDEN_PATHS_TTL_MS ? cached.paths : this.hiddenPaths(root).map((entry) => entry.path);
-    this.hiddenCache = { workspace: root, at: Date.now(), paths: hidden };
+    const fresh = cached && cached.workspace === root && cached.sessionKey === sessionKey && Date.now() - cached.at < HIDDEN_PATHS_TTL_MS;
+    const hidden = fresh ? cached.paths : this.hiddenPaths(root, sessionKey).map((entry) => entry.path);
+    this.hiddenCache = { workspace: root, sessionKey, at: Date.now(), paths: hidden };
     const replaced = [...privateTemporaryDirectories(), ...PRIVATE_DIRECTORIES.map(realOrSelf), '/dev'];
     // A search asks this of every file it walks: a prefix test, not path.relative.
     const within = (folders: readonly string[]) => {
@@ -316,7 +320,7 @@ export class LocalSandbox {
     args.push('--die-with-parent');
     if (withSeccomp) args.push('--seccomp', '3');
     const workspace = realOrSelf(options.workspace);
-    const view = this.cachedView(workspace, innerPath, options.readPaths ?? []);
+    const view = this.cachedView(workspace, innerPath, options.readPaths ?? [], options.sessionKey);
     // First the data folders, emptied: what the sandbox shows in them is bound back (the private
     // temporary folders and the workspace below may lie in one; bwrap makes their mount points).
     args.push(...view.mounts.hide);
@@ -361,8 +365,8 @@ export class LocalSandbox {
     return args;
   }
 
-  private cachedView(workspace: string, searchPath: string | undefined, readPaths: readonly string[]): SandboxView {
-    const key = [process.env.HOME ?? '', os.homedir(), workspace, searchPath ?? '', ...readPaths].join('\0');
+  private cachedView(workspace: string, searchPath: string | undefined, readPaths: readonly string[], sessionKey: string): SandboxView {
+    const key = [process.env.HOME ?? '', os.homedir(), workspace, sessionKey, searchPath ?? '', ...readPaths].join('\0');
     const cached = this.viewCache;
     if (cached && cached.key === key && Date.now() - cached.at < HIDDEN_PATHS_TTL_MS) return cached.view;
     const scope = recentReadScope({ workspace, searchPath, readPaths: [...(this.settings.readPaths ?? []), ...readPaths] });
@@ -374,7 +378,7 @@ export class LocalSandbox {
       { skipHomeEntries: TOP_LEVEL_HIDDEN_HOME_ENTRIES, mountedElsewhere: [workspace, ...replaced], emptyFolder: this.emptyFolder() },
     );
     // What the scope already hides, or left out of a home, needs no mount of its own.
-    const hidden = this.hiddenPaths(workspace).filter(
+    const hidden = this.hiddenPaths(workspace, sessionKey).filter(
       (entry) => (isShownInSandbox(entry.path, scope) || isWithin(workspace, entry.path)) && !mounts.absent.some((absent) => isWithin(entry.path, absent)),
     );
     const view = { scope, mounts, hidden };
@@ -386,7 +390,7 @@ export class LocalSandbox {
    * Everything to hide that exists on this machine and is visible in the sandbox, resolved (a
    * symlink's target is hidden, so both names are).
    */
-  private hiddenPaths(workspace: string): { path: string; directory: boolean }[] {
+  private hiddenPaths(workspace: string, sessionKey: string): { path: string; directory: boolean }[] {
     // HOME as commands get it too: an embedder (Jest is one) may change it without os.homedir() seeing.
     const homes = new Set([process.env.HOME, os.homedir(), safeUserHome(), '/root'].filter((home): home is string => Boolean(home)));
     // The worker's files in the host's temporary folder (every session's process files, saved
@@ -395,6 +399,9 @@ export class LocalSandbox {
     if (runtimeTemporary.length) ensureRuntimeTemporaryFolders();
     const candidates = [
       ...runtimeTemporary,
+      // Another live session's workspace inside this one (a workspace of `/tmp` holds every
+      // temporary one): its files are that session's work, not this one's to read or change.
+      ...otherLiveWorkspacesWithin(workspace, sessionKey),
       ...[...homes].flatMap((home) => HIDDEN_HOME_ENTRIES.map((entry) => path.join(home, entry))),
       ...HIDDEN_SYSTEM_PATHS,
       ...sshHostKeys(),

@@ -1,5 +1,5 @@
 // The worker's own folders in the host's temporary folder: every session's background process
-// files, running commands' pid files and logs, saved tool output, MCP media, and the sandbox's
+// files, running commands' pid files and logs, saved tool output, live sessions' workspaces, MCP media, and the sandbox's
 // seccomp filter and empty folder. Commands get a private temporary folder, so they never see
 // these, unless the session's workspace is the temporary folder itself (or holds it): then the
 // sandbox hides them as it hides the hermes home, and file tools ask before writing them.
@@ -13,6 +13,8 @@ export const BACKGROUND_FOLDER = 'hermes-bg';
 export const COMMAND_FILES_FOLDER = 'hermes-commands';
 /** Tool output too large for the model, saved per session. */
 export const SAVED_RESULTS_FOLDER = 'hermes-results';
+/** The workspace each live local session works in (live-workspaces.ts). */
+export const LIVE_WORKSPACES_FOLDER = 'hermes-workspaces';
 /** Pictures and sounds MCP servers returned. */
 export const MCP_MEDIA_FOLDER = 'hermes-mcp-media';
 
@@ -23,7 +25,7 @@ export function sandboxFilesFolderName(): string {
 
 /** The worker's folders in the temporary folder, as absolute paths (read each time: TMPDIR may change). */
 export function runtimeTemporaryFolders(): string[] {
-  return [BACKGROUND_FOLDER, COMMAND_FILES_FOLDER, SAVED_RESULTS_FOLDER, MCP_MEDIA_FOLDER, sandboxFilesFolderName()].map((name) => path.join(os.tmpdir(), name));
+  return [BACKGROUND_FOLDER, COMMAND_FILES_FOLDER, SAVED_RESULTS_FOLDER, LIVE_WORKSPACES_FOLDER, MCP_MEDIA_FOLDER, sandboxFilesFolderName()].map((name) => path.join(os.tmpdir(), name));
 }
 
 /**

@@ -7,6 +7,8 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Harness } from '../../helpers/session-harness';
+import { LocalEnvironment } from '../../../src/environments/local-environment';
+import { forgetLiveWorkspace } from '../../../src/environments/live-workspaces';
 import { everythingTheModelOrHistorySaw, expectNoCanaryLeaked, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
 
 let harness: Harness;
@@ -152,6 +154,37 @@ test("a session whose workspace is the worker's temp folder reaches none of the 
     expect(readFileSync(victimOutput, 'utf8')).toBe('victim-output-canary\n');
     expect(readFileSync(filter).length).toBeGreaterThan(0);
   } finally {
+    tmpdir.mockRestore();
+  }
+});
+
+test("a session whose workspace is the worker's temp folder can neither change nor read another live session's workspace there", async () => {
+  const tmp = path.join(world.home, 'tmp');
+  // Another session works in a temporary folder of its own (as `hermes-temporal demo` does).
+  const victim = path.join(tmp, 'hermes-demo-victim');
+  mkdirSync(victim, { recursive: true });
+  writeFileSync(path.join(victim, 'thesis.md'), 'victim-thesis-canary\n');
+  const tmpdir = jest.spyOn(os, 'tmpdir').mockReturnValue(tmp);
+  try {
+    // Its environment is attached on this machine while it runs: that records where it works.
+    new LocalEnvironment({ backend: 'local', cwd: victim, sessionId: 'victim-session' });
+    const run = await runAttack(harness, { ...world, workspace: tmp }, () => ({
+      turns: [
+        { tool_calls: [{ name: 'write_file', arguments: { path: 'probe.sh', content: 'cat hermes-demo-victim/thesis.md 2>&1\necho forged > hermes-demo-victim/thesis.md 2>&1\nrm -rf hermes-demo-victim 2>&1\necho tried\n' } }] },
+        { tool_calls: [terminal('bash probe.sh')] },
+        { tool_calls: [{ name: 'write_file', arguments: { path: 'hermes-demo-victim/thesis.md', content: 'forged' } }] },
+        { tool_calls: [readFile('hermes-demo-victim/thesis.md')] },
+        { content: 'done' },
+      ],
+    }));
+    expect(run.result.status).toBe('completed');
+    const [, command, write, read] = await resultsOf(run);
+    expect(String(command?.output)).toContain('tried');
+    for (const waited of [write, read]) expect(JSON.stringify(waited)).toContain('timed out without user response');
+    expect(readFileSync(path.join(victim, 'thesis.md'), 'utf8')).toBe('victim-thesis-canary\n');
+    expect(await everythingTheModelOrHistorySaw(run)).not.toContain('victim-thesis-canary');
+  } finally {
+    forgetLiveWorkspace('victim-session');
     tmpdir.mockRestore();
   }
 });
