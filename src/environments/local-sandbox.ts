@@ -345,7 +345,11 @@ export class LocalSandbox {
     if (workspace !== '/' && hiddenAround) args.push('--bind', workspace, workspace);
     // Last, over the writable workspace: what git runs for the user later, outside any sandbox.
     if (workspace !== '/' && isDirectory(workspace)) {
-      const guard = gitGuardArguments(workspace, workTreesOf(workspace, options.nestedRepositories));
+      // A repository inside a hidden folder (another live session's project) is out of reach: no guard mounts there.
+      const reachable = workTreesOf(workspace, options.nestedRepositories).filter(
+        (workTree) => workTree === workspace || !hiddenPaths.some((hidden) => hidden.directory && isWithin(workTree, hidden.path)),
+      );
+      const guard = gitGuardArguments(workspace, reachable);
       args.push(...guard);
       // A guard mount over or around a hidden file (a repository's config made a link to the
       // workspace's .npmrc) would show it again: what it covers is hidden once more after it.

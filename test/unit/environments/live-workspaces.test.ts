@@ -1,5 +1,6 @@
 // A session whose workspace holds another live session's (a workspace of the temp folder holds
 // every session started in a temporary one) does not see or write that one.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -44,6 +45,8 @@ test("another live session's workspace inside this one is found; its own family'
 
 test("a sandboxed command of a session in the temp folder can neither read nor write a live session's workspace there, and hiddenFromCommands says so", async () => {
   writeFileSync(path.join(inner, 'thesis.txt'), 'victim work\n');
+  // A project of its own: the outer workspace's guard of nested repositories mounts there too.
+  execFileSync('git', ['init', '-q'], { cwd: inner });
   const sandbox = new LocalSandbox({ ...DEFAULT_SANDBOX_SETTINGS });
   // The victim's environment records where it works, as any live local session's does.
   new LocalEnvironment({ backend: 'local', cwd: inner, sessionId: 'victim' }, { killGraceMs: 500, sandbox });
