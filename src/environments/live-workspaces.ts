@@ -56,8 +56,14 @@ export function otherLiveWorkspacesWithin(workspace: string, sessionKey: string)
   }
   for (const name of names) {
     if (familyOf(name) === family) continue;
-    const entry = readEntry(path.join(folder(), name));
-    if (!entry || !workerAlive(entry.pid)) continue;
+    const file = path.join(folder(), name);
+    const entry = readEntry(file);
+    if (!entry) continue;
+    if (!workerAlive(entry.pid)) {
+      // Left by a worker that died with the session: nobody else removes it.
+      rmSync(file, { force: true });
+      continue;
+    }
     if (entry.workspace !== workspace && isWithin(entry.workspace, workspace)) found.push(entry.workspace);
   }
   return found;

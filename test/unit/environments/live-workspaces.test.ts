@@ -39,6 +39,7 @@ test("another live session's workspace inside this one is found; its own family'
   // A record whose worker is gone was left by a crash.
   writeFileSync(path.join(outer, LIVE_WORKSPACES_FOLDER, 'crashed'), JSON.stringify({ workspace: path.join(outer, 'old'), pid: 2 ** 22 + 1 }));
   expect(otherLiveWorkspacesWithin(outer, 'outer-session')).toEqual([inner]);
+  expect(existsSync(path.join(outer, LIVE_WORKSPACES_FOLDER, 'crashed'))).toBe(false);
   forgetLiveWorkspace('victim');
   expect(otherLiveWorkspacesWithin(outer, 'outer-session')).toEqual([]);
 });
