@@ -88,6 +88,8 @@ export interface ParsedShellText {
 export function hiddenSetup(shell: ParsedShellText): string | undefined {
   const byName = SETUP_COMMANDS.find(({ names }) => shell.commands.some((command) => command.name !== null && names.has(command.name)));
   if (byName) return byName.what;
+  // `b=bind; $b -f keys`: a name known only when it runs may be any of them.
+  if (shell.commands.some((command) => command.name === null)) return 'a command whose name is built when it runs (it may be `bind`, `trap` or `source`)';
   const unquoted = shell.text.replace(/["'\\]/g, '');
   return SETUP_TEXT.find(({ pattern }) => pattern.test(shell.text) || pattern.test(unquoted))?.what;
 }

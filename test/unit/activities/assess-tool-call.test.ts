@@ -359,6 +359,7 @@ describe('typing into a shell given start-up code, key bindings or hooks the gat
     ['HOME=. bash -i'],
     ['bash -o vi'],
     ['source evil.rc; exec bash'],
+    ['$SHELL'],
   ])('a letter typed into a shell started as `%s` asks, and so does an empty line', async (command) => {
     const id = await started(command);
     expect(await decideTyped(id, 'z')).toMatchObject(asked(/was started with .*gate does not see/));
@@ -366,7 +367,7 @@ describe('typing into a shell given start-up code, key bindings or hooks the gat
   });
 
   test('text typed earlier that sets up a hook, a binding or vi keys makes every later input ask', async () => {
-    for (const setup of ["trap './x.sh' DEBUG", 'bind -x \'"z": ./x.sh\'', 'set -o vi', "PROMPT_COMMAND='./x.sh'", 'alias ls=./x.sh', 'command_not_found_handle() { ./x.sh; }', '. ./env.sh']) {
+    for (const setup of ["trap './x.sh' DEBUG", 'bind -x \'"z": ./x.sh\'', 'set -o vi', "PROMPT_COMMAND='./x.sh'", 'alias ls=./x.sh', 'command_not_found_handle() { ./x.sh; }', '. ./env.sh', 'b=bind; $b -f keys.inputrc', "bash -c 'bind -f keys.inputrc; exec bash'"]) {
       const id = await started('bash');
       expect(await decideTyped(id, setup)).toMatchObject(asked(/is given .*by this text/));
       await typedBefore(id, setup);
