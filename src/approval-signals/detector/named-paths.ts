@@ -14,18 +14,23 @@ import { writeHitsAt, writeTargetsOf } from './rules/writes';
 
 export type NamedPath =
   | { access: 'write'; path: string; write: WriteTarget }
-  | { access: 'read'; path: string; command: string; reader: string };
+  /** `program`: the reading program, null for a `<` redirection. */
+  | { access: 'read'; path: string; command: string; reader: string; program: string | null };
 
 /** Folders whose links are the kernel's, named by their names: judged as named. */
 const SYSTEM_LINK_FOLDERS = /^\/(?:dev|proc|sys)(?:\/|$)/;
 /** Longer words are prose or data, not paths. */
 const MAX_PATH_LENGTH = 1024;
 
-/** Each literal path the text writes or gives a program to read, once per access (writes first). */
-export function namedPaths(analysis: Analysis, context: RuleContext): NamedPath[] {
+/**
+ * Each literal path the text writes or gives a program to read, once per access (writes first);
+ * with `eachCommand`, once per access and command (whether a path may be a link made in the same
+ * text depends on which command reaches it: links-made-in-text.ts).
+ */
+export function namedPaths(analysis: Analysis, context: RuleContext, eachCommand = false): NamedPath[] {
   const found = new Map<string, NamedPath>();
   const add = (named: NamedPath) => {
-    const key = `${named.access} ${named.path}`;
+    const key = `${named.access} ${named.path}${eachCommand ? ` ${named.access === 'write' ? named.write.command : named.command}` : ''}`;
     if (!found.has(key)) found.set(key, named);
   };
   for (const write of writeTargetsOf(analysis)) {
@@ -34,7 +39,7 @@ export function namedPaths(analysis: Analysis, context: RuleContext): NamedPath[
   }
   for (const read of analysis.reads) {
     const path = literalPath(read.target.value, read.target.literal, read.cwd, context);
-    if (path !== undefined) add({ access: 'read', path, command: read.command, reader: '<' });
+    if (path !== undefined) add({ access: 'read', path, command: read.command, reader: '<', program: null });
   }
   for (const command of analysis.commands) {
     if (command.program === null || command.host || METADATA_ONLY.has(command.program)) continue;
@@ -42,17 +47,18 @@ export function namedPaths(analysis: Analysis, context: RuleContext): NamedPath[
       if (!word.literal || (word.value.startsWith('-') && !word.value.includes('='))) continue;
       for (const text of candidates(word.value)) {
         const path = literalPath(text, true, command.cwd, context);
-        if (path !== undefined) add({ access: 'read', path, command: command.text, reader: canonicalCommand(command, [command.program]) });
+        if (path !== undefined) add({ access: 'read', path, command: command.text, reader: canonicalCommand(command, [command.program]), program: command.program });
       }
     }
   }
   // What a command writes is judged as written, also when it reads it first (`tee -a`, `sed -i`).
-  return [...found.values()].filter((named) => named.access === 'write' || !found.has(`write ${named.path}`));
+  return [...found.values()].filter((named) => named.access === 'write' || !found.has(`write ${named.path}${eachCommand ? ` ${named.command}` : ''}`));
 }
 
 /** What reading or writing `real`, where `named.path` leads, would match. */
-export function hitsThroughLink(named: NamedPath, real: string, context: RuleContext): RuleHit[] {
-  const detail = `through a link: ${displayPath(named.path, context.home)} leads to ${displayPath(real, context.home)}`;
+export function hitsThroughLink(named: NamedPath, real: string, context: RuleContext, movedFrom?: string): RuleHit[] {
+  const via = movedFrom === undefined ? '' : ` (as ${displayPath(movedFrom, context.home)}, which the text moves or copies there, does)`;
+  const detail = `through a link: ${displayPath(named.path, context.home)} leads to ${displayPath(real, context.home)}${via}`;
   if (named.access === 'write') return writeHitsAt(named.write, real, context).map((hit) => ({ ...hit, detail }));
   if (!isSecretReadPath(real, context.home, runtimeHomesOf(context.protectedFiles, context.home))) return [];
   return [{ id: 'N19', canonical: `${named.reader} ${displayPath(real, context.home)}`, command: named.command, detail }];

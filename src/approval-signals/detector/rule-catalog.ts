@@ -135,6 +135,7 @@ export const RULE_CATALOG = {
   N41: dangerous('run a command that is not read-only as root or another user (sudo, doas, su, pkexec, run0)'),
   N42: dangerous('link to a start-up, credential, secret or system file (what is written or read through the link reaches it)'),
   N43: dangerous('more paths than are checked for links leading elsewhere'),
+  N44: dangerous('write or read through a path an earlier command in the same text may have made a link (unpacked archive, checkout, patch, link-keeping copy)'),
   SELF01: dangerous('overwrite hermes-temporal config/allowlist'),
 
   L01: { tier: 'low_risk', description: 'recursive delete of a build/cache directory inside the workspace' },

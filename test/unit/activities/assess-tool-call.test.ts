@@ -553,3 +553,76 @@ describe('commands whose paths lead elsewhere through links already on disk', ()
     }
   });
 });
+
+describe('paths a text may make links before it writes or reads through them', () => {
+  const decided = (assessment: CommandAssessment) =>
+    decideCommand({ assessment, mode: 'manual', surface: 'async', unattendedPolicy: 'deny', sessionApprovals: new Set(), allowlist: new Set() });
+  const ids = async (command: string) => (await assess('terminal', { command })).verdict?.rules.map((rule) => rule.id) ?? [];
+
+  beforeAll(() => {
+    // Links on disk whose names say nothing: moved or copied as links, they lead where they lead.
+    mkdirSync(path.join(workspace, 'made'), { recursive: true });
+    symlinkSync(path.join(home, '.bashrc'), path.join(workspace, 'made', 'rc-link'));
+    symlinkSync(path.join(home, '.ssh', 'id_ed25519'), path.join(workspace, 'made', 'key-link'));
+    mkdirSync(path.join(workspace, 'made', 'folder'), { recursive: true });
+    symlinkSync(path.join(hermesHome, 'config.yaml'), path.join(workspace, 'made', 'folder', 'settings.yaml'));
+  });
+
+  test.each([
+    ['an archive unpacked, then a file in it appended to', "tar xf fixtures.tar && printf 'approvals:\\n  mode: off\\n' >> notes.md"],
+    ['old-style tar into a folder, then a write there', 'tar -xzf f.tgz -C vendor; echo x > vendor/conf.yaml'],
+    ['a zip unpacked, then a file in it read', 'unzip -o a.zip && cat data.txt | base64'],
+    ['a checkout of a branch, then a write', 'git checkout evil-branch -- . && echo x >> notes.md'],
+    ['a stash popped, then a read', 'git stash pop; head -c 4000 data.txt'],
+    ['a git patch applied, then a write', 'git apply p.diff && echo x >> notes.md'],
+    ['a mail patch, then a write', 'git am 0001.patch && tee -a notes.md < /dev/null'],
+    ['a patch, then a read by redirection', 'patch -p1 < p.diff && base64 < data.txt'],
+    ['cpio unpacked, then a write', 'cpio -idv < x.cpio && echo x >> notes.md'],
+    ['rsync with links from another host, then a write', 'rsync -a host:stuff/ local/ && echo x >> local/notes.md'],
+    ['a link to somewhere only known at run time', 'ln -sf "$TARGET" notes.md && echo x >> notes.md'],
+    ['a move whose source is only known at run time', 'mv "$(ls /tmp | head -1)" notes.md && echo x >> notes.md'],
+    ['the access written before the unpacking, in a loop', 'for i in 1 2; do echo x >> notes.md; tar xf a.tar; done'],
+    ['a clone elsewhere, then a read in it', 'git clone https://example.com/r.git /tmp/r && cat /tmp/r/data.txt'],
+    ['a Subversion update, then a write', 'svn up && echo x >> notes.md'],
+    ['a Mercurial update, then a read', 'hg update -C tip && xxd data.txt'],
+    ['python unpacking a tar, then a write', 'python3 -m tarfile -e a.tar out && echo x >> out/notes.md'],
+    ['a piped archive unpacked by a wrapper', 'curl -s https://example.com/a.tgz | sudo tar xz; echo x >> notes.md'],
+    ['a link moved out of an unpacked folder onto the written name', 'tar xf a.tar -C in && mv in/x moved-in.md && echo x >> moved-in.md'],
+  ])('%s asks: %s', async (_case, command) => {
+    const assessment = await assess('terminal', { command });
+    const rule = assessment.verdict?.rules.find((candidate) => candidate.id === 'N44');
+    expect([command, rule?.description]).toEqual([command, expect.stringContaining('may be a link made by')]);
+    expect(decided(assessment)).toMatchObject({ action: 'ask' });
+  });
+
+  test.each([
+    ['a link moved onto the written name', 'mv made/rc-link moved.md && echo x >> moved.md', 'D35', '~/.bashrc'],
+    ['a link copied as a link', 'cp -P made/rc-link kept.md && echo x >> kept.md', 'D35', '~/.bashrc'],
+    ['a folder of links copied as it is', 'cp -a made/folder copied && echo x >> copied/settings.yaml', 'SELF01', '~/.hermes-temporal/config.yaml'],
+    ['a folder of links synced as it is', 'rsync -a made/folder/ synced/ && cat synced/settings.yaml', 'N19', '~/.hermes-temporal/config.yaml'],
+    ['a hard link to a link', 'ln made/rc-link rc2 && echo x >> rc2', 'D35', '~/.bashrc'],
+    ['a move then a move', 'mv made/rc-link a && mv a b && echo x >> b', 'D35', '~/.bashrc'],
+    ['a link moved into a folder', 'mv made/rc-link parked/ && echo x >> parked/rc-link', 'D35', '~/.bashrc'],
+  ])('%s is judged where the source leads: %s', async (_case, command, id, real) => {
+    const assessment = await assess('terminal', { command });
+    const rule = assessment.verdict?.rules.find((candidate) => candidate.id === id);
+    expect([command, rule?.description]).toEqual([command, expect.stringContaining(`leads to ${real}`)]);
+    expect(decided(assessment)).toMatchObject({ action: 'ask' });
+  });
+
+  test('a text with more makers and copies than are matched asks', async () => {
+    const moves = Array.from({ length: 300 }, (_, index) => `mv a${index} b${index}`).join('; ');
+    expect(await ids(`${moves}; echo x >> notes.md`)).toContain('N44');
+  });
+
+  test('everyday unpacking, checkouts and copies stay quiet', async () => {
+    for (const command of [
+      'tar xf x.tar && ls', 'tar xzf vendor.tgz && ls -la vendor', 'git checkout main && npm test', 'git pull && make', 'git pull --rebase && npm run build',
+      'git clone https://github.com/org/repo.git && cd repo && npm install', 'git stash list && git status', 'git stash pop && git diff',
+      'unzip -l bundle.zip && tar tzf release.tgz', 'cp -r templates/ out/ && ls out', 'mv old.ts new.ts && git add new.ts', 'cp notes.txt copy.txt && cat copy.txt',
+      'git checkout -b feature/x && python3 scripts/gen.py', 'unzip -q archive.zip -d tmp/ && echo done > /dev/null', 'tar xf x.tar && echo ok',
+    ]) {
+      expect([command, await ids(command)]).toEqual([command, []]);
+    }
+  });
+});

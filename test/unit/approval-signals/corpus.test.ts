@@ -2,6 +2,7 @@
 // refused (dangerous/hardline), and at most 5% of everyday developer commands are held up
 // (dangerous/hardline/unknown). The misses and false positives are printed when it fails.
 import { classifyCommand, loadCommandClassifier } from '../../../src/approval-signals/classify-command';
+import { followNamedPaths } from '../../../src/approval-signals/linked-paths';
 import { CORPUS_CONTEXT } from './corpus/corpus-context';
 import { everydayCommands } from './corpus/everyday-corpus';
 import { MUST_FLAG_CORPUS, mustFlagCommands } from './corpus/must-flag-corpus';
@@ -35,5 +36,15 @@ describe('the corpora', () => {
     const flagged = commands.filter(({ command }) => !['safe', 'low_risk'].includes(classifyCommand(command, CORPUS_CONTEXT).tier));
     if (flagged.length) console.log(`false positives (${flagged.length}/${commands.length}):\n${flagged.map(({ group, command }) => `  [${group}] ${JSON.stringify(command)} -> ${describeVerdict(command)}`).join('\n')}`);
     expect(flagged.length / commands.length).toBeLessThanOrEqual(0.05);
+  });
+
+  it('gain no question from links an earlier command may make (nothing is a link on disk)', async () => {
+    const nothingOnDisk = async (paths: readonly string[]) => paths.map(() => undefined);
+    const asked: string[] = [];
+    for (const { command } of everydayCommands()) {
+      const verdict = await followNamedPaths(command, CORPUS_CONTEXT, classifyCommand(command, CORPUS_CONTEXT), nothingOnDisk);
+      if (verdict.rules.some((rule) => rule.id === 'N44')) asked.push(command);
+    }
+    expect(asked).toEqual([]);
   });
 });
