@@ -8,7 +8,7 @@ import { expectedRealPaths } from './delete-targets';
 import { analyseCommandText, normaliseContext } from './detector/classify-text';
 import type { ExecutedCommand } from './detector/analysis-types';
 import { linksMadeInText, madeLinkAt, movesLinksOnly, readerRunsTreeCode, type LinksMadeInText } from './detector/links-made-in-text';
-import { hitsThroughLink, namedPaths, type NamedPath } from './detector/named-paths';
+import { hitsThroughLink, namedPaths, unplacedPaths, type NamedPath } from './detector/named-paths';
 import { displayPath } from './detector/paths';
 import { canonicalCommand } from './detector/rules/rule-helpers';
 import type { RuleContext } from './detector/rules/rule-types';
@@ -27,12 +27,12 @@ export async function followNamedPaths(text: string, context: ClassifyContext, v
   const ruleContext = normaliseContext(context);
   const analysis = analyseCommandText(text, context).analysis;
   const named = namedPaths(analysis, ruleContext, true);
-  if (!named.length) return verdict;
+  const made = linksMadeInText(analysis, ruleContext);
+  if (!named.length && !made.makers.length) return verdict;
   const paths = [...new Set(named.map((path) => path.path))];
   const followedPaths = new Set(paths.slice(0, MAX_FOLLOWED_PATHS));
   const followed = named.filter((path) => followedPaths.has(path.path));
   // A link an earlier command of the text may make there (an unpacked archive, a checkout), or moves there.
-  const made = linksMadeInText(analysis, ruleContext);
   const madeAt = followed.map((path) => (mayMeetMadeLink(path, made) ? madeLinkAt(path.path, commandOf(path), made) : { sources: [] }));
   const lookedUp = [...new Set([...followedPaths, ...madeAt.flatMap((at) => at.sources)])];
   const [realRoot, ...reals] = await realPathsOf([ruleContext.workspaceRoot, ...lookedUp]);
@@ -54,6 +54,11 @@ export async function followNamedPaths(text: string, context: ClassifyContext, v
       if (through !== undefined) hits.push(...hitsThroughLink(path, through, ruleContext, source));
     }
   });
+  // A path only known at run time may be any of them: any maker in the text but its own command.
+  for (const path of made.makers.length ? unplacedPaths(analysis, ruleContext) : []) {
+    const maker = mayMeetMadeLink(path, made) ? made.makers.find((candidate) => candidate.command.text !== path.command) : undefined;
+    if (maker) hits.push({ id: 'N44', canonical: `${path.accessor} ${path.shown} after ${canonicalCommand(maker.command, [maker.command.program ?? '?'])}`, command: path.command, detail: `${path.shown} is only known when it runs and may be a link made by \`${maker.command.text.slice(0, 80)}\`` });
+  }
   if (paths.length > MAX_FOLLOWED_PATHS) hits.push({ id: 'N43', canonical: verdict.commands.map((command) => command.text).join('; ').slice(0, 200), command: text, detail: `${paths.length} paths; ${MAX_FOLLOWED_PATHS} are looked at` });
   return hits.length ? withRules(verdict, hits.map(toMatchedRule)) : verdict;
 }
@@ -66,7 +71,7 @@ function commandOf(path: NamedPath): string {
  * Writes always; reads unless the reader only moves or unpacks what it reads (a link among them
  * stays a link) or is a build or test tool, which runs the tree's own code and reads what it likes.
  */
-function mayMeetMadeLink(path: NamedPath, made: LinksMadeInText): boolean {
+function mayMeetMadeLink(path: { access: 'write' } | { access: 'read'; command: string; program: string | null }, made: LinksMadeInText): boolean {
   return path.access === 'write' || (!movesLinksOnly(path.command, made) && !readerRunsTreeCode(path.program));
 }
 

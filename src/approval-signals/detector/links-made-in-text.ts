@@ -10,7 +10,7 @@
 // the stages of a pipeline run at once), so a maker anywhere in the text counts, the command
 // itself excepted.
 import type { Analysis, ExecutedCommand, ShellWord } from './analysis-types';
-import { hasOption, optionWord, parseArgs } from './flags';
+import { hasOption, isLongPrefix, optionWord, parseArgs } from './flags';
 import { gitSubcommandIndex } from './git-arguments';
 import { isInside, isStrictlyInside, normalisePath } from './paths';
 import { isBuildTool } from './program-knowledge';
@@ -146,6 +146,14 @@ function linksMadeBy(command: ExecutedCommand, context: RuleContext): { inside: 
       return rsyncFromElsewhere(words, place);
     case 'ln':
       return lnWithUnknownTarget(words, place);
+    case 'docker':
+    case 'podman': {
+      // `docker cp ctr:/x ./y` copies a container's links as links.
+      const operands = parseArgs(words).operands;
+      if (operands[0]?.value !== 'cp' || operands.length < 3 || !operands.slice(1, -1).some((word) => !word.literal || isRemote(word.value))) return none;
+      const destination = place(operands.at(-1));
+      return { inside: [destination], at: [destination] };
+    }
     default:
       return none;
   }
@@ -155,7 +163,7 @@ function tarExtracts(words: readonly ShellWord[]): boolean {
   // Old style: the first word is a bundle without a dash (`tar xzf a.tgz`).
   const first = words[0]?.value ?? '';
   if (/^[a-zA-Z]+$/.test(first) && first.includes('x')) return true;
-  return words.some((word) => /^-[a-zA-Z]*x/.test(word.value) || word.value === '--extract' || word.value === '--get');
+  return words.some((word) => /^-[a-zA-Z]*x/.test(word.value) || isLongPrefix(word.value, '--extract', 5) || word.value === '--get');
 }
 
 function gitTreeWrites(command: ExecutedCommand, words: readonly ShellWord[], context: RuleContext, place: (word: ShellWord | undefined) => string): { inside: string[]; at: string[] } {
@@ -194,7 +202,13 @@ function writesTree(subcommand: string, rest: readonly ShellWord[]): boolean {
     case 'bisect':
       return !['log', 'view', 'visualize', 'terms'].includes(values[0] ?? '');
     case 'read-tree':
-      return values.includes('-u');
+      return values.some((value) => /^-[a-z]*u/.test(value));
+    case 'checkout':
+    case 'switch': {
+      // A new branch where one stands (`checkout -b x`, `switch -c x`) leaves the tree as it is.
+      const newBranch = values.findIndex((value) => ['-b', '-B', '-c', '-C', '--orphan', '--create', '--force-create'].includes(value));
+      return newBranch === -1 || values.filter((value, index) => index !== newBranch + 1 && !value.startsWith('-')).length > 0;
+    }
     case 'checkout-index':
     default:
       return true;
@@ -271,7 +285,9 @@ function copiesBy(command: ExecutedCommand, context: RuleContext): { from?: stri
       return [];
   }
   if (destination === undefined) return [];
-  const to = resolveTarget(destination, command, context).path ?? ANYWHERE;
+  const to = resolveTarget(destination, command, context).path;
+  // Onto a name only known when it runs: any path may become the link.
+  if (to === null) return [{ to: ANYWHERE }];
   return sources.flatMap((source) => {
     if (!source.literal) return [{ to }];
     return cwdOfSources.flatMap((cwd) => {

@@ -3,7 +3,7 @@
 // already on disk (`notes -> ~/.bashrc`, checked out from a repository or made by an earlier
 // call), so the gate looks where each leads and judges the real path the same way
 // (approval-signals/linked-paths.ts). Pure.
-import type { Analysis, WriteTarget } from './analysis-types';
+import type { Analysis, ShellWord, WriteTarget } from './analysis-types';
 import { isSecretReadPath, runtimeHomesOf } from './path-classes';
 import { displayPath, resolvePath } from './paths';
 import type { RuleHit } from './rule-catalog';
@@ -53,6 +53,47 @@ export function namedPaths(analysis: Analysis, context: RuleContext, eachCommand
   }
   // What a command writes is judged as written, also when it reads it first (`tee -a`, `sed -i`).
   return [...found.values()].filter((named) => named.access === 'write' || !found.has(`write ${named.path}${eachCommand ? ` ${named.command}` : ''}`));
+}
+
+/** An access whose path is only known at run time (a variable, a glob, under a folder a dynamic `cd` left): no lookup follows it. */
+export interface UnplacedPath {
+  access: 'write' | 'read';
+  /** The word as written. */
+  shown: string;
+  command: string;
+  /** The writing or reading program, as in approval keys (`>>`, `cat`, `<`). */
+  accessor: string;
+  /** The reading program, null for a write or a `<` redirection. */
+  program: string | null;
+}
+
+/** Each access `namedPaths` cannot name because its path is only known at run time (judged where the text may make links). */
+export function unplacedPaths(analysis: Analysis, context: RuleContext): UnplacedPath[] {
+  const found: UnplacedPath[] = [];
+  for (const write of writeTargetsOf(analysis)) {
+    if (isUnplaced(write.target, write.cwd, context)) found.push({ access: 'write', shown: write.target.raw, command: write.command, accessor: write.program, program: null });
+  }
+  for (const read of analysis.reads) {
+    if (isUnplaced(read.target, read.cwd, context)) found.push({ access: 'read', shown: read.target.raw, command: read.command, accessor: '<', program: null });
+  }
+  for (const command of analysis.commands) {
+    if (command.program === null || command.host || METADATA_ONLY.has(command.program)) continue;
+    for (const word of args(command)) {
+      if (word.value.startsWith('-') || !isUnplaced(word, command.cwd, context)) continue;
+      found.push({ access: 'read', shown: word.raw, command: command.text, accessor: canonicalCommand(command, [command.program]), program: command.program });
+    }
+  }
+  return found;
+}
+
+/** Whether a word that may name a path cannot be looked up: a variable or substitution in it, a glob, or a relative path under an unknown folder. */
+function isUnplaced(word: ShellWord, cwd: string | null, context: RuleContext): boolean {
+  const text = word.value;
+  if (text === '' || text.length > MAX_PATH_LENGTH || /[\n\0]/.test(text) || /^[a-z][\w+.-]*:\/\//i.test(text)) return false;
+  if (word.literal && !word.glob && literalPath(text, true, cwd, context) !== undefined) return false;
+  const known = resolvePath(word, cwd, context.home).path;
+  // `/dev/$FD`, `/proc/$PID/...`: the kernel's, judged by name.
+  return known === null || !SYSTEM_LINK_FOLDERS.test(known);
 }
 
 /** What reading or writing `real`, where `named.path` leads, would match. */

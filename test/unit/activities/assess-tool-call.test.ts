@@ -588,6 +588,12 @@ describe('paths a text may make links before it writes or reads through them', (
     ['python unpacking a tar, then a write', 'python3 -m tarfile -e a.tar out && echo x >> out/notes.md'],
     ['a piped archive unpacked by a wrapper', 'curl -s https://example.com/a.tgz | sudo tar xz; echo x >> notes.md'],
     ['a link moved out of an unpacked folder onto the written name', 'tar xf a.tar -C in && mv in/x moved-in.md && echo x >> moved-in.md'],
+    ['an abbreviated long option', 'tar --extr -f a.tar && echo x >> notes.md'],
+    ['a container\'s links copied out', 'docker cp ctr:/srv out && echo x >> out/notes.md'],
+    ['a write under a folder only known when it runs', 'cd "$(mktemp -d)" && tar xf ~/fixtures.tar && echo x >> notes.md'],
+    ['a glob over what was unpacked', 'tar xf a.tar && cat *.txt'],
+    ['a read by redirection of a name only known when it runs', 'unzip a.zip && base64 < "$F"'],
+    ['a link moved onto a name only known when it runs', 'mv made/rc-link "$D" && echo x >> "$D"'],
   ])('%s asks: %s', async (_case, command) => {
     const assessment = await assess('terminal', { command });
     const rule = assessment.verdict?.rules.find((candidate) => candidate.id === 'N44');
@@ -621,6 +627,8 @@ describe('paths a text may make links before it writes or reads through them', (
       'git clone https://github.com/org/repo.git && cd repo && npm install', 'git stash list && git status', 'git stash pop && git diff',
       'unzip -l bundle.zip && tar tzf release.tgz', 'cp -r templates/ out/ && ls out', 'mv old.ts new.ts && git add new.ts', 'cp notes.txt copy.txt && cat copy.txt',
       'git checkout -b feature/x && python3 scripts/gen.py', 'unzip -q archive.zip -d tmp/ && echo done > /dev/null', 'tar xf x.tar && echo ok',
+      'git checkout -b feature/x && echo "# x" > NOTES.md', 'git switch -c fix/typo && tee -a CHANGES.md < /dev/null', 'for f in *.tar; do tar xf "$f"; done',
+      'git pull && npm test -- --grep "$PATTERN"', 'tar xzf release.tgz 2>/dev/null && echo "$?"',
     ]) {
       expect([command, await ids(command)]).toEqual([command, []]);
     }
