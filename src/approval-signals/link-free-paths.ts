@@ -3,7 +3,7 @@
 // reached through no symbolic link (`ln -s . node_modules` makes the name lie). Checked when the
 // call is assessed and again just before the command starts; a grant that fails becomes D02.
 import { RULE_CATALOG } from './detector/rule-catalog';
-import { severityOf } from './detector/verdict-builder';
+import { withRankedRules } from './detector/verdict-builder';
 import type { CommandVerdict, MatchedRule } from './verdict';
 
 /** More paths than this are not checked one by one: a human decides. */
@@ -49,10 +49,7 @@ export async function confirmLinkFreePaths(
       rules.push(asRecursiveDelete(rule, reason));
     }
   }
-  rules.sort((left, right) => severityOf(right.tier) - severityOf(left.tier));
-  const worst = rules[0]?.tier;
-  const tier = worst !== undefined && (verdict.tier === 'safe' || severityOf(worst) > severityOf(verdict.tier)) ? worst : verdict.tier;
-  return { verdict: { ...verdict, tier, rules }, linkFreePaths: [...new Set(linkFreePaths)] };
+  return { verdict: withRankedRules(verdict, rules), linkFreePaths: [...new Set(linkFreePaths)] };
 }
 
 /**

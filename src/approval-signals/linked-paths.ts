@@ -13,7 +13,7 @@ import { displayPath } from './detector/paths';
 import { canonicalCommand } from './detector/rules/rule-helpers';
 import type { RuleContext } from './detector/rules/rule-types';
 import { toMatchedRule, type RuleHit } from './detector/rule-catalog';
-import { severityOf } from './detector/verdict-builder';
+import { withRankedRules } from './detector/verdict-builder';
 import type { ClassifyContext, CommandVerdict, MatchedRule } from './verdict';
 
 /** Past this many paths the rest are not looked at one by one: a human decides. */
@@ -88,8 +88,5 @@ function withoutFirmlink(path: string): string {
 
 function withRules(verdict: CommandVerdict, added: readonly MatchedRule[]): CommandVerdict {
   const keys = new Set(verdict.rules.map((rule) => rule.key));
-  const rules = [...verdict.rules, ...added.filter((rule) => !keys.has(rule.key) && keys.add(rule.key))].sort((left, right) => severityOf(right.tier) - severityOf(left.tier));
-  const worst = rules[0]!.tier;
-  const tier = verdict.tier === 'safe' || severityOf(worst) > severityOf(verdict.tier) ? worst : verdict.tier;
-  return { ...verdict, tier, rules };
+  return withRankedRules(verdict, [...verdict.rules, ...added.filter((rule) => !keys.has(rule.key) && keys.add(rule.key))]);
 }

@@ -10,6 +10,14 @@ export function severityOf(tier: MatchedRule['tier']): number {
   return SEVERITY[tier];
 }
 
+/** The verdict with these rules, most severe first, and its tier raised to the worst of them (never lowered). */
+export function withRankedRules(verdict: CommandVerdict, rules: readonly MatchedRule[]): CommandVerdict {
+  const ranked = [...rules].sort((left, right) => severityOf(right.tier) - severityOf(left.tier));
+  const worst = ranked[0]?.tier;
+  const tier = worst !== undefined && (verdict.tier === 'safe' || severityOf(worst) > severityOf(verdict.tier)) ? worst : verdict.tier;
+  return { ...verdict, tier, rules: ranked };
+}
+
 export function buildVerdict(text: string, analysis: Analysis, hits: readonly RuleHit[], parseError: string | undefined): CommandVerdict {
   const byKey = new Map<string, MatchedRule>();
   for (const hit of hits) {
