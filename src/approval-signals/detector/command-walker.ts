@@ -18,6 +18,8 @@ const LIMITS = { reparseDepth: 6, nesting: 150, commands: 400 };
 export class CommandWalker implements WalkerApi {
   private nesting = 0;
   private readonly reported = new Set<string>();
+  /** Redirections the tree hung on a whole list or pipeline, by the id of the command bash gives them to. */
+  private readonly trailing = new Map<number, { redirects: SyntaxNode[]; statement: SyntaxNode }>();
   /** After a nameref is declared, assigning one name may change another: no value is known. */
   private namerefs = false;
 
@@ -46,8 +48,11 @@ export class CommandWalker implements WalkerApi {
 
   private dispatch(node: SyntaxNode, scope: Scope): ExecutedCommand[] {
     switch (node.type) {
-      case 'command':
-        return walkSimpleCommand(this, node, scope, []);
+      case 'command': {
+        const trailing = this.trailing.get(node.id);
+        this.trailing.delete(node.id);
+        return walkSimpleCommand(this, node, scope, trailing?.redirects ?? [], trailing?.statement);
+      }
       case 'redirected_statement':
         return this.visitRedirected(node, scope);
       case 'pipeline':
@@ -220,6 +225,14 @@ export class CommandWalker implements WalkerApi {
     const body = node.childForFieldName('body');
     const redirects = node.namedChildren.filter((child) => child !== body && child.type.endsWith('_redirect'));
     if (body?.type === 'command') return walkSimpleCommand(this, body, scope, redirects, node);
+    // tree-sitter-bash hangs `a && b >x y` on the whole list (or pipeline): bash gives the
+    // redirections, and the words after them, to `b`.
+    const last = body ? lastSimpleCommand(body) : undefined;
+    if (last) {
+      this.trailing.set(last.id, { redirects, statement: node });
+      const commands = this.visit(body!, scope);
+      if (!this.trailing.delete(last.id)) return commands;
+    }
     const commands = body ? this.visit(body, scope) : [];
     const effects = applyRedirects(this, redirects, scope, node.text);
     return [...commands, ...this.continueAfterHeredoc(commands, effects.continuations, scope).slice(commands.length)];
@@ -313,4 +326,12 @@ export class CommandWalker implements WalkerApi {
     this.reported.add(`${id}:${canonical}`);
     this.analysis.unknowns.push({ id, command, canonical });
   }
+}
+
+/** The simple command a list or pipeline ends with, where bash binds redirections written after it. */
+function lastSimpleCommand(node: SyntaxNode): SyntaxNode | undefined {
+  if (node.type === 'command') return node;
+  if (node.type !== 'list' && node.type !== 'pipeline') return undefined;
+  const last = node.namedChildren.at(-1);
+  return last ? lastSimpleCommand(last) : undefined;
 }

@@ -54,7 +54,9 @@ function stdinOf(connections: ReadonlyMap<string, string> | undefined): { stdin?
 export function isDescriptorOfNext(node: SyntaxNode): boolean {
   // `{name}>file` opens a descriptor and keeps its number in `name`: no argument either.
   if (!(node.type === 'number' && /^\d+$/.test(node.text)) && !/^\{[A-Za-z_]\w*\}$/.test(node.text)) return false;
-  const next = node.nextSibling ?? node.parent?.nextSibling;
+  // The redirection may follow the command's list or pipeline (`a | b 0<in`): look past their ends.
+  let next = node.nextSibling;
+  for (let up = node.parent; !next && up; up = up.parent) next = up.nextSibling;
   if (!next || next.startIndex !== node.endIndex) return false;
   // `&>` and `&>>` take no descriptor: `2&>x` is the word `2`, then the redirection.
   if (next.children.find((child) => !child.isNamed)?.type.startsWith('&>')) return false;

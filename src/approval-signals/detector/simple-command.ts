@@ -27,10 +27,12 @@ export function walkSimpleCommand(api: WalkerApi, node: SyntaxNode, scope: Scope
   const prefixLabels: string[] = [];
   const wordNodes: SyntaxNode[] = [];
   const redirects: SyntaxNode[] = [];
+  // From the command on: a statement the tree made of a whole list gives its last command its redirections.
+  const text = statement ? statement.text.slice(node.startIndex - statement.startIndex) : node.text;
   for (let index = 0; index < node.childCount; index++) {
     const child = node.child(index)!;
     const field = node.fieldNameForChild(index);
-    if (child.type === 'variable_assignment') prefixLabels.push(assignmentLabel(child, api, scope, (statement ?? node).text));
+    if (child.type === 'variable_assignment') prefixLabels.push(assignmentLabel(child, api, scope, text));
     else if (field === 'name') wordNodes.unshift(child.firstNamedChild ?? child);
     else if (field === 'argument') {
       if (!isDescriptorOfNext(child)) wordNodes.push(child);
@@ -38,7 +40,6 @@ export function walkSimpleCommand(api: WalkerApi, node: SyntaxNode, scope: Scope
     else if (child.type.endsWith('_redirect')) redirects.push(child);
     else if (child.isNamed) api.visit(child, scope);
   }
-  const text = (statement ?? node).text;
   const words = commandWords(wordNodes, { command: node, inner: redirects, outer: outerRedirects, statement }, hooks);
   const effects = applyRedirects(api, [...redirects, ...outerRedirects], scope, text);
   // A bare `exec` keeps its redirections for the rest of the shell (`exec 3<>/dev/tcp/h/p; sh <&3`).

@@ -218,6 +218,9 @@ const OTHER_CATEGORIES: Row[] = [
   ['rm 2>/dev/null -rf ~ && echo done', 'hardline', 'H03'],
   ["rm <<'EOF' -rf ~\nx\nEOF", 'hardline', 'H03'],
   ['git >/dev/null push --force origin main', 'dangerous', 'D65'],
+  // The shell parser hangs a list's or pipeline's last redirection on the whole: bash gives it, and the words after it, to the last command.
+  ['cd build && rm >/dev/null -rf ~', 'hardline', 'H03'],
+  ['true | rm 2>&1 -rf ~', 'hardline', 'H03'],
   // One word bash reads that the shell parser splits: after a quote, at an escaped blank, at a here-string's end.
   ["cat '/etc/'\\shadow", 'dangerous', 'N19'],
   ['bash -c "rm -rf"\\ ~', 'hardline', 'H03'],
