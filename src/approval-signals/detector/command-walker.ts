@@ -328,10 +328,10 @@ export class CommandWalker implements WalkerApi {
   }
 }
 
-/** The simple command a list or pipeline ends with, where bash binds redirections written after it. */
+/** The simple command a list, pipeline or negation ends with, where bash binds redirections written after it. */
 function lastSimpleCommand(node: SyntaxNode): SyntaxNode | undefined {
   if (node.type === 'command') return node;
-  if (node.type !== 'list' && node.type !== 'pipeline') return undefined;
+  if (node.type !== 'list' && node.type !== 'pipeline' && node.type !== 'negated_command') return undefined;
   const last = node.namedChildren.at(-1);
   return last ? lastSimpleCommand(last) : undefined;
 }

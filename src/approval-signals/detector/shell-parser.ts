@@ -43,11 +43,44 @@ export function isShellParserLoaded(): boolean {
  */
 export function withParsedShell<T>(text: string, use: (root: SyntaxNode, tree: Tree) => T): T {
   if (!parser) throw new Error('The shell parser is not loaded: await loadCommandClassifier() first.');
-  const tree = parser.parse(text);
-  if (!tree) throw new Error('tree-sitter returned no tree');
+  let tree = parse(parser, text);
+  // Each round takes off the negations found; one may hide another (`! { ! if ...`), so a few rounds.
+  for (let round = 0, source = text; round < 8 && source.includes('!'); round++) {
+    const negations = negatedCompounds(tree.rootNode).filter((index) => source[index] === '!');
+    if (!negations.length) break;
+    for (const index of negations) source = `${source.slice(0, index)} ${source.slice(index + 1)}`;
+    tree.delete();
+    tree = parse(parser, source);
+  }
   try {
     return use(tree.rootNode, tree);
   } finally {
     tree.delete();
   }
+}
+
+function parse(using: Parser, text: string): Tree {
+  const tree = using.parse(text);
+  if (!tree) throw new Error('tree-sitter returned no tree');
+  return tree;
+}
+
+/** Words that open a compound command. */
+const COMPOUND_OPENERS = new Set(['{', 'if', 'for', 'while', 'until', 'case', 'select', 'function']);
+
+/**
+ * Where `!` negates a compound command (`! { ...; }`, `! if ...`) or another negation (`! ! cmd`):
+ * tree-sitter-bash cannot read that and makes plain commands named `{`, `then`, `!` of it, hiding
+ * what they run. The `!` only
+ * flips the exit status, so the text is read with a blank in its place (same length, same places).
+ */
+function negatedCompounds(root: SyntaxNode): number[] {
+  return root.descendantsOfType('negated_command').flatMap((node) => {
+    const negated = node?.firstNamedChild;
+    const name = negated?.type === 'command' ? negated.childForFieldName('name') : null;
+    if (!node || !name) return [];
+    // `! ! cmd` reads as a command named `!`: that `!` is a negation too.
+    if (name.text === '!') return [name.startIndex];
+    return COMPOUND_OPENERS.has(name.text) ? [node.startIndex] : [];
+  });
 }

@@ -49,7 +49,16 @@ export function buildJoinedWord(nodes: readonly SyntaxNode[], hooks: WordHooks):
     if (gap) pushQuoted(segments, gap);
     collectSegments(node, hooks, segments, false);
   });
-  return wordFromSegments(nodes[0]!.tree.rootNode.text.slice(nodes[0]!.startIndex, nodes.at(-1)!.endIndex), segments, hooks);
+  return wordFromSegments(sourceBetween(nodes[0]!, nodes.at(-1)!, true), segments, hooks);
+}
+
+/** The text from `left`'s end to `right`'s start (with both, when `inclusive`), read from a node holding both. */
+function sourceBetween(left: SyntaxNode, right: SyntaxNode, inclusive = false): string {
+  let holder: SyntaxNode | null = left;
+  while (holder && holder.endIndex < right.endIndex) holder = holder.parent;
+  if (!holder) return '';
+  const [from, to] = inclusive ? [left.startIndex, right.endIndex] : [left.endIndex, right.startIndex];
+  return holder.text.slice(from - holder.startIndex, to - holder.startIndex);
 }
 
 /**
@@ -58,7 +67,7 @@ export function buildJoinedWord(nodes: readonly SyntaxNode[], hooks: WordHooks):
  */
 export function escapedGap(left: SyntaxNode, right: SyntaxNode): string | undefined {
   if (left.endIndex === right.startIndex) return '';
-  const between = left.tree.rootNode.text.slice(left.endIndex, right.startIndex);
+  const between = sourceBetween(left, right);
   return /^(?:\\[ \t\n])+$/.test(between) ? between.replace(/\\\n/g, '').replace(/\\(.)/g, '$1') : undefined;
 }
 

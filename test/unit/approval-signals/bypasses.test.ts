@@ -221,6 +221,11 @@ const OTHER_CATEGORIES: Row[] = [
   // The shell parser hangs a list's or pipeline's last redirection on the whole: bash gives it, and the words after it, to the last command.
   ['cd build && rm >/dev/null -rf ~', 'hardline', 'H03'],
   ['true | rm 2>&1 -rf ~', 'hardline', 'H03'],
+  // `!` before a compound command or another `!`, which the shell parser reads as commands named `{`, `then`, `!`.
+  ["! { python3 -c 'import shutil; shutil.rmtree(\"/srv\")'; }", 'dangerous', 'D26'],
+  ["! if true; then sed -i 's/manual/off/' ~/.hermes/config.yaml; fi", 'dangerous'],
+  ["! ! python3 -c 'import os'", 'dangerous', 'D26'],
+  ['! true && echo ok', 'safe'],
   // One word bash reads that the shell parser splits: after a quote, at an escaped blank, at a here-string's end.
   ["cat '/etc/'\\shadow", 'dangerous', 'N19'],
   ['bash -c "rm -rf"\\ ~', 'hardline', 'H03'],
