@@ -30,50 +30,53 @@ export function expandBraces(pattern: string, limit = 64, onCut?: () => void): s
 function expand(pattern: string, limit: number): string[] {
   for (let open = pattern.indexOf('{'); open !== -1; open = pattern.indexOf('{', open + 1)) {
     if (pattern[open - 1] === '$') continue;
-    const close = matchingBrace(pattern, open);
-    if (close === -1) return [pattern];
+    const group = braceGroup(pattern, open);
+    if (!group) continue;
     const prefix = pattern.slice(0, open);
-    const suffix = pattern.slice(close + 1);
-    const alternatives = alternativesOf(pattern.slice(open + 1, close));
-    if (!alternatives) continue;
+    // As bash does: each alternative and the rest of the word expand on their own, never across
+    // the join (`{a,{b}c}\{a,b}` is `a{a,b}` and `{b}c{a,b}`: `{b}c`'s brace pairs with nothing after).
+    const suffixes = expand(pattern.slice(group.close + 1), limit);
     const results: string[] = [];
     // Each alternative expands only as far as the limit still allows: expanding every one in full
     // first doubled the work with each group, and 30 groups ({a,b}{a,b}...) held the worker's
     // thread, which judges every session's commands, for minutes.
-    for (const alternative of alternatives) {
-      if (results.length >= limit) break;
-      results.push(...expand(prefix + alternative + suffix, limit - results.length));
+    for (const alternative of group.alternatives) {
+      for (const expanded of expand(alternative, limit - results.length)) {
+        for (const suffix of suffixes) {
+          if (results.length >= limit) return results;
+          results.push(prefix + expanded + suffix);
+        }
+      }
     }
     return results;
   }
   return [pattern];
 }
 
-function matchingBrace(pattern: string, open: number): number {
-  let depth = 0;
-  for (let index = open; index < pattern.length; index++) {
-    if (pattern[index] === '{') depth++;
-    else if (pattern[index] === '}' && --depth === 0) return index;
-  }
-  return -1;
-}
-
-/** Comma alternatives at the top level, or a `a..b` sequence; `undefined` for `{x}`. */
-function alternativesOf(body: string): string[] | undefined {
+/**
+ * The brace expression opening at `open`, as bash finds it: a `}` at its own level closes it only
+ * once it has a top-level comma or is a sequence (`{a..c}`); before that the `}` is a literal
+ * character (`{x}\{x,~}` is `x}{x` and `~`). Undefined when none closes: the `{` is literal, and
+ * the next one is tried (`{b{a,b}` is `{ba` and `{bb`).
+ */
+function braceGroup(pattern: string, open: number): { close: number; alternatives: string[] } | undefined {
   const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let index = 0; index < body.length; index++) {
-    const character = body[index];
+  let depth = 1;
+  let start = open + 1;
+  for (let index = open + 1; index < pattern.length; index++) {
+    const character = pattern[index];
     if (character === '{') depth++;
-    else if (character === '}') depth--;
-    else if (character === ',' && depth === 0) {
-      parts.push(body.slice(start, index));
+    else if (character === ',' && depth === 1) {
+      parts.push(pattern.slice(start, index));
       start = index + 1;
+    } else if (character === '}' && depth > 1) depth--;
+    else if (character === '}') {
+      if (parts.length) return { close: index, alternatives: [...parts, pattern.slice(start, index)] };
+      const values = sequence(pattern.slice(open + 1, index));
+      if (values) return { close: index, alternatives: values };
     }
   }
-  if (parts.length) return [...parts, body.slice(start)];
-  return sequence(body);
+  return undefined;
 }
 
 function sequence(body: string): string[] | undefined {

@@ -299,6 +299,7 @@ export class CommandWalker implements WalkerApi {
       variable: (name) => (this.namerefs ? undefined : scope.vars.get(name)),
       assigned: (name) => this.forget(name, scope),
       cut: (word) => this.unknown('U04', word),
+      misread: (word) => this.unknown('U01', word),
     };
   }
 

@@ -22,7 +22,14 @@ export interface CommandParts {
 export function commandWords(wordNodes: readonly SyntaxNode[], parts: CommandParts, hooks: WordHooks): ShellWord[] {
   const herestrings = new Set(parts.inner.flatMap(herestringTail).map((node) => node.startIndex));
   const own = wordNodes.filter((node) => !herestrings.has(node.startIndex));
-  const placed = [...own.map(placedNode), ...misreadWords(parts)].sort((left, right) => left.at - right.at);
+  const placed: PlacedWord[] = [];
+  const holder = parts.statement ?? parts.command;
+  const found = new Set<number>();
+  const candidates = [...own.map(placedNode), ...misreadWords(parts)];
+  const dashes = [...droppedDashesBetween(candidates, holder), ...(parts.statement ? droppedDashes(parts.command, parts.outer, parts.statement) : [])];
+  // A dash may be found by more than one of these looks: each place counts once.
+  for (const word of [...candidates, ...dashes]) if (!found.has(word.at) && found.add(word.at)) placed.push(word);
+  placed.sort((left, right) => left.at - right.at);
   return joinTouching(placed).map((word) => ('nodes' in word ? buildJoinedWord(word.nodes, hooks) : literalWord(word.literal)));
 }
 
@@ -45,13 +52,26 @@ function misreadWords(parts: CommandParts): PlacedWord[] {
     const descriptor = misplacedDescriptor(redirect);
     if (descriptor) words.push({ at: descriptor.startIndex, end: descriptor.endIndex, literal: descriptor.text });
     words.push(...argumentsInRedirect(redirect).map(placedNode));
+    // A `-` against a closing operator (`2<&-- x`) is left out of the redirection's children.
+    if (redirect.type === 'file_redirect') words.push(...redirect.children.slice(1).flatMap((child, index) => dashesIn(redirect, redirect.children[index]!.endIndex, child.startIndex)));
     const operator = redirect.type === 'heredoc_redirect' ? redirect.children.find((child) => !child.isNamed) : undefined;
     if (operator && operator.text.length > operator.type.length && operator.text.endsWith(operator.type)) {
       words.push({ at: operator.startIndex, end: operator.endIndex - operator.type.length, literal: operator.text.slice(0, -operator.type.length) });
     }
   }
-  if (parts.statement) words.push(...droppedDashes(parts.command, parts.outer, parts.statement));
   return words;
+}
+
+/** Each lone `-` the tree left out between two of the command's words (`record - $"t"`, `<in x - {1..2}`). */
+function droppedDashesBetween(placed: readonly PlacedWord[], holder: SyntaxNode): PlacedWord[] {
+  const sorted = [...placed].sort((left, right) => left.at - right.at);
+  return sorted.slice(1).flatMap((word, index) => dashesIn(holder, sorted[index]!.end, word.at));
+}
+
+/** The lone `-` words in the text from `from` to `to`. */
+function dashesIn(holder: SyntaxNode, from: number, to: number): PlacedWord[] {
+  const gap = holder.text.slice(from - holder.startIndex, to - holder.startIndex);
+  return [...gap.matchAll(/(?<=^|\s)-(?=\s|$)/g)].map((dash) => ({ at: from + dash.index, end: from + dash.index + 1, literal: '-' }));
 }
 
 /** A redirection and those tree-sitter-bash nests in a heredoc's (`cat <<EOF >out x`). */
@@ -73,14 +93,7 @@ function argumentsInRedirect(redirect: SyntaxNode): SyntaxNode[] {
  */
 function droppedDashes(command: SyntaxNode, outer: readonly SyntaxNode[], statement: SyntaxNode): PlacedWord[] {
   const spans = [command, ...outer.flatMap((redirect) => (redirect.type === 'heredoc_redirect' ? beforeBody(redirect) : [redirect]))].sort((left, right) => left.startIndex - right.startIndex);
-  const dashes: PlacedWord[] = [];
-  spans.forEach((span, index) => {
-    const next = spans[index + 1];
-    if (!next) return;
-    const gap = statement.text.slice(span.endIndex - statement.startIndex, next.startIndex - statement.startIndex);
-    for (const dash of gap.matchAll(/(?<=^|\s)-(?=\s|$)/g)) dashes.push({ at: span.endIndex + dash.index, end: span.endIndex + dash.index + 1, literal: '-' });
-  });
-  return dashes;
+  return spans.slice(0, -1).flatMap((span, index) => dashesIn(statement, span.endIndex, spans[index + 1]!.startIndex));
 }
 
 /** A heredoc redirection's parts on the command's line: its operator, start, words and redirections. */

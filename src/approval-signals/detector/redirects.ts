@@ -87,7 +87,10 @@ export function misplacedDescriptor(redirect: SyntaxNode): SyntaxNode | undefine
  */
 export function redirectOperands(redirect: SyntaxNode): { target: SyntaxNode[]; rest: SyntaxNode[] } {
   const descriptor = redirect.childForFieldName('descriptor');
-  const operands = redirect.namedChildren.filter((child) => child.type !== 'ERROR' && !(child.type === 'file_descriptor' && child.startIndex === descriptor?.startIndex));
+  // Words the parser could not place sit in an ERROR node (`2<&-- x`): bash reads them as words too.
+  const operands = redirect.namedChildren
+    .flatMap((child) => (child.type === 'ERROR' ? child.namedChildren : [child]))
+    .filter((child) => !(child.type === 'file_descriptor' && child.startIndex === descriptor?.startIndex));
   const closes = redirect.children.some((child) => !child.isNamed && /^[<>]&-$/.test(child.type));
   if (closes || !operands.length) return { target: [], rest: operands };
   let end = 1;

@@ -18,6 +18,8 @@ export interface WordHooks {
   assigned?(name: string): void;
   /** A word (its text) makes more words than are judged (brace expansion past its limit): some go unread. */
   cut?(word: string): void;
+  /** The parser's reading of a word (its text) cannot be bash's: parts of it are missing. */
+  misread?(word: string): void;
 }
 
 interface Segment {
@@ -106,6 +108,8 @@ function collectSegments(node: SyntaxNode, hooks: WordHooks, segments: Segment[]
     case 'translated_string':
       return collectStringSegments(node, hooks, segments);
     case 'concatenation':
+      // One word has no blanks between its parts: tree-sitter-bash spans some (`{a}- $"t"`), and drops what lies there.
+      if (node.children.some((child, index) => index > 0 && child.startIndex !== node.children[index - 1]!.endIndex)) hooks.misread?.(text);
       for (const child of node.children) collectSegments(child, hooks, segments, quoted);
       return;
     case 'simple_expansion':
@@ -121,9 +125,24 @@ function collectSegments(node: SyntaxNode, hooks: WordHooks, segments: Segment[]
     case 'process_substitution':
       segments.push({ text, pattern: protectSpecials(text), quoted, kind: 'substitution', substitution: hooks.substitution(node) });
       return;
+    case '$': {
+      // `$"..."` is the string translated for the locale, which is the string itself where no
+      // catalogue has it: the `$` adds nothing. tree-sitter-bash gives it as a token of its own,
+      // which may hold the word's text before it (`-rf$"..."` is `-rf$` then the string).
+      const next = node.nextSibling;
+      const translates = next?.startIndex === node.endIndex && (next.type === 'string' || next.firstChild?.type === 'string');
+      const value = unescapeUnquoted(translates ? text.slice(0, -1) : text);
+      if (value) segments.push({ text: value, pattern: value, quoted, kind: 'text' });
+      return;
+    }
     default:
       hooks.descend(node);
-      segments.push({ text, pattern: protectSpecials(text), quoted, kind: node.type === 'brace_expression' ? 'text' : 'other' });
+      if (node.type === 'brace_expression') {
+        // A sequence (`{1..3}`) the shell expands like any other brace expression.
+        segments.push({ text, pattern: quoted ? protectSpecials(text) : text, quoted, kind: 'text' });
+        return;
+      }
+      segments.push({ text, pattern: protectSpecials(text), quoted, kind: 'other' });
   }
 }
 

@@ -226,6 +226,12 @@ const OTHER_CATEGORIES: Row[] = [
   ["! if true; then sed -i 's/manual/off/' ~/.hermes/config.yaml; fi", 'dangerous'],
   ["! ! python3 -c 'import os'", 'dangerous', 'D26'],
   ['! true && echo ok', 'safe'],
+  // Brace expansion as bash does it: a `}` closes a group only once it has a comma; `$"..."` is its string.
+  ['rm -rf {x}\\{x,~}', 'hardline', 'H03'],
+  ['cat {x}\\{x,~/.ssh/id_rsa}', 'dangerous', 'N19'],
+  ['rm -rf $"/"', 'hardline', 'H01'],
+  ['cat $"/etc/shadow"', 'dangerous', 'N19'],
+  ['echo {b{a,b}', 'safe'],
   // One word bash reads that the shell parser splits: after a quote, at an escaped blank, at a here-string's end.
   ["cat '/etc/'\\shadow", 'dangerous', 'N19'],
   ['bash -c "rm -rf"\\ ~', 'hardline', 'H03'],
