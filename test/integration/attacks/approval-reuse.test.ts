@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Harness } from '../../helpers/session-harness';
 import { decideSigned } from '../../helpers/approver';
 import { pendingApprovalsQuery } from '../../../src/approval-signals/definitions';
+import type { SessionHandle } from '../../../src/temporal/sessions';
 import { humanApproves, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
 
 let harness: Harness;
@@ -26,6 +27,26 @@ function plantRepository(): void {
 }
 
 const thesis = () => path.join(world.workspace, 'notes', 'thesis.md');
+
+/**
+ * The person reads the script as it is and approves `bash build.sh` once; on the way, `go` lets a
+ * background job rewrite the script into a delete, and the approval is sent once it has.
+ */
+function approveWhileRewritten(go: string, script: string) {
+  return async (handle: SessionHandle, finished: () => boolean): Promise<void> => {
+    const deadline = Date.now() + 30_000;
+    while (!finished() && Date.now() < deadline) {
+      const [pending] = await handle.query(pendingApprovalsQuery).catch(() => []);
+      if (pending?.command.includes('bash build.sh')) {
+        writeFileSync(go, '');
+        while (Date.now() < deadline && !readFileSync(script, 'utf8').includes('rm -rf')) await new Promise((resolve) => setTimeout(resolve, 50));
+        await decideSigned(handle, { home: world.hermesHome }, { approvalId: pending.approvalId, choice: 'once' });
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+}
 
 test('git clean approved for the session in a sub-folder is asked again at the workspace root', async () => {
   plantRepository();
@@ -127,20 +148,7 @@ test('a command typed into a kept shell, approved with the script it runs as it 
       ],
     }),
     {},
-    // The person reads build.sh as it is and approves; the job rewrites it meanwhile.
-    async (handle, finished) => {
-      const deadline = Date.now() + 30_000;
-      while (!finished() && Date.now() < deadline) {
-        const [pending] = await handle.query(pendingApprovalsQuery).catch(() => []);
-        if (pending?.command.includes('bash build.sh')) {
-          writeFileSync(go, '');
-          while (Date.now() < deadline && !readFileSync(path.join(world.workspace, 'build.sh'), 'utf8').includes('rm -rf')) await new Promise((resolve) => setTimeout(resolve, 50));
-          await decideSigned(handle, { home: world.hermesHome }, { approvalId: pending.approvalId, choice: 'once' });
-          return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    },
+    approveWhileRewritten(go, path.join(world.workspace, 'build.sh')),
   );
   expect(run.result.status).toBe('completed');
   const [, , typed] = (await resultsOf(run)).map((result) => JSON.stringify(result));
@@ -168,20 +176,7 @@ test('a command typed into a kept terminal shell after a typed `cd` binds its ap
       ],
     }),
     {},
-    // The person reads sub/build.sh as it is and approves; the job rewrites it meanwhile.
-    async (handle, finished) => {
-      const deadline = Date.now() + 30_000;
-      while (!finished() && Date.now() < deadline) {
-        const [pending] = await handle.query(pendingApprovalsQuery).catch(() => []);
-        if (pending?.command.includes('bash build.sh')) {
-          writeFileSync(go, '');
-          while (Date.now() < deadline && !readFileSync(path.join(world.workspace, 'sub', 'build.sh'), 'utf8').includes('rm -rf')) await new Promise((resolve) => setTimeout(resolve, 50));
-          await decideSigned(handle, { home: world.hermesHome }, { approvalId: pending.approvalId, choice: 'once' });
-          return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    },
+    approveWhileRewritten(go, path.join(world.workspace, 'sub', 'build.sh')),
   );
   expect(run.result.status).toBe('completed');
   const [, , moved, typed] = (await resultsOf(run)).map((result) => JSON.stringify(result));
