@@ -9,7 +9,9 @@ let harness: Harness;
 let world: AttackWorld;
 setUpAttacks((connected) => (harness = connected), (created) => (world = created));
 
-jest.setTimeout(300_000);
+// About 90 s alone; on a loaded 2-core CI machine beside the other suites it passed 300 s. What is
+// tested is that every call is asked and the session goes on, not how fast: bench/ measures that.
+jest.setTimeout(600_000);
 
 test('two thousand dangerous calls in one reply are each asked about, time out unanswered, and the session goes on', async () => {
   // 300 characters each: the reply stays within its budget, so every call is gated.
