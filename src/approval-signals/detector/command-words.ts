@@ -3,7 +3,7 @@
 // parsed as a bare `rm` with three targets. Each difference found by running the real bash on
 // random commands (test/unit/approval-signals/bash-agreement.test.ts) is mended here.
 import type { ShellWord } from './analysis-types';
-import { herestringTail, isDescriptorOfNext, misplacedDescriptor, redirectOperands } from './redirects';
+import { herestringTail, isDescriptorOfNext, misplacedDescriptor, operatorOf, redirectOperands } from './redirects';
 import type { SyntaxNode } from './shell-parser';
 import { buildJoinedWord, escapedGap, literalWord, type WordHooks } from './shell-words';
 
@@ -54,7 +54,7 @@ function misreadWords(parts: CommandParts): PlacedWord[] {
     words.push(...argumentsInRedirect(redirect).map(placedNode));
     // A `-` against a closing operator (`2<&-- x`) is left out of the redirection's children.
     if (redirect.type === 'file_redirect') words.push(...redirect.children.slice(1).flatMap((child, index) => dashesIn(redirect, redirect.children[index]!.endIndex, child.startIndex)));
-    const operator = redirect.type === 'heredoc_redirect' ? redirect.children.find((child) => !child.isNamed) : undefined;
+    const operator = redirect.type === 'heredoc_redirect' ? operatorOf(redirect) : undefined;
     if (operator && operator.text.length > operator.type.length && operator.text.endsWith(operator.type)) {
       words.push({ at: operator.startIndex, end: operator.endIndex - operator.type.length, literal: operator.text.slice(0, -operator.type.length) });
     }

@@ -59,7 +59,7 @@ export function isDescriptorOfNext(node: SyntaxNode): boolean {
   for (let up = node.parent; !next && up; up = up.parent) next = up.nextSibling;
   if (!next || next.startIndex !== node.endIndex) return false;
   // `&>` and `&>>` take no descriptor: `2&>x` is the word `2`, then the redirection.
-  if (next.children.find((child) => !child.isNamed)?.type.startsWith('&>')) return false;
+  if (operatorOf(next)?.type.startsWith('&>')) return false;
   return isSplitReadWrite(next) || (next.type.endsWith('_redirect') && !next.childForFieldName('descriptor'));
 }
 
@@ -69,6 +69,11 @@ function isSplitReadWrite(node: SyntaxNode): boolean {
   return node.type === 'ERROR' && node.text === '<' && next?.type === 'file_redirect' && next.startIndex === node.endIndex;
 }
 
+/** A redirection's operator token (`>`, `<&-`, `<<`, ...): its first unnamed child. */
+export function operatorOf(redirect: SyntaxNode): SyntaxNode | undefined {
+  return redirect.children.find((child) => !child.isNamed);
+}
+
 /**
  * The descriptor tree-sitter-bash reads that bash reads as a word of the command: anything but
  * digits or `{name}` (`-12>x`, `-a1>x`), and anything before `&>`, which takes none (`2&>x`).
@@ -76,7 +81,7 @@ function isSplitReadWrite(node: SyntaxNode): boolean {
 export function misplacedDescriptor(redirect: SyntaxNode): SyntaxNode | undefined {
   const written = redirect.childForFieldName('descriptor');
   if (!written) return undefined;
-  const operator = redirect.children.find((child) => !child.isNamed)?.type ?? '';
+  const operator = operatorOf(redirect)?.type ?? '';
   return /^(?:\d+|\{[A-Za-z_]\w*\})$/.test(written.text) && !operator.startsWith('&>') ? undefined : written;
 }
 
@@ -91,7 +96,7 @@ export function redirectOperands(redirect: SyntaxNode): { target: SyntaxNode[]; 
   const operands = redirect.namedChildren
     .flatMap((child) => (child.type === 'ERROR' ? child.namedChildren : [child]))
     .filter((child) => !(child.type === 'file_descriptor' && child.startIndex === descriptor?.startIndex));
-  const closes = redirect.children.some((child) => !child.isNamed && /^[<>]&-$/.test(child.type));
+  const closes = /^[<>]&-$/.test(operatorOf(redirect)?.type ?? '');
   if (closes || !operands.length) return { target: [], rest: operands };
   let end = 1;
   while (end < operands.length && escapedGap(operands[end - 1]!, operands[end]!) !== undefined) end++;
@@ -111,7 +116,7 @@ export function herestringTail(redirect: SyntaxNode): SyntaxNode[] {
 
 /** The operator and descriptor as bash reads them, where tree-sitter-bash splits `<>` or misplaces a `0`. */
 function readRedirect(redirect: SyntaxNode): { operator: string; descriptor?: string } {
-  let operator = redirect.children.find((child) => !child.isNamed)?.type ?? '>';
+  let operator = operatorOf(redirect)?.type ?? '>';
   // `3<>x` parses as `<`, an error `>`, then the target.
   if (operator === '<' && redirect.children.some((child) => child.type === 'ERROR' && child.text === '>')) operator = '<>';
   let start = redirect;

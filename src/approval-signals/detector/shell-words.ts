@@ -69,6 +69,8 @@ function sourceBetween(left: SyntaxNode, right: SyntaxNode, inclusive = false): 
  */
 export function escapedGap(left: SyntaxNode, right: SyntaxNode): string | undefined {
   if (left.endIndex === right.startIndex) return '';
+  // Escapes come in pairs of characters: an odd gap (the usual one blank) is no escape, and no text is read.
+  if ((right.startIndex - left.endIndex) % 2 === 1) return undefined;
   const between = sourceBetween(left, right);
   return /^(?:\\[ \t\n])+$/.test(between) ? between.replace(/\\\n/g, '').replace(/\\(.)/g, '$1') : undefined;
 }
