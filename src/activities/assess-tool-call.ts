@@ -22,6 +22,7 @@ import { followNamedPaths } from '../approval-signals/linked-paths';
 import { confirmLinkFreePaths } from '../approval-signals/link-free-paths';
 import { followDeleteTargets } from '../approval-signals/delete-targets';
 import { writePreview } from './write-preview';
+import { recordedAssessment } from './recorded-assessment';
 import type { LoadedConfig } from '../config/load';
 import type { EnvironmentFactory } from '../environments/factory';
 import type { SecretRedactor } from '../environments/secret-redaction';
@@ -201,13 +202,13 @@ export function createAssessToolCall(deps: AssessDeps) {
         : [];
     // The runtime's lines come after what is clipped, so a long command cannot push them out of view.
     const notes = clip([...(displayNotes ?? []), ...unshown].map((note) => `\n${oneLine(deps.redactor.redactForApproval(note))}`).join(''), MAX_DISPLAY / 4);
-    return {
+    return recordedAssessment({
       ...assessment,
       // What a human reads cannot move the cursor or reorder letters, wherever it is shown later.
       ...(visible === undefined ? {} : { display: clipShown(visible, MAX_DISPLAY - notes.length) + notes }),
       // Approving a call that could not be judged covers that whole call, not what its clipped display shares with others.
       ...(assessment.problem ? { problemKey: boundedApprovalKey(`PROBLEM:${display ?? assessment.problem}`) } : {}),
-    };
+    });
   };
 
   async function worldOf(workspace: Workspace, workspaceRoot: string, isolated: boolean, sessionId: string, withGitObeyed = false): Promise<World> {

@@ -105,7 +105,10 @@ export interface PendingApproval {
  * resolve on the session's backend, and the workspace files the command runs.
  */
 export interface CommandAssessment {
-  /** The shell text judged; absent when the call runs no command or its arguments could not be read. */
+  /**
+   * The shell text judged; absent when the call runs no command or its arguments could not be read.
+   * A text too long to record stands in as its size and SHA-256 (recorded-assessment.ts).
+   */
   command?: string;
   verdict?: CommandVerdict;
   /** The user deny rule (`approvals.deny` glob) the command matches, if any. */
@@ -130,7 +133,7 @@ export interface CommandAssessment {
   problem?: string;
   /** The approval key of the problem, made from the whole call (absent in assessments recorded before it existed). */
   problemKey?: string;
-  /** A pre_tool_call hook blocked the call: it neither runs nor asks anyone. */
+  /** A pre_tool_call hook blocked the call (or the runtime, when its assessment is too large to record): it neither runs nor asks anyone. */
   hookBlock?: { message: string; source: string };
   /** The pre_tool_call hooks ran at assessment and allowed the call. */
   hooksChecked?: true;

@@ -19,11 +19,15 @@ import {
 import { disallowedWorkdirCharacter, foregroundBackgroundGuidance } from './terminal-guards';
 import { safeTail } from '../environments/secret-redaction';
 import { commandIdFor } from '../environments/terminal-environment';
+import { MAX_ANALYSED_TEXT_CHARS } from '../approval-signals/detector/analysed-text-limit';
 
 const HEARTBEAT_TAIL_CHARS = 2000;
 
 const terminalArguments = z.object({
-  command: z.string().describe('The command to execute'),
+  command: z
+    .string()
+    .max(MAX_ANALYSED_TEXT_CHARS, `a command runs at most ${MAX_ANALYSED_TEXT_CHARS} characters: write a longer script to a file with write_file, then run the file`)
+    .describe('The command to execute'),
   background: z.boolean().default(false).describe(describeBackgroundParameter(undefined)),
   timeout: z.number().int().min(1).optional().describe(TIMEOUT_PARAMETER),
   workdir: z

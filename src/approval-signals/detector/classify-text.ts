@@ -14,8 +14,7 @@ import { markGuesses } from './guessed-findings';
 import type { RuleContext } from './rules/rule-types';
 import { withParsedShell, type SyntaxNode } from './shell-parser';
 import { buildVerdict, failureVerdict } from './verdict-builder';
-
-const MAX_TEXT_LENGTH = 100_000;
+import { MAX_ANALYSED_TEXT_CHARS } from './analysed-text-limit';
 
 interface TextAnalysis {
   analysis: Analysis;
@@ -24,7 +23,7 @@ interface TextAnalysis {
 }
 
 export function classifyText(command: string, context: ClassifyContext): CommandVerdict {
-  if (command.length > MAX_TEXT_LENGTH) return failureVerdict(command, `command longer than ${MAX_TEXT_LENGTH} characters`);
+  if (command.length > MAX_ANALYSED_TEXT_CHARS) return failureVerdict(command, `command longer than ${MAX_ANALYSED_TEXT_CHARS} characters`);
   const ruleContext = normaliseContext(context);
   const text = joinLineContinuations(command);
   const main = analyseText(text, ruleContext);
@@ -108,7 +107,7 @@ function expandBraceWords(text: string): { text: string; cut: boolean } {
     if (cut || !piece.includes('{') || !/^[^\s;&|()`<>'"\\$]*$/.test(piece)) return piece;
     const expanded = expandBraces(piece, undefined, () => (cut = true))?.join(' ') ?? piece;
     length += expanded.length - piece.length;
-    if (length <= MAX_TEXT_LENGTH) return expanded;
+    if (length <= MAX_ANALYSED_TEXT_CHARS) return expanded;
     cut = true;
     return piece;
   });

@@ -66,3 +66,20 @@ test('two calls under one id both run with their own arguments, and both results
   expect(ids[0]).toBe('same');
   expect(new Set(ids).size).toBe(2);
 });
+
+test('a command of 3 MB gets a clear error, and a harmless one of 90 KB runs with its assessment in history as a size and digest', async () => {
+  // Before, the assessment of either (which held its text) passed Temporal's 2 MB payload limit and failed the session.
+  const line = `${'z'.repeat(99)}\n`;
+  const heredoc = (lines: number) => terminal(`cat > big.txt <<'EOF'\n${line.repeat(lines)}EOF\nwc -c < big.txt`);
+  const run = await runAttack(harness, world, () => ({
+    turns: [{ tool_calls: [heredoc(30_000), heredoc(900)] }, { tool_calls: [terminal('echo alive')] }, { content: 'done' }],
+  }));
+  expect(run.result).toMatchObject({ status: 'completed', toolCalls: 3 });
+  const [refused, written, alive] = await resultsOf(run);
+  expect(String(refused?.error)).toMatch(/a command runs at most 100000 characters: write a longer script to a file with write_file/);
+  expect(written).toMatchObject({ output: '90000', exit_code: 0 });
+  expect(alive).toMatchObject({ output: 'alive', exit_code: 0 });
+  const history = historyText(await run.handle.fetchHistory());
+  expect(history).toMatch(/\[\d{5} characters, sha256 [0-9a-f]{64}\]/);
+  expect(history).not.toContain('z'.repeat(5000));
+});
