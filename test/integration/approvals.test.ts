@@ -301,16 +301,18 @@ test('with approvals off, a command the detector could not read whole is still a
   const unread = [
     `echo {${braceWords}} > braces-ran`, // a brace expansion past the words the detector expands
     `${'env '.repeat(20)}touch wrappers-ran`, // more wrappers than the detector peels
-    `touch padded-ran # ${'x'.repeat(100_001)}`, // longer than the detector reads
   ];
-  const script = { turns: [turnOf(...unread, 'touch plain-ran'), { content: 'done' }] };
+  // Longer than the detector reads: the terminal tool refuses it before anyone could be asked.
+  const padded = `touch padded-ran # ${'x'.repeat(100_001)}`;
+  const script = { turns: [turnOf(...unread, padded, 'touch plain-ran'), { content: 'done' }] };
   await withScriptedSession(harness, { script, config: { approvals: { mode: 'off' } } }, async ({ handle, store, config }) => {
-    const pending = await pendingApprovals(handle, 3);
-    expect(pending.map((approval) => approval.description)).toEqual(Array(3).fill(expect.stringMatching(/not checked against what is always blocked/)));
+    const pending = await pendingApprovals(handle, 2);
+    expect(pending.map((approval) => approval.description)).toEqual(Array(2).fill(expect.stringMatching(/not checked against what is always blocked/)));
     for (const approval of pending) await decideSigned(handle, config, { approvalId: approval.approvalId, choice: 'deny' });
     await handle.result();
     const results = await toolResults(store, handle);
-    for (const result of results.slice(0, 3)) expect(String(result.error)).toMatch(/denied/i);
+    for (const result of results.slice(0, 2)) expect(String(result.error)).toMatch(/denied/i);
+    expect(String(results[2]?.error)).toMatch(/a command runs at most 100000 characters/);
     expect(results[3]).toMatchObject({ exit_code: 0 });
     for (const marker of ['braces-ran', 'wrappers-ran', 'padded-ran']) expect(existsSync(path.join(config.session.cwd, marker))).toBe(false);
     expect(existsSync(path.join(config.session.cwd, 'plain-ran'))).toBe(true);
