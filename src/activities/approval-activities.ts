@@ -13,6 +13,7 @@ import type { HookRegistry } from '../hooks/hook-registry';
 import type { SessionStore } from '../store/session-store';
 import { userConfigFile } from '../approval-signals/command-assessment';
 import { createAssessToolCall } from './assess-tool-call';
+import { createAssessToolCalls } from './assess-tool-calls';
 import type { ModelClients } from './model-clients';
 import type { LocalSandbox } from '../environments/local-sandbox';
 import type { McpListingStore } from '../mcp/listing-store';
@@ -34,9 +35,12 @@ export function createApprovalActivities(deps: {
 }) {
   const { config } = deps;
   const redactor = deps.redactor ?? createSecretRedactor({ env: process.env, config });
+  const assessCommand = createAssessToolCall({ ...deps, redactor });
   return {
     /** Assesses any tool call whose tool declares `assess` (the name is kept from when only terminal calls were). */
-    assessCommand: createAssessToolCall({ ...deps, redactor }),
+    assessCommand,
+    /** Several calls of one reply, in order: as many as fit in one result (assess-tool-calls.ts). */
+    assessCommands: createAssessToolCalls(deps.store, assessCommand),
 
     async reviewCommand(input: { command: string; description: string; model: string; baseUrl?: string }): Promise<SmartVerdict> {
       const smart = config.approvals.smart;

@@ -109,6 +109,13 @@ const REPORTS_WAIT_FOR_CLOSE_PATCH = 'subagent-reports-wait-for-close';
  * past the server's 4 MB message limit, and the session failed.
  */
 const APPROVAL_VIEWS_ONCE_PER_TASK_PATCH = 'approval-views-once-per-task';
+/**
+ * Histories recorded before the status and pending count went to visibility once per workflow
+ * task replay an upsert per approval raised: two thousand in one task, which took seconds.
+ */
+const APPROVAL_STATUS_ONCE_PER_TASK_PATCH = 'approval-status-once-per-task';
+/** Histories recorded before a reply's gated calls were judged in batches replay one assessCommand a call. */
+const ASSESS_IN_BATCHES_PATCH = 'assess-in-batches';
 /** The failure type of a root session whose start no key the worker trusts signed. */
 export const START_REFUSED = 'Hermes.Session.StartRefused';
 /** How long an idle parent waits, after a report, for its other children's before the model reads them. */
@@ -148,6 +155,8 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
   const gateInTools = patched(GATE_WITHOUT_LOCAL_ACTIVITY_PATCH);
   const oneUpsert = patched(ONE_UPSERT_PER_CHANGE_PATCH);
   const approvalViewsOncePerTask = patched(APPROVAL_VIEWS_ONCE_PER_TASK_PATCH);
+  const assessInBatches = patched(ASSESS_IN_BATCHES_PATCH);
+  const approvalStatusOncePerTask = approvalViewsOncePerTask && patched(APPROVAL_STATUS_ONCE_PER_TASK_PATCH);
   const toolCount = new ToolCountAttribute(patched(TOOL_COUNT_EVERY_FEW_SECONDS_PATCH), () => state.toolCallCount);
   /** The status, with what else the same change sets (`alongside`, upserted first in older histories). */
   const setStatus = (status: SessionStatusValue, alongside: SearchAttributeUpdatePair[] = []) => {
@@ -156,8 +165,15 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     if (alongside.length) upsertSearchAttributes(alongside);
     upsertSearchAttributes([{ key: HermesStatus, value: status }]);
   };
+  // What the status upsert carries, while it waits for the task's approval views (histories recorded before: one upsert per change).
+  let queuedStatus: SearchAttributeUpdatePair[] | undefined;
   const showApprovals = () => {
     approvalViewsQueued = false;
+    if (queuedStatus) {
+      const alongside = queuedStatus;
+      queuedStatus = undefined;
+      setStatus(state.status, alongside);
+    }
     // The UI's current-details line says what a human is being asked, and how to answer.
     const waiting = approvals.pending();
     if (input.subagent) tellRootAboutApprovals(input, input.subagent, waiting);
@@ -168,13 +184,18 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
   };
   let approvalViewsQueued = false;
   const approvals = installApprovals(input, state, { ...activities, assessCommand: gateInTools ? activities.assessCommand : activities.assessCommandLocally }, (awaiting, alongside) => {
-    setStatus(awaiting ? 'awaiting_approval' : 'running', alongside);
+    const status = awaiting ? 'awaiting_approval' : 'running';
+    if (!approvalStatusOncePerTask) setStatus(status, alongside);
+    else {
+      state.status = status;
+      queuedStatus = alongside;
+    }
     if (!approvalViewsOncePerTask) return showApprovals();
     // Once the task's other steps have run: a turn of many gated calls raises its approvals together.
     if (approvalViewsQueued) return;
     approvalViewsQueued = true;
     void Promise.resolve().then(showApprovals);
-  });
+  }, assessInBatches);
   const watches = new BackgroundWatches(input.resume ?? {}, (processId) =>
     activities.watchBackgroundProcess({ environment: state.environment, processId, sessionId: input.sessionId }),
   );

@@ -22,6 +22,8 @@ import type { ToolCallPlan } from './session-types';
 
 export interface ApprovalGateDeps {
   assess(call: ToolCallPlan, assistantSeq: number): Promise<CommandAssessment>;
+  /** Several calls of one reply, in order, in few activities (absent in histories recorded before: one activity each). */
+  assessAll?(calls: ToolCallPlan[], assistantSeq: number): Promise<CommandAssessment[]>;
   /** Smart review by an auxiliary model. */
   review(command: string, description: string): Promise<'approve' | 'deny' | 'escalate'>;
   /** Adds keys to the permanent allowlist. */
@@ -101,7 +103,8 @@ export class ApprovalGate {
    * together; each call's promise settles when it may run (or is blocked).
    */
   async prepare(calls: ToolCallPlan[], assistantSeq: number): Promise<Map<string, Promise<ApprovalGateResult>>> {
-    const assessments = await Promise.all(calls.map((call) => this.deps.assess(call, assistantSeq)));
+    const assessments =
+      this.deps.assessAll && calls.length > 1 ? await this.deps.assessAll(calls, assistantSeq) : await Promise.all(calls.map((call) => this.deps.assess(call, assistantSeq)));
     const gates = new Map<string, Promise<ApprovalGateResult>>();
     calls.forEach((call, index) => {
       const result = this.gate(call, assessments[index] as CommandAssessment);

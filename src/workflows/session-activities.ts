@@ -30,6 +30,8 @@ export function sessionActivities(limits: SessionLimits, toolTaskQueue?: string)
   // tools run. Sessions recorded before the gate ran without local activities replay with one.
   const assessOptions: ActivityOptions = { startToCloseTimeout: '1 minute', retry: { initialInterval: '1 second', maximumAttempts: 5 } };
   const { assessCommand } = proxyActivities<HermesActivities>({ ...assessOptions, ...onToolQueue });
+  // A batch judges up to ASSESSED_TOGETHER calls, a few at a time: a minute each is ample.
+  const { assessCommands } = proxyActivities<HermesActivities>({ ...assessOptions, startToCloseTimeout: '3 minutes', ...onToolQueue });
   const assessCommandLocally = toolTaskQueue ? assessCommand : proxyLocalActivities<HermesActivities>(assessOptions).assessCommand;
   // Checking a root session's start signature reads only the worker's config and store: local.
   const { verifySessionStart } = proxyLocalActivities<HermesActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 5 } });
@@ -67,6 +69,7 @@ export function sessionActivities(limits: SessionLimits, toolTaskQueue?: string)
     closedWorkflows: bookkeeping.closedWorkflows,
     watchBackgroundProcess,
     assessCommand,
+    assessCommands,
     assessCommandLocally,
     reviewCommand,
     notifyApproval,

@@ -2,7 +2,7 @@
 // and the signal, update and query through which humans see and decide approvals.
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { log, setHandler, workflowInfo } from '@temporalio/workflow';
-import { DEFAULT_APPROVAL_SETTINGS, type PendingApproval, type SessionApprovalSettings } from '../approval-signals/approval-types';
+import { DEFAULT_APPROVAL_SETTINGS, type CommandAssessment, type PendingApproval, type SessionApprovalSettings } from '../approval-signals/approval-types';
 import { VerifiedDecisions } from '../approval-signals/decision-signature';
 import { firstLineOf } from '../approval-signals/visible-text';
 import { markdownCode } from '../approval-signals/ui-markdown';
@@ -17,20 +17,41 @@ import { HermesPendingApprovals } from '../temporal/search-attributes';
 import { ApprovalGate } from './approval-gate';
 import type { SessionActivities } from './session-activities';
 import type { SessionState } from './session-state';
-import type { SessionInput } from './session-types';
+import type { SessionInput, ToolCallPlan } from './session-types';
+
+/**
+ * Calls judged by one activity: a reply of two thousand gated calls is forty activities, side by
+ * side, whose completions the server takes as they come (one activity a call overflowed its buffer).
+ */
+const ASSESSED_TOGETHER = 50;
 
 export function installApprovals(
   input: SessionInput,
   state: SessionState,
   activities: SessionActivities,
   onAwaiting: (awaiting: boolean, alongside: SearchAttributeUpdatePair[]) => void,
+  assessInBatches = false,
 ): ApprovalGate {
   const settings = { ...DEFAULT_APPROVAL_SETTINGS, ...input.approvals };
   const verifiedDecisions = new VerifiedDecisions();
   const carry = input.resume?.approvals ?? { sessionApprovals: [], allowlist: [], approvalCounter: 0 };
+  const target = (call: ToolCallPlan) => ({ toolCallId: call.id, ...(call.mcp ? { mcp: call.mcp } : {}) });
+  /** One activity judges what of the batch fits in its result; it is asked again for the rest. */
+  const assessBatch = async (calls: ToolCallPlan[], assistantSeq: number): Promise<CommandAssessment[]> => {
+    const assessments: CommandAssessment[] = [];
+    while (assessments.length < calls.length) {
+      const rest = calls.slice(assessments.length);
+      const judged = await activities.assessCommands({ sessionId: input.sessionId, assistantSeq, environment: state.environment, calls: rest.map(target) });
+      if (!judged.length) throw new Error('assessCommands judged none of the calls it was given');
+      assessments.push(...judged.slice(0, rest.length));
+    }
+    return assessments;
+  };
   const gate = new ApprovalGate(settings, carry, {
-    assess: (call, assistantSeq) =>
-      activities.assessCommand({ sessionId: input.sessionId, assistantSeq, toolCallId: call.id, environment: state.environment, ...(call.mcp ? { mcp: call.mcp } : {}) }),
+    assess: (call, assistantSeq) => activities.assessCommand({ sessionId: input.sessionId, assistantSeq, environment: state.environment, ...target(call) }),
+    ...(assessInBatches
+      ? { assessAll: async (calls, assistantSeq) => (await Promise.all(batchesOf(calls, ASSESSED_TOGETHER).map((batch) => assessBatch(batch, assistantSeq)))).flat() }
+      : {}),
     // A failed review escalates to a human; a failed write keeps the approval for this session.
     review: (command, description) =>
       activities.reviewCommand({ command, description, model: input.model, baseUrl: input.baseUrl }).catch(() => 'escalate' as const),
@@ -87,4 +108,10 @@ export function awaitingApprovalDetails(pending: readonly PendingApproval[], set
     ? 'Answer with the `approvalDecision` signal or `hermes-temporal approve`.'
     : 'Answer with `hermes-temporal approve|deny <session> <approval id>` (decisions must be signed by an approver key).';
   return `**Awaiting approval** — ${waiting.join('; ')}. ${howTo}`;
+}
+
+function batchesOf<T>(items: readonly T[], size: number): T[][] {
+  const batches: T[][] = [];
+  for (let start = 0; start < items.length; start += size) batches.push(items.slice(start, start + size));
+  return batches;
 }
