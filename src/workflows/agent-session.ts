@@ -116,6 +116,8 @@ const APPROVAL_VIEWS_ONCE_PER_TASK_PATCH = 'approval-views-once-per-task';
 const APPROVAL_STATUS_ONCE_PER_TASK_PATCH = 'approval-status-once-per-task';
 /** Histories recorded before a reply's gated calls were judged in batches replay one assessCommand a call. */
 const ASSESS_IN_BATCHES_PATCH = 'assess-in-batches';
+/** Histories recorded before approvals raised together shared a timer replay one timer an approval. */
+const SHARED_APPROVAL_DEADLINES_PATCH = 'shared-approval-deadlines';
 /** The failure type of a root session whose start no key the worker trusts signed. */
 export const START_REFUSED = 'Hermes.Session.StartRefused';
 /** How long an idle parent waits, after a report, for its other children's before the model reads them. */
@@ -156,6 +158,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
   const oneUpsert = patched(ONE_UPSERT_PER_CHANGE_PATCH);
   const approvalViewsOncePerTask = patched(APPROVAL_VIEWS_ONCE_PER_TASK_PATCH);
   const assessInBatches = patched(ASSESS_IN_BATCHES_PATCH);
+  const sharedDeadlines = patched(SHARED_APPROVAL_DEADLINES_PATCH);
   const approvalStatusOncePerTask = approvalViewsOncePerTask && patched(APPROVAL_STATUS_ONCE_PER_TASK_PATCH);
   const toolCount = new ToolCountAttribute(patched(TOOL_COUNT_EVERY_FEW_SECONDS_PATCH), () => state.toolCallCount);
   /** The status, with what else the same change sets (`alongside`, upserted first in older histories). */
@@ -195,7 +198,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     if (approvalViewsQueued) return;
     approvalViewsQueued = true;
     void Promise.resolve().then(showApprovals);
-  }, assessInBatches);
+  }, { assessInBatches, sharedDeadlines });
   const watches = new BackgroundWatches(input.resume ?? {}, (processId) =>
     activities.watchBackgroundProcess({ environment: state.environment, processId, sessionId: input.sessionId }),
   );

@@ -5,7 +5,7 @@
 // Where no approval must wait for another call's assessment (one gated call, or gated calls that
 // run side by side), each call's own tool activity assesses it instead, runs it at once when the
 // policy needs nobody's approval, and otherwise hands the assessment back to `gate`.
-import { condition, log, uuid4 } from '@temporalio/workflow';
+import { CancellationScope, condition, log, sleep, uuid4 } from '@temporalio/workflow';
 import { approvedNote, approverKind, deniedByUser, timedOut } from '../approval-signals/approval-messages';
 import type {
   ApprovalChoice,
@@ -51,6 +51,22 @@ export interface ApprovalCarryOver {
   approvalCounter: number;
 }
 
+export interface ApprovalGateOptions {
+  /**
+   * Approvals raised at the same moment time out on one timer. A reply of two thousand gated calls
+   * started two thousand timers, whose firing together overflowed what the server buffers while a
+   * workflow task runs (it failed the task). Absent in histories recorded before: a timer each.
+   */
+  sharedDeadlines?: boolean;
+}
+
+interface SharedDeadline {
+  expired: boolean;
+  /** Approvals still waiting on it. */
+  waiting: number;
+  scope: CancellationScope;
+}
+
 interface Entry extends PendingApproval {
   decision?: ApprovalDecision & { applied: ApprovalChoice };
 }
@@ -62,10 +78,14 @@ export class ApprovalGate {
   private readonly audit: ApprovalAuditEntry[] = [];
   private counter: number;
 
+  /** Timers by the moment they end, each shared by the approvals raised at the same moment. */
+  private readonly deadlines = new Map<number, SharedDeadline>();
+
   constructor(
     private readonly settings: SessionApprovalSettings,
     carry: ApprovalCarryOver,
     private readonly deps: ApprovalGateDeps,
+    private readonly options: ApprovalGateOptions = {},
   ) {
     this.sessionApprovals = new Set(carry.sessionApprovals);
     this.allowlist = new Set(carry.allowlist);
@@ -253,7 +273,8 @@ export class ApprovalGate {
       await this.deps.notify(pending).catch((error: unknown) => log.warn('Approval webhook failed', { error: String(error) }));
     }
 
-    const decided = await condition(() => entry.decision !== undefined, this.settings.timeoutSeconds * 1000);
+    const timeoutMs = this.settings.timeoutSeconds * 1000;
+    const decided = this.options.sharedDeadlines ? await this.decidedBefore(entry, now + timeoutMs, timeoutMs) : await condition(() => entry.decision !== undefined, timeoutMs);
     if (!decided) {
       entry.decision = { approvalId: entry.approvalId, choice: 'deny', applied: 'deny', decidedBy: 'timeout' };
       this.deps.onPendingChange(this.pendingCount());
@@ -266,6 +287,36 @@ export class ApprovalGate {
       await this.deps.persist(entry.keys);
     }
     return { approved: true, note: approvedNote(request.description, approverKind(decision.decidedBy)) };
+  }
+
+  /** Waits for a decision until `at`, on the timer every approval raised at the same moment shares. */
+  private async decidedBefore(entry: Entry, at: number, timeoutMs: number): Promise<boolean> {
+    let deadline = this.deadlines.get(at);
+    if (!deadline) {
+      const created: SharedDeadline = { expired: false, waiting: 0, scope: new CancellationScope() };
+      created.scope
+        .run(() => sleep(timeoutMs))
+        .then(
+          () => (created.expired = true),
+          () => undefined, // cancelled: nobody waits for it any more
+        )
+        .finally(() => this.deadlines.get(at) === created && this.deadlines.delete(at));
+      this.deadlines.set(at, created);
+      deadline = created;
+    }
+    const shared = deadline;
+    shared.waiting += 1;
+    try {
+      await condition(() => entry.decision !== undefined || shared.expired);
+    } finally {
+      shared.waiting -= 1;
+      // The last one decided in time: its timer goes, rather than fire for nobody.
+      if (shared.waiting === 0 && !shared.expired) {
+        this.deadlines.delete(at);
+        shared.scope.cancel();
+      }
+    }
+    return entry.decision !== undefined;
   }
 
   private approveForSession(keys: string[]): void {

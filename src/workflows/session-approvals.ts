@@ -30,7 +30,8 @@ export function installApprovals(
   state: SessionState,
   activities: SessionActivities,
   onAwaiting: (awaiting: boolean, alongside: SearchAttributeUpdatePair[]) => void,
-  assessInBatches = false,
+  /** What histories recorded before them replay without. */
+  features: { assessInBatches?: boolean; sharedDeadlines?: boolean } = {},
 ): ApprovalGate {
   const settings = { ...DEFAULT_APPROVAL_SETTINGS, ...input.approvals };
   const verifiedDecisions = new VerifiedDecisions();
@@ -49,7 +50,7 @@ export function installApprovals(
   };
   const gate = new ApprovalGate(settings, carry, {
     assess: (call, assistantSeq) => activities.assessCommand({ sessionId: input.sessionId, assistantSeq, environment: state.environment, ...target(call) }),
-    ...(assessInBatches
+    ...(features.assessInBatches
       ? { assessAll: async (calls, assistantSeq) => (await Promise.all(batchesOf(calls, ASSESSED_TOGETHER).map((batch) => assessBatch(batch, assistantSeq)))).flat() }
       : {}),
     // A failed review escalates to a human; a failed write keeps the approval for this session.
@@ -72,7 +73,7 @@ export function installApprovals(
       return verified.decidedBy;
     },
     now: () => Date.now(),
-  });
+  }, { sharedDeadlines: features.sharedDeadlines ?? false });
 
   setHandler(pendingApprovalsQuery, () => gate.pending());
   setHandler(approvalAuditQuery, () => gate.auditTrail());
