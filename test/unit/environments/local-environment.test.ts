@@ -49,6 +49,16 @@ async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<b
 }
 
 describe('LocalEnvironment.exec', () => {
+  it('a command too long for the system once quoted is not started, and says what to do (not spawn E2BIG)', async () => {
+    // Under the terminal tool's 100,000 characters, but each quote takes four once quoted for bash.
+    const quotes = `echo ${"'x'".repeat(30_000)}`;
+    const result = await environment().exec({ command: quotes, timeoutMs: 10_000 });
+    expect(result).toMatchObject({ exitCode: 126, timedOut: false });
+    expect(result.output).toMatch(/^The command was not started: quoted for the shell it is \d+ bytes, and the system passes at most 131071 in one argument\. Write the script to a file/);
+    // One just under the limit runs.
+    expect(await environment().exec({ command: `echo ${'y'.repeat(100_000)} | wc -c`, timeoutMs: 10_000 })).toMatchObject({ exitCode: 0, output: '100001\n' });
+  });
+
   it('returns the exit code of the command', async () => {
     const env = environment();
     expect((await env.exec({ command: 'true', timeoutMs: 10_000 })).exitCode).toBe(0);
