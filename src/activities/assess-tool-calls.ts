@@ -17,9 +17,9 @@ export interface AssessToolCallsInput {
 }
 
 /**
- * What one result holds (one assessment always goes, whatever its size). Small, since history is
- * read in pages of a few hundred events and a page past 4 MB cannot be read by clients (nor the
- * UI): forty batches finishing together must not crowd one page with megabytes.
+ * What one result holds (one assessment always goes, whatever its size). Small, since the server
+ * pages history by batches of events, not bytes, and the TypeScript client reads no message past
+ * 4 MB: forty batches finishing together should not crowd one page with megabytes.
  */
 export const MAX_ASSESSMENTS_RESULT_BYTES = 32_000;
 /** Calls judged at once: each may wait on the backend (links, digests) while another computes. */
