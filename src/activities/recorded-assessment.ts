@@ -1,9 +1,10 @@
 // What of an assessment enters workflow history. Every assessment is an activity result there, and
 // the model writes what it holds: a 3 MB command (a harmless `echo` of a big string, or a heredoc)
 // was recorded whole, passed Temporal's 2 MB payload limit and failed the session. Long texts are
-// recorded as a stand-in naming their size and digest (still equal only for the same text, so
-// approval keys and the allowlist keep working); an assessment still too large refuses its call.
-import { createHash } from 'node:crypto';
+// bounded as approval keys are (their start and digest: equal only for the same text, and never
+// equal to a text short enough to keep, so approval keys and the allowlist keep working); an
+// assessment still too large refuses its call.
+import { boundedText } from '../approval-signals/approval-key';
 import type { CommandAssessment, PathFinding } from '../approval-signals/approval-types';
 
 /** Longer than any path a system opens (PATH_MAX) and than what a prompt shows of a command. */
@@ -15,9 +16,7 @@ export const ASSESSMENT_SIZE_REFUSER = 'hermes-temporal:assessment-size';
 
 /** The text, or a stand-in for it when too long to record: equal stand-ins mean equal texts. */
 export function recordedText(text: string): string {
-  if (text.length <= MAX_RECORDED_TEXT_CHARS) return text;
-  const digest = createHash('sha256').update(text).digest('hex');
-  return `[${text.length} characters, sha256 ${digest}]`;
+  return boundedText(text, MAX_RECORDED_TEXT_CHARS);
 }
 
 /** The assessment as history keeps it: long texts replaced, and the call refused when still too large. */

@@ -12,6 +12,14 @@ export const MAX_PLAIN_APPROVAL_KEY = 500;
  * A shortened key is always longer than any plain key, so the two forms never meet.
  */
 export function boundedApprovalKey(key: string): string {
-  if (key.length <= MAX_PLAIN_APPROVAL_KEY) return key;
-  return `${key.slice(0, MAX_PLAIN_APPROVAL_KEY)}…#sha256:${createHash('sha256').update(key).digest('hex')}`;
+  return boundedText(key, MAX_PLAIN_APPROVAL_KEY);
+}
+
+/**
+ * Any text bounded the same way: up to `limit` characters unchanged, a longer one as its first
+ * `limit` characters plus the SHA-256 of the whole (longer than `limit`, so never a plain text).
+ */
+export function boundedText(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  return `${text.slice(0, limit)}…#sha256:${createHash('sha256').update(text).digest('hex')}`;
 }

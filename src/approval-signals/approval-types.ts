@@ -107,7 +107,7 @@ export interface PendingApproval {
 export interface CommandAssessment {
   /**
    * The shell text judged; absent when the call runs no command or its arguments could not be read.
-   * A text too long to record stands in as its size and SHA-256 (recorded-assessment.ts).
+   * A text too long to record stands in as its start and SHA-256 (recorded-assessment.ts).
    */
   command?: string;
   verdict?: CommandVerdict;

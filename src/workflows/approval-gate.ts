@@ -274,7 +274,7 @@ export class ApprovalGate {
     }
 
     const timeoutMs = this.settings.timeoutSeconds * 1000;
-    const decided = this.options.sharedDeadlines ? await this.decidedBefore(entry, now + timeoutMs, timeoutMs) : await condition(() => entry.decision !== undefined, timeoutMs);
+    const decided = this.options.sharedDeadlines ? await this.decidedWithin(entry, timeoutMs) : await condition(() => entry.decision !== undefined, timeoutMs);
     if (!decided) {
       entry.decision = { approvalId: entry.approvalId, choice: 'deny', applied: 'deny', decidedBy: 'timeout' };
       this.deps.onPendingChange(this.pendingCount());
@@ -289,8 +289,10 @@ export class ApprovalGate {
     return { approved: true, note: approvedNote(request.description, approverKind(decision.decidedBy)) };
   }
 
-  /** Waits for a decision until `at`, on the timer every approval raised at the same moment shares. */
-  private async decidedBefore(entry: Entry, at: number, timeoutMs: number): Promise<boolean> {
+  /** Waits for a decision at most `timeoutMs` from now, on the timer every approval waiting from the same moment shares. */
+  private async decidedWithin(entry: Entry, timeoutMs: number): Promise<boolean> {
+    // From when the wait starts (after any webhook), as a timer of its own would run.
+    const at = this.deps.now() + timeoutMs;
     let deadline = this.deadlines.get(at);
     if (!deadline) {
       const created: SharedDeadline = { expired: false, waiting: 0, scope: new CancellationScope() };

@@ -67,7 +67,7 @@ test('two calls under one id both run with their own arguments, and both results
   expect(new Set(ids).size).toBe(2);
 });
 
-test('a command of 3 MB gets a clear error, and a harmless one of 90 KB runs with its assessment in history as a size and digest', async () => {
+test('a command of 3 MB gets a clear error, and a harmless one of 90 KB runs with its assessment in history as its start and digest', async () => {
   // Before, the assessment of either (which held its text) passed Temporal's 2 MB payload limit and failed the session.
   const line = `${'z'.repeat(99)}\n`;
   const heredoc = (lines: number) => terminal(`cat > big.txt <<'EOF'\n${line.repeat(lines)}EOF\nwc -c < big.txt`);
@@ -80,6 +80,17 @@ test('a command of 3 MB gets a clear error, and a harmless one of 90 KB runs wit
   expect(written).toMatchObject({ output: '90000', exit_code: 0 });
   expect(alive).toMatchObject({ output: 'alive', exit_code: 0 });
   const history = historyText(await run.handle.fetchHistory());
-  expect(history).toMatch(/\[\d{5} characters, sha256 [0-9a-f]{64}\]/);
-  expect(history).not.toContain('z'.repeat(5000));
+  // The command's first 4,096 characters and its digest; the whole (90 KB) is in the store only.
+  expect(history).toMatch(/…#sha256:[0-9a-f]{64}/);
+  expect(history.length).toBeLessThan(100_000);
+});
+
+test('a command under the limit that quoting makes too long for the kernel is not started, and the model is told why', async () => {
+  // 90,005 characters; each quote takes four once quoted for bash, past the kernel's 128 KiB for one argument.
+  const quotes = `echo ${"'x'".repeat(30_000)} > quotes-ran`;
+  const run = await runAttack(harness, world, () => ({ turns: [{ tool_calls: [terminal(quotes), terminal('echo alive')] }, { content: 'done' }] }));
+  expect(run.result).toMatchObject({ status: 'completed', toolCalls: 2 });
+  const [refused, alive] = await resultsOf(run);
+  expect(refused).toMatchObject({ exit_code: 126, output: expect.stringMatching(/^The command was not started: quoted for the shell it is \d+ bytes/) });
+  expect(alive).toMatchObject({ output: 'alive', exit_code: 0 });
 });

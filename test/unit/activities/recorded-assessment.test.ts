@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ASSESSMENT_SIZE_REFUSER, MAX_RECORDED_TEXT_CHARS, recordedAssessment, recordedText } from '../../../src/activities/recorded-assessment';
 import { decideCommand } from '../../../src/approval-signals/policy';
 
@@ -10,9 +11,15 @@ describe('recordedText', () => {
   test('stands in for longer text by its size and digest: equal only for equal texts', () => {
     const long = `echo ${'a'.repeat(10_000)}`;
     const other = `echo ${'a'.repeat(9_999)}b`;
-    expect(recordedText(long)).toMatch(/^\[10005 characters, sha256 [0-9a-f]{64}\]$/);
+    expect(recordedText(long)).toBe(`${long.slice(0, MAX_RECORDED_TEXT_CHARS)}…#sha256:${createHash('sha256').update(long).digest('hex')}`);
     expect(recordedText(long)).toBe(recordedText(`${long}`));
     expect(recordedText(other)).not.toBe(recordedText(long));
+  });
+
+  test('no text short enough to keep equals a stand-in, so a model cannot write one to share its approval', () => {
+    const stand = recordedText('x'.repeat(MAX_RECORDED_TEXT_CHARS + 1));
+    expect(stand.length).toBeGreaterThan(MAX_RECORDED_TEXT_CHARS);
+    expect(recordedText(stand)).not.toBe(stand);
   });
 });
 
@@ -26,8 +33,8 @@ describe('recordedAssessment', () => {
       display: 'cat qqq…',
       paths: [{ access: 'read', path: longPath, resolved: longPath, contained: false }],
     });
-    expect(recorded.command).toMatch(/^\[8004 characters, sha256 /);
-    expect(recorded.paths?.[0]).toMatchObject({ access: 'read', path: expect.stringMatching(/^\[5005 characters/), resolved: expect.stringMatching(/^\[5005 characters/) });
+    expect(recorded.command).toMatch(/^cat q{4092}…#sha256:[0-9a-f]{64}$/);
+    expect(recorded.paths?.[0]).toMatchObject({ access: 'read', path: expect.stringMatching(/^\/tmp\/p{4091}…#sha256:/), resolved: expect.stringMatching(/^\/tmp\/p{4091}…#sha256:/) });
     expect(recorded).toMatchObject({ tool: 'terminal', display: 'cat qqq…', isolated: false });
   });
 
@@ -52,7 +59,7 @@ describe('recordedAssessment', () => {
       });
     const first = decide(`echo ${'a'.repeat(10_000)}`);
     const second = decide(`echo ${'a'.repeat(9_999)}b`);
-    expect(first).toMatchObject({ action: 'ask', keys: [expect.stringMatching(/^U00:\[10005 characters, sha256 [0-9a-f]{64}\]$/)] });
+    expect(first).toMatchObject({ action: 'ask', keys: [expect.stringMatching(/^U00:echo a{4091}…#sha256:[0-9a-f]{64}$/)] });
     expect(second).toMatchObject({ action: 'ask' });
     expect(second).not.toEqual(first);
   });
