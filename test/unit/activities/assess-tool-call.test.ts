@@ -353,8 +353,9 @@ describe('typing into a shell given start-up code, key bindings or hooks the gat
     ['bash --init-file=evil.rc'],
     ['ENV=./evil.rc sh -i'],
     ['BASH_ENV=evil.sh bash'],
-    ['ZDOTDIR=. zsh'],
-    ['export "ZDOTDIR"=.; zsh'],
+    // zsh may not be installed: bash then takes its place, so the process is still there to type into.
+    ['ZDOTDIR=. zsh || exec bash'],
+    ['export "ZDOTDIR"=.; zsh || exec bash'],
     ["PROMPT_COMMAND=./hook.sh bash -i"],
     ['HOME=. bash -i'],
     ['bash -o vi'],
