@@ -253,6 +253,11 @@ export const configSchema = z
          * `never` none. Calls that write a file still wait for reads of it either way.
          */
         parallel_terminal: z.enum(['read_only', 'always', 'never']).default('read_only'),
+        /**
+         * Calls of one turn that run at once, at most; the rest wait for a free slot. Below the
+         * server's 2,000 pending activities per workflow, which a reply of 2,048 reads passed.
+         */
+        max_parallel_tool_calls: positiveInt.max(1000).default(64),
       })
       .strict()
       .prefault({}),

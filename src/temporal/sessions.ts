@@ -48,6 +48,7 @@ export function sessionInputFrom(options: StartSessionOptions, sessionId: string
       modelMaxAttempts: config.model.max_attempts,
       modelRetryInitialIntervalMs: config.model.retry_initial_interval_ms,
       toolTimeoutSeconds: config.terminal.max_foreground_timeout_seconds + 60,
+      maxParallelToolCalls: config.session.max_parallel_tool_calls,
       ...options.limits,
     },
     delegation: delegationSettingsFrom(config),

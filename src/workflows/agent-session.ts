@@ -57,6 +57,7 @@ import {
   type ToolCallPlan,
   type ToolOutcome,
 } from './session-types';
+import { CallSlots } from './call-slots';
 import { gatedInTheirActivities, planToolBatches } from './tool-batches';
 import { ToolCountAttribute } from './tool-count-attribute';
 
@@ -118,6 +119,8 @@ const APPROVAL_STATUS_ONCE_PER_TASK_PATCH = 'approval-status-once-per-task';
 const ASSESS_IN_BATCHES_PATCH = 'assess-in-batches';
 /** Histories recorded before approvals raised together shared a timer replay one timer an approval. */
 const SHARED_APPROVAL_DEADLINES_PATCH = 'shared-approval-deadlines';
+/** Histories recorded before a turn ran at most limits.maxParallelToolCalls calls at once replay all of a batch at once. */
+const BOUNDED_PARALLEL_CALLS_PATCH = 'bounded-parallel-calls';
 /** The failure type of a root session whose start no key the worker trusts signed. */
 export const START_REFUSED = 'Hermes.Session.StartRefused';
 /** How long an idle parent waits, after a report, for its other children's before the model reads them. */
@@ -383,15 +386,24 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     const legacyGated = (call: ToolCallPlan) => call.name === 'terminal';
     const gated = turn.toolCalls.filter((call) => (gatesEveryTool ? call.needsAssessment === true : legacyGated(call)));
     const batches = planToolBatches(turn.toolCalls);
+    const bounded = batches.some((batch) => batch.concurrent) && patched(BOUNDED_PARALLEL_CALLS_PATCH);
+    const maxParallel = bounded ? limits.maxParallelToolCalls : Infinity;
     // Where no approval must wait for another call's assessment, each call's own activity assesses it.
     const assessableInTool = (call: ToolCallPlan) => !call.mcp && call.name !== 'execute_code' && !call.workflowCall;
-    const inTool = new Set(gateInTools ? gatedInTheirActivities(batches, gated).filter(assessableInTool) : []);
+    const inTool = new Set(gateInTools ? gatedInTheirActivities(batches, gated, maxParallel).filter(assessableInTool) : []);
     const gatedHere = gated.filter((call) => !inTool.has(call));
     const gates: Map<string, CallGate> = gatedHere.length ? await approvals.prepare(gatedHere, turn.seq) : new Map<string, CallGate>();
     for (const call of inTool) gates.set(call.id, GATED_IN_TOOL);
+    const slots = new CallSlots(maxParallel);
     for (const batch of batches) {
       const run = (call: ToolCallPlan) => runCall(call, seqOf.get(call.id) as number, turn.seq, gates.get(call.id), assessedCwd);
-      if (batch.concurrent) await Promise.all(batch.calls.map(run));
+      // A call waiting for a person holds no slot: it takes one once decided.
+      const decidedThenRun = async (call: ToolCallPlan) => {
+        const gate = gates.get(call.id);
+        if (gate && gate !== GATED_IN_TOOL) await gate;
+        return slots.run(() => run(call));
+      };
+      if (batch.concurrent) await Promise.all(batch.calls.map(bounded ? decidedThenRun : run));
       else for (const call of batch.calls) await run(call);
     }
     toolCount.afterTurn();

@@ -52,6 +52,8 @@ export interface SessionLimits {
   turnsPerRun: number;
   /** How often a session waiting for its sub-agents checks that they still run (a terminated one never reports). */
   subagentCheckSeconds: number;
+  /** A turn's calls running at once, at most (session.max_parallel_tool_calls). */
+  maxParallelToolCalls: number;
 }
 
 export const DEFAULT_SESSION_LIMITS: SessionLimits = {
@@ -62,6 +64,7 @@ export const DEFAULT_SESSION_LIMITS: SessionLimits = {
   toolHeartbeatTimeoutSeconds: 10,
   turnsPerRun: 200,
   subagentCheckSeconds: 300,
+  maxParallelToolCalls: 64,
 };
 
 /** The little state a session carries into its next run. */

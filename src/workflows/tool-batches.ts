@@ -46,13 +46,15 @@ export function pathsOverlap(a: string, b: string): boolean {
 }
 
 /**
- * The gated calls their own tool activities may assess: all of them when they run side by side in
- * one batch (their approvals come up together anyway), else only a lone one. Gated calls spread
- * over several batches are assessed together first, so every approval the turn needs is asked at once.
+ * The gated calls their own tool activities may assess: all of them when they start together, side
+ * by side in one batch of at most `maxParallel` calls (their approvals come up together anyway),
+ * else only a lone one. Gated calls spread over several batches, or more than start at once, are
+ * assessed together first, so every approval the turn needs is asked at once.
  */
-export function gatedInTheirActivities(batches: readonly ToolBatch[], gated: readonly ToolCallPlan[]): ToolCallPlan[] {
+export function gatedInTheirActivities(batches: readonly ToolBatch[], gated: readonly ToolCallPlan[], maxParallel = Infinity): ToolCallPlan[] {
   if (gated.length <= 1) return [...gated];
   const ids = new Set(gated.map((call) => call.id));
   const holding = batches.filter((batch) => batch.calls.some((call) => ids.has(call.id)));
-  return holding.length === 1 && holding[0]?.concurrent ? [...gated] : [];
+  const [only] = holding;
+  return holding.length === 1 && only?.concurrent && only.calls.length <= maxParallel ? [...gated] : [];
 }

@@ -1,7 +1,10 @@
 // One reply asks for two thousand dangerous commands at once. Each waits for a person; the views
 // operators read (details line, memo, search attributes) must not grow with the square of that,
 // or one workflow task passes the server's 4 MB message limit (the session failed) or the SDK's
-// 5 s limit (the worker process aborted, with every session on it).
+// 5 s limit (the worker process aborted, with every session on it). Or the reply holds 2,048
+// reads, which may all run side by side: past the server's 2,000 pending activities a workflow.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { type Harness } from '../../helpers/session-harness';
@@ -38,6 +41,45 @@ test('two thousand dangerous calls in one reply are each asked about, time out u
   const overflowed = temporal.api.enums.v1.WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_FORCE_CLOSE_COMMAND;
   expect(events.filter((event) => event.workflowTaskFailedEventAttributes?.cause === overflowed)).toEqual([]);
 });
+
+test('2,048 reads in one reply run at most session.max_parallel_tool_calls at once, and the session goes on', async () => {
+  writeFileSync(path.join(world.workspace, 'notes.txt'), 'read me\n');
+  const reads = Array.from({ length: 2048 }, () => ({ name: 'read_file', arguments: { path: 'notes.txt' } }));
+  const run = await runAttack(harness, world, () => ({ turns: [{ tool_calls: reads }, { tool_calls: [terminal('echo alive')] }, { content: 'done' }] }), { session: { max_parallel_tool_calls: 50 } });
+  expect(run.result).toMatchObject({ status: 'completed', toolCalls: reads.length + 1 });
+  const results = await resultsOf(run);
+  expect(results).toHaveLength(reads.length + 1);
+  // Each read, or, once the run's history is as long as it should get, a "make the call again" answer.
+  const read = results.slice(0, -1).filter((result) => JSON.stringify(result).includes('read me'));
+  const notRun = results.slice(0, -1).filter((result) => /history is full for this run/.test(String(result.error)));
+  expect(read.length + notRun.length).toBe(reads.length);
+  expect(read.length).toBeGreaterThan(1000);
+  expect(results.at(-1)).toMatchObject({ output: 'alive', exit_code: 0 });
+  // Scheduled all at once, the server refused every task that scheduled them (2,000 pending at most).
+  const events = await eventsOfEveryRun(run.handle.workflowId);
+  expect(events.filter((event) => event.workflowTaskFailedEventAttributes)).toEqual([]);
+  expect(mostToolCallsPending(events)).toBe(50);
+});
+
+/** The most tool activities scheduled and not yet closed at any point of the history. */
+function mostToolCallsPending(events: temporal.api.history.v1.IHistoryEvent[]): number {
+  let tools = new Set<string>();
+  let pending = 0;
+  let most = 0;
+  for (const event of events) {
+    // Each run's events are numbered from 1.
+    if (String(event.eventId) === '1') [pending, tools] = [0, new Set<string>()];
+    const scheduled = event.activityTaskScheduledEventAttributes;
+    if (scheduled?.activityType?.name === 'executeTool') {
+      tools.add(String(event.eventId));
+      most = Math.max(most, (pending += 1));
+    }
+    const closed =
+      event.activityTaskCompletedEventAttributes ?? event.activityTaskFailedEventAttributes ?? event.activityTaskTimedOutEventAttributes ?? event.activityTaskCanceledEventAttributes;
+    if (closed && tools.delete(String(closed.scheduledEventId))) pending -= 1;
+  }
+  return most;
+}
 
 /**
  * The events of the session's runs. Read with a larger message limit than the client's 4 MB:

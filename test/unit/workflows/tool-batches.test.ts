@@ -103,4 +103,11 @@ describe('gatedInTheirActivities', () => {
   ])('%s', (_description, specs, gated, expected) => {
     expect(inTool(calls(...specs), gated)).toBe(expected);
   });
+
+  it('gated calls in a batch larger than starts at once are assessed together first', () => {
+    const plan = calls('p', 'p', 'p');
+    const gated = plan.filter((c) => 'ac'.includes(c.id));
+    expect(gatedInTheirActivities(planToolBatches(plan), gated, 3).map((c) => c.id)).toEqual(['a', 'c']);
+    expect(gatedInTheirActivities(planToolBatches(plan), gated, 2)).toEqual([]);
+  });
 });
