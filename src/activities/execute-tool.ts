@@ -3,7 +3,7 @@
 // are redacted here, once, before the result reaches the store, history (previews, heartbeats,
 // failures) and so the model.
 import { activityInfo, cancellationSignal } from '@temporalio/activity';
-import { CancelledFailure } from '@temporalio/common';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { Logger } from '../logging';
 import type { EnvironmentFactory } from '../environments/factory';
 import type { SecretRedactor } from '../environments/secret-redaction';
@@ -16,7 +16,7 @@ import { isErrorResult, toolError } from '../registry/results';
 import { DEFAULT_MAX_RESULT_CHARS, isRetrySafeCall, mayChangeWorkspace, type ToolContext, type ToolServices, type ToolSettings } from '../registry/tool-entry';
 import type { SessionStore, StoredMessage } from '../store/session-store';
 import { commandIdFor, type EnvironmentHandle } from '../environments/terminal-environment';
-import type { ExecuteToolInput, ToolOutcome } from '../workflows/session-types';
+import { REFUSALS_STORED_TOGETHER, type ExecuteToolInput, type ToolOutcome } from '../workflows/session-types';
 import { pathsMovedSinceAssessment, type AssessCommandInput, type LoadedCall } from './assess-tool-call';
 import { clearedWithoutAsking } from '../approval-signals/cleared-call';
 import type { ApprovalGateResult, CommandAssessment } from '../approval-signals/approval-types';
@@ -53,6 +53,22 @@ export interface ExecuteToolDeps {
   assess: (input: AssessCommandInput, loaded?: LoadedCall) => Promise<CommandAssessment>;
   /** Checkpoints the session's workspace before a call that may change it (absent: none). */
   beforeChange?: BeforeChange;
+}
+
+/**
+ * Calls the gate refused, written together: each goes through executeTool, which runs nothing for
+ * a refusal. A flood of refused calls cost an activity each (two thousand took ~35 s, one after
+ * another, and 6,000 history events).
+ */
+export function createStoreRefusalsActivity(executeTool: (input: ExecuteToolInput) => Promise<ToolOutcome>) {
+  return async function storeRefusals(inputs: ExecuteToolInput[]): Promise<ToolOutcome[]> {
+    if (inputs.length > REFUSALS_STORED_TOGETHER || inputs.some((input) => input.gate?.approved !== false)) {
+      throw ApplicationFailure.nonRetryable(`storeRefusals takes at most ${REFUSALS_STORED_TOGETHER} calls, each refused by the gate`);
+    }
+    const outcomes: ToolOutcome[] = [];
+    for (const input of inputs) outcomes.push(await executeTool(input));
+    return outcomes;
+  };
 }
 
 export function createExecuteToolActivity(deps: ExecuteToolDeps) {

@@ -17,7 +17,7 @@ import { createBackgroundActivities } from './background-activities';
 import { createCallModelActivity } from './call-model';
 import { createEnvironmentActivities } from './environment-activities';
 import type { SignalSession } from './code-call-channel';
-import { createExecuteToolActivity } from './execute-tool';
+import { createExecuteToolActivity, createStoreRefusalsActivity } from './execute-tool';
 import { guardStore } from './guarded-store';
 import type { ModelClients } from './model-clients';
 import { createSessionActivities } from './session-activities';
@@ -65,6 +65,20 @@ export function createActivities(unguarded: ActivityDeps) {
   // One sandbox answers what commands cannot see, for the gate and for searches alike.
   const sandbox = localSandbox(deps.config);
   const approvals = createApprovalActivities({ ...deps, mcpListings: mcp.listings, localSandbox: sandbox });
+  // Tools read past sessions through the guarded store, like every other activity.
+  const executeTool = createExecuteToolActivity({
+    ...deps,
+    assess: approvals.assessCommand,
+    beforeChange: createTurnCheckpoints(checkpointSettings(deps.config), deps.logger),
+    services: {
+      sessions: deps.store,
+      recallScope: deps.config.session_search.scope,
+      secretFiles: () => canonicalOwnFiles(hermesSecretFiles(deps.config)),
+      hiddenFromCommands: (handle) => (handle.backend === 'local' ? sandbox.hiddenFromCommands(recordedWorkspace(handle) ?? handle.cwd, sessionKeyOf(handle)) : undefined),
+      redact: (text) => deps.redactor.redact(text),
+      ...(deps.memory ? { memory: deps.memory } : {}),
+    },
+  });
   return {
     ...createSessionActivities({ ...deps, allowlistFile: userConfigFile(deps.config) }),
     ...createStartVerificationActivity(deps),
@@ -72,20 +86,8 @@ export function createActivities(unguarded: ActivityDeps) {
     callMcpTool: createCallMcpTool(mcp),
     ...approvals,
     callModel: createCallModelActivity({ ...deps, retryUnreachable: deps.config.model.retry_unreachable, mcpListings: mcp.listings }),
-    // Tools read past sessions through the guarded store, like every other activity.
-    executeTool: createExecuteToolActivity({
-      ...deps,
-      assess: approvals.assessCommand,
-      beforeChange: createTurnCheckpoints(checkpointSettings(deps.config), deps.logger),
-      services: {
-        sessions: deps.store,
-        recallScope: deps.config.session_search.scope,
-        secretFiles: () => canonicalOwnFiles(hermesSecretFiles(deps.config)),
-        hiddenFromCommands: (handle) => (handle.backend === 'local' ? sandbox.hiddenFromCommands(recordedWorkspace(handle) ?? handle.cwd, sessionKeyOf(handle)) : undefined),
-        redact: (text) => deps.redactor.redact(text),
-        ...(deps.memory ? { memory: deps.memory } : {}),
-      },
-    }),
+    executeTool,
+    storeRefusals: createStoreRefusalsActivity(executeTool),
     ...createEnvironmentActivities(deps),
     ...createBackgroundActivities(deps),
     ...createWorkflowStatusActivities(deps),

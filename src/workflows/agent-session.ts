@@ -58,7 +58,8 @@ import {
   type ToolOutcome,
 } from './session-types';
 import { CallSlots } from './call-slots';
-import { gatedInTheirActivities, planToolBatches } from './tool-batches';
+import { gatedInTheirActivities, planToolBatches, type ToolBatch } from './tool-batches';
+import { RefusedCalls } from './refused-calls';
 import { ToolCountAttribute } from './tool-count-attribute';
 
 export const SESSION_FAILED = 'Hermes.Session.Failed';
@@ -121,6 +122,8 @@ const ASSESS_IN_BATCHES_PATCH = 'assess-in-batches';
 const SHARED_APPROVAL_DEADLINES_PATCH = 'shared-approval-deadlines';
 /** Histories recorded before a turn ran at most limits.maxParallelToolCalls calls at once replay all of a batch at once. */
 const BOUNDED_PARALLEL_CALLS_PATCH = 'bounded-parallel-calls';
+/** Histories recorded before refused calls were written together replay an executeTool activity each. */
+const REFUSALS_TOGETHER_PATCH = 'refusals-stored-together';
 /** The failure type of a root session whose start no key the worker trusts signed. */
 export const START_REFUSED = 'Hermes.Session.StartRefused';
 /** How long an idle parent waits, after a report, for its other children's before the model reads them. */
@@ -395,16 +398,49 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     const gates: Map<string, CallGate> = gatedHere.length ? await approvals.prepare(gatedHere, turn.seq) : new Map<string, CallGate>();
     for (const call of inTool) gates.set(call.id, GATED_IN_TOOL);
     const slots = new CallSlots(maxParallel);
-    for (const batch of batches) {
-      const run = (call: ToolCallPlan) => runCall(call, seqOf.get(call.id) as number, turn.seq, gates.get(call.id), assessedCwd);
-      // A call waiting for a person holds no slot: it takes one once decided.
-      const decidedThenRun = async (call: ToolCallPlan) => {
-        const gate = gates.get(call.id);
-        if (gate && gate !== GATED_IN_TOOL) await gate;
-        return slots.run(() => run(call));
-      };
+    const refused = gatedHere.length > 1 && patched(REFUSALS_TOGETHER_PATCH) ? new RefusedCalls(gates) : undefined;
+    const run = (call: ToolCallPlan) => runCall(call, seqOf.get(call.id) as number, turn.seq, gates.get(call.id), assessedCwd);
+    const decided = async (call: ToolCallPlan) => {
+      const gate = gates.get(call.id);
+      if (gate && gate !== GATED_IN_TOOL) await gate;
+    };
+    // A call waiting for a person holds no slot: it takes one once decided.
+    const decidedThenRun = async (call: ToolCallPlan) => {
+      await decided(call);
+      return slots.run(() => run(call));
+    };
+    // Refusals written by one activity; should it fail even after retries, each call goes alone, as any call would.
+    const storeRefusals = async (calls: ToolCallPlan[], refusals: RefusedCalls) => {
+      const startedMs = Date.now();
+      let outcomes: ToolOutcome[];
+      try {
+        outcomes = await activities.storeRefusals(
+          calls.map((call) => ({ sessionId: input.sessionId, seq: seqOf.get(call.id) as number, assistantSeq: turn.seq, toolCallId: call.id, name: call.name, environment: state.environment, gate: refusals.refusalOf(call) })),
+        );
+      } catch (error) {
+        if (isCancellation(error)) throw error;
+        for (const call of calls) await run(call);
+        return;
+      }
+      calls.forEach((call, index) => {
+        state.toolStarted(call, startedMs);
+        state.toolFinished(call, outcomes[index] as ToolOutcome, Date.now());
+      });
+    };
+    for (let index = 0; index < batches.length; index++) {
+      const batch = batches[index] as ToolBatch;
       if (batch.concurrent) await Promise.all(batch.calls.map(bounded ? decidedThenRun : run));
-      else for (const call of batch.calls) await run(call);
+      else if (!refused) for (const call of batch.calls) await run(call);
+      else {
+        await Promise.all(batch.calls.map(decided));
+        // This call, and those run alone after it that the gate has refused by now too, only write their refusals.
+        const together = refused.refusedRun(batches, index);
+        if (!together.length) for (const call of batch.calls) await run(call);
+        else {
+          await storeRefusals(together, refused);
+          index += together.length - 1;
+        }
+      }
     }
     toolCount.afterTurn();
   };

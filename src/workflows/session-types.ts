@@ -150,6 +150,9 @@ export interface ModelTurn {
   usage?: TokenUsage;
 }
 
+/** Most refused calls one storeRefusals activity writes: its result (a short outcome each) stays small. */
+export const REFUSALS_STORED_TOGETHER = 50;
+
 export interface ExecuteToolInput {
   sessionId: string;
   /** Where the tool result is stored. */

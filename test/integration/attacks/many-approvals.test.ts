@@ -6,7 +6,9 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import { Worker } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
+import { WORKFLOWS_PATH } from '../../../src/temporal/worker';
 import { type Harness } from '../../helpers/session-harness';
 import { resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
 
@@ -14,7 +16,7 @@ let harness: Harness;
 let world: AttackWorld;
 setUpAttacks((connected) => (harness = connected), (created) => (world = created));
 
-// About 90 s alone; on a loaded 2-core CI machine beside the other suites it passed 300 s. What is
+// About 30 s each alone; on a loaded 2-core CI machine beside the other suites one passed 300 s. What is
 // tested is that every call is asked and the session goes on, not how fast: bench/ measures that.
 jest.setTimeout(600_000);
 
@@ -37,9 +39,14 @@ test('two thousand dangerous calls in one reply are each asked about, time out u
   expect(events.filter((event) => event.timerStartedEventAttributes).length).toBeLessThan(20);
   const assessments = events.filter((event) => /^assessCommand/.test(event.activityTaskScheduledEventAttributes?.activityType?.name ?? ''));
   expect(assessments.length).toBeLessThan(400);
+  // Refused, they only write their refusals: many to an activity, not one each, one after another.
+  const toolActivities = events.filter((event) => /^(executeTool|storeRefusals)$/.test(event.activityTaskScheduledEventAttributes?.activityType?.name ?? ''));
+  expect(toolActivities.length).toBeLessThan(100);
   // (A task the server failed for what arrived while it ran; one slow on a loaded machine may still time out.)
   const overflowed = temporal.api.enums.v1.WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_FORCE_CLOSE_COMMAND;
   expect(events.filter((event) => event.workflowTaskFailedEventAttributes?.cause === overflowed)).toEqual([]);
+  // Which refusals went together was decided as the gates settled: a worker replaying decides the same.
+  await expectEveryRunReplays(run.handle.workflowId);
 });
 
 test('2,048 reads in one reply run at most session.max_parallel_tool_calls at once, and the session goes on', async () => {
@@ -59,6 +66,7 @@ test('2,048 reads in one reply run at most session.max_parallel_tool_calls at on
   const events = await eventsOfEveryRun(run.handle.workflowId);
   expect(events.filter((event) => event.workflowTaskFailedEventAttributes)).toEqual([]);
   expect(mostToolCallsPending(events)).toBe(50);
+  await expectEveryRunReplays(run.handle.workflowId);
 });
 
 /** The most tool activities scheduled and not yet closed at any point of the history. */
@@ -81,19 +89,29 @@ function mostToolCallsPending(events: temporal.api.history.v1.IHistoryEvent[]): 
   return most;
 }
 
+/** The events of the session's runs, in one list (each run's numbered from 1). */
+async function eventsOfEveryRun(workflowId: string): Promise<temporal.api.history.v1.IHistoryEvent[]> {
+  return (await historiesOfEveryRun(workflowId)).flatMap((history) => history.events ?? []);
+}
+
+/** Each run of the session replays on this code without a nondeterminism error. */
+async function expectEveryRunReplays(workflowId: string): Promise<void> {
+  for (const history of await historiesOfEveryRun(workflowId)) await Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH }, history, workflowId);
+}
+
 /**
- * The events of the session's runs. Read with a larger message limit than the client's 4 MB:
+ * The histories of the session's runs. Read with a larger message limit than the client's 4 MB:
  * Temporal pages history by batches of events, and the two thousand assessments come in a page of ~7 MB.
  */
-async function eventsOfEveryRun(workflowId: string): Promise<temporal.api.history.v1.IHistoryEvent[]> {
+async function historiesOfEveryRun(workflowId: string): Promise<temporal.api.history.v1.IHistory[]> {
   const connection = await Connection.connect({ address: harness.address, channelArgs: { 'grpc.max_receive_message_length': 64 * 1024 * 1024 } });
   try {
     const client = new Client({ connection });
-    const events: temporal.api.history.v1.IHistoryEvent[] = [];
+    const histories: temporal.api.history.v1.IHistory[] = [];
     for await (const execution of client.workflow.list({ query: `WorkflowId = "${workflowId}"` })) {
-      events.push(...((await client.workflow.getHandle(workflowId, execution.runId).fetchHistory()).events ?? []));
+      histories.push(await client.workflow.getHandle(workflowId, execution.runId).fetchHistory());
     }
-    return events;
+    return histories;
   } finally {
     await connection.close();
   }
