@@ -56,6 +56,20 @@ describe('planToolBatches', () => {
     for (const batch of batches) expect(batch.concurrent).toBe(batch.calls.length > 1);
   });
 
+  it('splits runs exactly where checking every pair of paths would, on many random paths', () => {
+    const parts = ['', '/', 'w', 'a', 'a/', 'src', 'src2', '.', 'x.ts', '//'];
+    let seed = 7;
+    const pick = () => parts[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % parts.length] as string;
+    for (let round = 0; round < 200; round++) {
+      const plan = Array.from({ length: 12 }, (_, index) => {
+        const target = ['/', pick(), pick(), '/', pick(), pick()].join('').replace(/^\/?/, index % 5 === 0 ? '' : '/');
+        const access = index % 3 === 0 ? 'read' : 'write';
+        return { id: `c${index}`, name: 'tool', summary: '', concurrency: { mode: 'path', path: target, access } };
+      });
+      expect(planToolBatches(plan)).toEqual(pairwiseBatches(plan));
+    }
+  });
+
   it('puts every exclusive call in a batch of its own', () => {
     const plan = calls('p', 'x', '/w/a', 'x', 'p', 'p');
     const batches = planToolBatches(plan);
@@ -65,6 +79,20 @@ describe('planToolBatches', () => {
     }
   });
 });
+
+/** The batches of path-scoped calls as found by checking each call against every path of its run. */
+function pairwiseBatches(plan: ToolCallPlan[]): { concurrent: boolean; calls: ToolCallPlan[] }[] {
+  const runs: ToolCallPlan[][] = [[]];
+  for (const each of plan) {
+    const run = runs.at(-1) as ToolCallPlan[];
+    const access = (c: ToolCallPlan) => (c.concurrency.mode === 'path' ? c.concurrency.access : undefined);
+    const pathOf = (c: ToolCallPlan) => (c.concurrency.mode === 'path' ? c.concurrency.path : '');
+    const clash = run.some((other) => (access(each) !== 'read' || access(other) !== 'read') && pathsOverlap(pathOf(other), pathOf(each)));
+    if (clash) runs.push([each]);
+    else run.push(each);
+  }
+  return runs.filter((run) => run.length).map((run) => ({ concurrent: run.length > 1, calls: run }));
+}
 
 describe('pathsOverlap', () => {
   it.each<[a: string, b: string, overlap: boolean]>([
