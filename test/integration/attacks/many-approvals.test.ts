@@ -3,14 +3,15 @@
 // or one workflow task passes the server's 4 MB message limit (the session failed) or the SDK's
 // 5 s limit (the worker process aborted, with every session on it). Or the reply holds 2,048
 // reads, which may all run side by side: past the server's 2,000 pending activities a workflow.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
 import { WORKFLOWS_PATH } from '../../../src/temporal/worker';
 import { type Harness } from '../../helpers/session-harness';
-import { resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
+import { waitFor } from '../../helpers/wait';
+import { humanApproves, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
 
 let harness: Harness;
 let world: AttackWorld;
@@ -67,6 +68,26 @@ test('2,048 reads in one reply run at most session.max_parallel_tool_calls at on
   expect(events.filter((event) => event.workflowTaskFailedEventAttributes)).toEqual([]);
   expect(mostToolCallsPending(events)).toBe(50);
   await expectEveryRunReplays(run.handle.workflowId);
+});
+
+test('a call waiting for a person holds no slot: the calls beside it run meanwhile, one at a time', async () => {
+  const bashrc = path.join(world.home, '.bashrc');
+  const before = readFileSync(bashrc, 'utf8');
+  const write = (target: string, content: string) => ({ name: 'write_file', arguments: { path: target, content } });
+  const script = () => ({ turns: [{ tool_calls: [write(bashrc, `${before}export EDITOR=vi\n`), write('a.txt', 'a\n'), write('b.txt', 'b\n')] }, { content: 'done' }] });
+  let writtenWhileWaiting = false;
+  const run = await runAttack(harness, world, script, { session: { max_parallel_tool_calls: 1 }, approvals: { timeout_seconds: 120 } }, async (handle, finished) => {
+    // The write of ~/.bashrc asks; the other two take the one slot while it waits.
+    const workspaceFile = (name: string) => path.join(world.workspace, name);
+    await waitFor(() => existsSync(workspaceFile('a.txt')) && existsSync(workspaceFile('b.txt')), { timeoutMs: 30_000, what: 'the writes beside the waiting one' }).then(
+      () => (writtenWhileWaiting = readFileSync(bashrc, 'utf8') === before),
+      () => undefined,
+    );
+    await humanApproves(world, '.bashrc')(handle, finished);
+  });
+  expect(writtenWhileWaiting).toBe(true);
+  expect(run.result).toMatchObject({ status: 'completed', toolCalls: 3 });
+  expect(readFileSync(bashrc, 'utf8')).toBe(`${before}export EDITOR=vi\n`);
 });
 
 /** The most tool activities scheduled and not yet closed at any point of the history. */
