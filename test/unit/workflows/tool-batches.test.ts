@@ -61,10 +61,9 @@ describe('planToolBatches', () => {
     let seed = 7;
     const pick = () => parts[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % parts.length] as string;
     for (let round = 0; round < 200; round++) {
-      const plan = Array.from({ length: 12 }, (_, index) => {
+      const plan = Array.from({ length: 12 }, (_, index): ToolCallPlan => {
         const target = ['/', pick(), pick(), '/', pick(), pick()].join('').replace(/^\/?/, index % 5 === 0 ? '' : '/');
-        const access = index % 3 === 0 ? 'read' : 'write';
-        return { id: `c${index}`, name: 'tool', summary: '', concurrency: { mode: 'path', path: target, access } };
+        return { id: `c${index}`, name: 'tool', summary: '', concurrency: { mode: 'path', path: target, access: index % 3 === 0 ? 'read' : 'write' } };
       });
       expect(planToolBatches(plan)).toEqual(pairwiseBatches(plan));
     }
