@@ -21,6 +21,7 @@ import { LocalPtyProcesses } from './background/local-pty-processes';
 import { shellExitCode, spawnInPty } from './local-pty';
 import type { BackgroundProcesses, EnvironmentHandle, ExecRequest, ExecResult, InteractiveCommand, TerminalEnvironment } from './terminal-environment';
 import { ExecDeadline, stoppedBeforeStart } from './exec-deadline';
+import { tooLongToStart } from './argument-limit';
 import { disarmNewNestedRepositories, disarmRepository, noteUnguardedStart, unguardedWorkspace } from './git-control';
 import { describeRemovals, watchFolder } from './folder-watch';
 import { gitDirectoryOf } from './git-repositories';
@@ -181,8 +182,8 @@ export class LocalEnvironment implements TerminalEnvironment {
     if (notStarted) return notStarted;
     const cwdFile = path.join(os.tmpdir(), `${CWD_FILE_PREFIX}${randomUUID()}`);
     const script = wrapCommand(request.command, cwd, cwdFile);
-    const tooLong = tooLongToStart(script);
-    if (tooLong) return { output: tooLong, exitCode: 126, timedOut: false, interrupted: false, cwd };
+    const tooLong = tooLongToStart(script, cwd);
+    if (tooLong) return tooLong;
     const output = new BoundedOutput(request.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);
     // Outside the sandbox (our own control scripts) no variable may change what bash itself runs,
     // and every program the script names comes from the trusted PATH, never from the workspace.
@@ -341,16 +342,6 @@ async function runsOurWrapper(pid: number): Promise<boolean> {
 /** Where a running command's output is kept until it ends (see CommandLog). */
 function logFileFor(id: string): string {
   return `${pidFileFor(id).slice(0, -'.pid'.length)}.log`;
-}
-
-/** What the kernel takes in one argument (MAX_ARG_STRLEN); the script is one, quoted. */
-const MAX_ARGUMENT_BYTES = 128 * 1024 - 1;
-
-/** Why the script cannot be started (E2BIG), in words the model can act on; undefined when it can. */
-function tooLongToStart(script: string): string | undefined {
-  const bytes = Buffer.byteLength(script);
-  if (bytes <= MAX_ARGUMENT_BYTES) return undefined;
-  return `The command was not started: quoted for the shell it is ${bytes} bytes, and the system passes at most ${MAX_ARGUMENT_BYTES} in one argument. Write the script to a file with write_file, then run the file.`;
 }
 
 /**

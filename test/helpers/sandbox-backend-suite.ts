@@ -2,6 +2,7 @@
 // backend's tests run against its driver: with a local stand-in behind the SDK seam, and live
 // when credentials are present. Everything is checked from inside the sandbox, through the driver.
 import type { EnvironmentDriver, EnvironmentHandle, TerminalEnvironment } from '../../src/environments/terminal-environment';
+import { expectLongCommandContract } from './long-command-contract';
 import { expectRealPathContract } from './real-path-contract';
 
 export interface SandboxSuiteSetup {
@@ -53,6 +54,10 @@ export function sandboxBehaviourTests(setup: () => SandboxSuiteSetup | Promise<S
     const result = await run('pwd');
     expect(result).toMatchObject({ exitCode: 0, timedOut: false, interrupted: false });
     expect(result.output.trim()).toBe(workdir);
+  });
+
+  test('a command too long once quoted is not started (exit 126, and what to do); a long one that fits runs', async () => {
+    await expectLongCommandContract((command, extra = {}) => run(command, extra));
   });
 
   test('a command reports its output and exit code; stderr is interleaved with stdout', async () => {

@@ -14,6 +14,7 @@ import { BoundHostFolders } from './bound-host-folders';
 import { DockerWorkspace } from './docker-workspace';
 import { captureExec, runExec, type StreamKind } from './run-exec';
 import { ExecDeadline, stoppedBeforeStart } from '../exec-deadline';
+import { tooLongToStart } from '../argument-limit';
 
 const DEFAULT_MAX_OUTPUT_CHARS = 50_000;
 /** After a kill was sent, how long to wait (beyond the grace period) before we stop reading. */
@@ -64,6 +65,9 @@ export class DockerEnvironment implements TerminalEnvironment {
     if (notStarted) return notStarted;
     const execId = request.id ?? randomUUID();
     const marker = `\u001e__hermes_cwd_${randomBytes(8).toString('hex')}__`;
+    const script = commandScript({ command: request.command, cwd, execId, marker, pty: Boolean(request.pty) });
+    const tooLong = tooLongToStart(script, cwd);
+    if (tooLong) return tooLong;
     const output = new BoundedOutput(request.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);
     const emit = (text: string) => {
       if (!text) return;
@@ -92,7 +96,7 @@ export class DockerEnvironment implements TerminalEnvironment {
 
     try {
       const exitCode = await runExec(this.container, {
-        cmd: ['bash', '-c', commandScript({ command: request.command, cwd, execId, marker, pty: Boolean(request.pty) })],
+        cmd: ['bash', '-c', script],
         tty: Boolean(request.pty),
         ...(request.env ? { env: request.env } : {}),
         onData: (kind, data) => {

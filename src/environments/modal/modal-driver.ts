@@ -12,6 +12,12 @@ import { ModalSdkApi } from './modal-sdk-api';
 
 export type ModalSettings = HermesConfig['terminal']['modal'];
 
+/**
+ * Modal takes 64 KiB for all of an exec's arguments (the SDK's validateExecArgs): the script gets
+ * that less 4 KiB for `bash -c` and the variables exported before it.
+ */
+const MAX_SCRIPT_BYTES = 60 * 1024;
+
 export interface ModalDriverOptions {
   /** The Modal seam; the real SDK when omitted (tests give a local stand-in). */
   api?: ModalApi;
@@ -74,6 +80,7 @@ export class ModalDriver implements EnvironmentDriver {
     if (!handle.id) throw new BackendUnavailableError('The Modal environment has not been started (no sandbox id)');
     return new ShellEnvironment(handle, {
       run: this.runner(handle.id),
+      maxScriptBytes: MAX_SCRIPT_BYTES,
       ...(this.options.killGraceMs !== undefined ? { killGraceMs: this.options.killGraceMs } : {}),
     });
   }

@@ -12,6 +12,7 @@ import { CwdMarkerFilter } from './cwd-marker-filter';
 import { ExecWorkspace } from './exec-workspace';
 import type { ShellRunner } from './shell-runner';
 import { ExecDeadline, stoppedBeforeStart } from '../exec-deadline';
+import { tooLongToStart } from '../argument-limit';
 
 export interface ShellEnvironmentOptions {
   run: ShellRunner;
@@ -26,6 +27,8 @@ export interface ShellEnvironmentOptions {
    * before the kill scripts, which must still run when a command has used up such a limit.
    */
   commandPrelude?: string;
+  /** What the backend takes in the argument that carries a command; the kernel's MAX_ARG_STRLEN unless less. */
+  maxScriptBytes?: number;
 }
 
 const DEFAULT_MAX_OUTPUT_CHARS = 50_000;
@@ -67,6 +70,9 @@ export class ShellEnvironment implements TerminalEnvironment {
     const command = request.pty ? underPseudoTerminal(request.command) : request.command;
     const wrapped = wrapCommand({ command, cwd, pidFile, cwdMarker: filter.marker });
     const script = this.options.commandPrelude ? `${this.options.commandPrelude}\n${wrapped}` : wrapped;
+    // Each driver hands the script to bash as one argument, in its sandbox.
+    const tooLong = tooLongToStart(script, cwd, this.options.maxScriptBytes);
+    if (tooLong) return tooLong;
     const output = new BoundedOutput(request.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS);
     // A terminal ends lines with \r\n; the model sees \n as on the pipe path.
     const lineEnds = request.pty ? new CrlfToLf() : undefined;

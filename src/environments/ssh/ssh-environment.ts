@@ -6,6 +6,7 @@ import os from 'node:os';
 import { ExecBackgroundProcesses } from '../background/exec-background-processes';
 import { BoundedOutput } from '../bounded-output';
 import { stoppedBeforeStart } from '../exec-deadline';
+import { tooLongToStart } from '../argument-limit';
 import type { BackgroundProcesses, EnvironmentHandle, ExecRequest, ExecResult, TerminalEnvironment } from '../terminal-environment';
 import { watchChannel, type ChannelOutcome, type WatchedChannel } from './command-channel';
 import { execScript, killScript, parseControl, readCwdScript, readRunLogScript, runIdFor } from './remote-scripts';
@@ -66,6 +67,9 @@ export class SshEnvironment implements TerminalEnvironment {
     if (notStarted) return notStarted;
     const runId = runIdFor(request.id ?? `run-${randomUUID()}`);
     const script = execScript({ command: request.command, cwd, env: { ...this.options.env, ...request.env }, runId, pty, pidFile: request.id !== undefined });
+    // The remote login shell is handed it as one argument (`$SHELL -c <script>`).
+    const tooLong = tooLongToStart(script, cwd);
+    if (tooLong) return tooLong;
     // Throws BackendUnavailableError when the host cannot be reached: nothing has run yet.
     const { channel, connection } = await this.options.link.startCommand(script, { pty });
 

@@ -3,6 +3,7 @@
 import { captureExec } from '../../../src/environments/docker/run-exec';
 import type { DockerDriver } from '../../../src/environments/docker/docker-driver';
 import type { EnvironmentHandle, TerminalEnvironment } from '../../../src/environments/terminal-environment';
+import { expectLongCommandContract } from '../../helpers/long-command-contract';
 import { describeWithService } from '../../helpers/services';
 import { waitFor } from '../../helpers/wait';
 import { DOCKER_SERVICE_ENV, dockerClient, newHandle, testDriver } from './docker-fixtures';
@@ -74,6 +75,10 @@ describeWithService('docker', DOCKER_SERVICE_ENV, 'docker backend: commands', (s
     expect(result).toMatchObject({ exitCode: 130, interrupted: true, timedOut: false });
     expect(result.output).toContain('[Command interrupted]');
     expect((await run('kill -0 -- -"$(cat /tmp/abort-group)" 2>/dev/null && echo alive || echo gone')).output).toBe('gone\n');
+  });
+
+  test('a command too long once quoted is not started (exit 126, and what to do); a long one that fits runs', async () => {
+    await expectLongCommandContract((command, extra = {}) => environment.exec({ command, timeoutMs: 20_000, ...extra }));
   });
 
   test('pty mode runs the command on a terminal', async () => {

@@ -93,6 +93,17 @@ describe('[local stand-in for Modal] Modal backend', () => {
     await modal.destroy(handle);
   });
 
+  test('[local stand-in for Modal] a command past the 64 KiB exec-argument limit, though short enough for a kernel, is not started and says so', async () => {
+    const modal = driver();
+    const handle = await modal.start(handleFor());
+    const environment = await modal.attach(handle);
+    const result = await environment.exec({ command: `echo ${'x'.repeat(70_000)} | wc -c`, timeoutMs: 10_000 });
+    expect(result).toMatchObject({ exitCode: 126, timedOut: false });
+    expect(result.output).toMatch(/^The command was not started: .* at most 61440 in one argument\. Write the script to a file with write_file/);
+    expect((await environment.exec({ command: `echo ${'x'.repeat(50_000)} | wc -c`, timeoutMs: 10_000 })).output.trim()).toBe('50001');
+    await modal.destroy(handle);
+  });
+
   describe('[local stand-in for Modal] shared sandbox behaviour', () => {
     sandboxBehaviourTests(() => ({ newDriver: driver, handle: handleFor() }));
   });

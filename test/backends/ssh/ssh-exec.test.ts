@@ -1,6 +1,7 @@
 // Commands on the SSH backend against the real test sshd: output, exit codes and signals, PTY,
 // the session cwd and environment, timeouts and cancellation that kill the remote process group,
 // a later worker stopping an orphaned command, and 20 commands at once over one connection.
+import { expectLongCommandContract } from '../../helpers/long-command-contract';
 import { describeWithService } from '../../helpers/services';
 import type { SshDriver } from '../../../src/environments/ssh/ssh-driver';
 import type { TerminalEnvironment } from '../../../src/environments/terminal-environment';
@@ -47,6 +48,10 @@ describeWithService('sshd', SSH_SERVICE_ENV, 'ssh backend: commands', (serviceEn
     expect(terminated.output).toContain('SIGTERM');
     // A child killed by a signal is the shell's ordinary 128+n status.
     expect((await environment.exec({ command: 'sleep 30 & kill -KILL $!; wait $!', timeoutMs: 10_000 })).exitCode).toBe(137);
+  });
+
+  test('a command too long once quoted is not started (exit 126, and what to do); a long one that fits runs', async () => {
+    await expectLongCommandContract((command, extra = {}) => environment.exec({ command, timeoutMs: 20_000, ...extra }));
   });
 
   test('pty: true runs the command on a pseudo-terminal, with stderr folded into it', async () => {
