@@ -410,7 +410,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
       return slots.run(() => run(call));
     };
     // Refusals written by one activity; should it fail even after retries, each call goes alone, as any call would.
-    const storeRefusals = async (calls: ToolCallPlan[], refusals: RefusedCalls) => {
+    const writeRefusals = async (calls: ToolCallPlan[], refusals: RefusedCalls) => {
       const startedMs = Date.now();
       let outcomes: ToolOutcome[];
       try {
@@ -437,7 +437,7 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
         const together = refused.refusedRun(batches, index);
         if (!together.length) for (const call of batch.calls) await run(call);
         else {
-          await storeRefusals(together, refused);
+          await writeRefusals(together, refused);
           index += together.length - 1;
         }
       }
