@@ -53,7 +53,10 @@ test('a user plugin adds a tool and a pre_tool_call hook that blocks a call, wit
     // What the hook decided is in the activity's recorded result, so a replay reads it rather than asking again.
     const history = await handle.fetchHistory();
     const completed = history.events?.filter((event) => event.activityTaskCompletedEventAttributes) ?? [];
-    const outcomes = completed.flatMap((event) => event.activityTaskCompletedEventAttributes?.result?.payloads ?? []).map((payload) => defaultPayloadConverter.fromPayload(payload));
+    // (A blocked call is written with the other refusals of its turn: their outcomes come as a list.)
+    const outcomes = completed
+      .flatMap((event) => event.activityTaskCompletedEventAttributes?.result?.payloads ?? [])
+      .flatMap((payload) => [defaultPayloadConverter.fromPayload<unknown>(payload)].flat());
     expect(outcomes).toContainEqual(expect.objectContaining({ blockedBy: 'plugin:guard', ok: false }));
     // Each call asked the hook once (gated calls at assessment, the others in their activity); nobody was asked to approve.
     const lines = readFileSync(events, 'utf8').trim().split('\n');
