@@ -124,6 +124,8 @@ const SHARED_APPROVAL_DEADLINES_PATCH = 'shared-approval-deadlines';
 const BOUNDED_PARALLEL_CALLS_PATCH = 'bounded-parallel-calls';
 /** Histories recorded before refused calls were written together replay an executeTool activity each. */
 const REFUSALS_TOGETHER_PATCH = 'refusals-stored-together';
+/** How much of the refused calls' summaries names their activity in the Web UI. */
+const REFUSALS_SUMMARY_CHARS = 1000;
 /** The failure type of a root session whose start no key the worker trusts signed. */
 export const START_REFUSED = 'Hermes.Session.StartRefused';
 /** How long an idle parent waits, after a report, for its other children's before the model reads them. */
@@ -414,9 +416,11 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
       const startedMs = Date.now();
       let outcomes: ToolOutcome[];
       try {
-        outcomes = await activities.storeRefusals(
+        // The Web UI names each call, as it names a tool activity.
+        const summary = `refused: ${calls.map((call) => call.summary).join('; ')}`.slice(0, REFUSALS_SUMMARY_CHARS);
+        outcomes = await activities.storeRefusals.executeWithOptions({ ...activities.refusalOptions, summary }, [
           calls.map((call) => ({ sessionId: input.sessionId, seq: seqOf.get(call.id) as number, assistantSeq: turn.seq, toolCallId: call.id, name: call.name, environment: state.environment, gate: refusals.refusalOf(call) })),
-        );
+        ]);
       } catch (error) {
         if (isCancellation(error)) throw error;
         for (const call of calls) await run(call);

@@ -54,13 +54,15 @@ export function sessionActivities(limits: SessionLimits, toolTaskQueue?: string)
   const { callModel } = proxyActivities<HermesActivities>(modelOptions);
   const { executeTool, callMcpTool } = proxyActivities<HermesActivities>(toolOptions);
   // Refused calls run nothing: writing fifty of them takes well under a minute.
-  const { storeRefusals } = proxyActivities<HermesActivities>({ ...onToolQueue, startToCloseTimeout: '1 minute', retry: { initialInterval: '1 second', maximumAttempts: 5 } });
+  const refusalOptions: ActivityOptions = { ...onToolQueue, startToCloseTimeout: '1 minute', retry: { initialInterval: '1 second', maximumAttempts: 5 } };
+  const { storeRefusals } = proxyActivities<HermesActivities>(refusalOptions);
   // Listing connects to every server (npx may first download one): bounded by the connect timeouts.
   const { listMcpTools } = proxyActivities<HermesActivities>({ startToCloseTimeout: '5 minutes', heartbeatTimeout: '30 seconds', retry: { initialInterval: '2 seconds', maximumAttempts: 3 } });
   return {
     modelOptions,
     toolOptions,
     codeOptions,
+    refusalOptions,
     verifySessionStart,
     prepareSession: bookkeeping.prepareSession,
     finishSession: bookkeeping.finishSession,

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
 import { WORKFLOWS_PATH } from '../../../src/temporal/worker';
@@ -43,6 +44,10 @@ test('two thousand dangerous calls in one reply are each asked about, time out u
   // Refused, they only write their refusals: many to an activity, not one each, one after another.
   const toolActivities = events.filter((event) => /^(executeTool|storeRefusals)$/.test(event.activityTaskScheduledEventAttributes?.activityType?.name ?? ''));
   expect(toolActivities.length).toBeLessThan(100);
+  // Each still names its calls in the Web UI.
+  const refusals = toolActivities.filter((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'storeRefusals');
+  expect(refusals.length).toBeGreaterThan(0);
+  for (const event of refusals) expect(defaultPayloadConverter.fromPayload(event.userMetadata?.summary ?? {})).toMatch(/^refused: terminal: rm -rf reports-\d+/);
   // (A task the server failed for what arrived while it ran; one slow on a loaded machine may still time out.)
   const overflowed = temporal.api.enums.v1.WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_FORCE_CLOSE_COMMAND;
   expect(events.filter((event) => event.workflowTaskFailedEventAttributes?.cause === overflowed)).toEqual([]);
