@@ -12,6 +12,11 @@ import { describeWithService } from '../../helpers/services';
 import { connectHarness, toolResults, uniqueName, withScriptedSession, type Harness } from '../../helpers/session-harness';
 import { newHandle, run, SSH_SERVICE_ENV, sshSection, testDriver } from './ssh-fixtures';
 
+// The side-channel flood below hung for its whole 60 s (no output at all) in two CI runs and in four
+// of about fourteen runs by hand, always beside other suites, and never when run again: the cause is
+// not found yet (see the project's notes). Once more before a failure counts.
+jest.retryTimes(1, { logErrorsBeforeRetry: true });
+
 describeWithService('sshd', SSH_SERVICE_ENV, 'ssh backend: attacks on the worker through the host', (serviceEnv) => {
   let driver: SshDriver;
   let handle: EnvironmentHandle;
