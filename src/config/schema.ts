@@ -258,6 +258,12 @@ export const configSchema = z
          * server's 2,000 pending activities per workflow, which a reply of 2,048 reads passed.
          */
         max_parallel_tool_calls: positiveInt.max(1000).default(64),
+        /**
+         * Background processes (notify_on_complete) watched at once, each by an activity; the others
+         * are watched as those end. With max_parallel_tool_calls, below the server's 2,000 pending
+         * activities per workflow, which a model starting thousands of processes passed.
+         */
+        max_parallel_watches: positiveInt.max(900).default(256),
       })
       .strict()
       .prefault({}),

@@ -49,6 +49,7 @@ export function sessionInputFrom(options: StartSessionOptions, sessionId: string
       modelRetryInitialIntervalMs: config.model.retry_initial_interval_ms,
       toolTimeoutSeconds: config.terminal.max_foreground_timeout_seconds + 60,
       maxParallelToolCalls: config.session.max_parallel_tool_calls,
+      maxParallelWatches: config.session.max_parallel_watches,
       ...options.limits,
     },
     delegation: delegationSettingsFrom(config),

@@ -122,6 +122,8 @@ const ASSESS_IN_BATCHES_PATCH = 'assess-in-batches';
 const SHARED_APPROVAL_DEADLINES_PATCH = 'shared-approval-deadlines';
 /** Histories recorded before a turn ran at most limits.maxParallelToolCalls calls at once replay all of a batch at once. */
 const BOUNDED_PARALLEL_CALLS_PATCH = 'bounded-parallel-calls';
+/** Histories recorded before background watches were limited (limits.maxParallelWatches) replay every watch at once. */
+const BOUNDED_WATCHES_PATCH = 'bounded-background-watches';
 /** Histories recorded before refused calls were written together replay an executeTool activity each. */
 const REFUSALS_TOGETHER_PATCH = 'refusals-stored-together';
 /** How much of the refused calls' summaries names their activity in the Web UI. */
@@ -207,8 +209,10 @@ export async function agentSession(input: SessionInput): Promise<SessionResult> 
     approvalViewsQueued = true;
     void Promise.resolve().then(showApprovals);
   }, { assessInBatches, sharedDeadlines });
-  const watches = new BackgroundWatches(input.resume ?? {}, (processId) =>
-    activities.watchBackgroundProcess({ environment: state.environment, processId, sessionId: input.sessionId }),
+  const watches = new BackgroundWatches(
+    input.resume ?? {},
+    (processId) => activities.watchBackgroundProcess({ environment: state.environment, processId, sessionId: input.sessionId }),
+    { atOnce: limits.maxParallelWatches, holds: () => patched(BOUNDED_WATCHES_PATCH) },
   );
   setHandler(statusQuery, () => ({
     ...state.statusView(approvals.pending()),

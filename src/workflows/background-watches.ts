@@ -1,7 +1,11 @@
 // Background processes started with notify_on_complete: each is watched by a long activity, and
 // when it ends its notification waits here until the next model turn. A session whose model is
-// done but whose watched processes still run waits for them instead of ending.
+// done but whose watched processes still run waits for them instead of ending. At most so many
+// watches run at once: a model starting thousands of processes would otherwise pass the server's
+// 2,000 pending activities per workflow, and every task after that fails. The others are watched
+// as slots free; a process that ended meanwhile is reported at once.
 import { CancellationScope, condition } from '@temporalio/workflow';
+import { CallSlots } from './call-slots';
 
 /**
  * Notifications waiting for the next turn, in characters: they go to the model in one message and
@@ -15,15 +19,25 @@ export interface WatchCarryOver {
   pendingNotifications: string[];
 }
 
+export interface WatchLimit {
+  /** Watches running at once, at most (session.max_parallel_watches). */
+  atOnce: number;
+  /** Whether the limit holds here: false in histories recorded before it, which started every watch at once. */
+  holds: () => boolean;
+}
+
 export class BackgroundWatches {
   private readonly watching = new Set<string>();
   private readonly notifications: string[];
   private readonly scope = new CancellationScope();
+  private readonly slots: CallSlots;
 
   constructor(
     carry: Partial<WatchCarryOver>,
     private readonly watch: (processId: string) => Promise<{ notification: string }>,
+    private readonly limit: WatchLimit,
   ) {
+    this.slots = new CallSlots(limit.atOnce);
     this.notifications = [...(carry.pendingNotifications ?? [])];
     for (const processId of carry.watchedProcesses ?? []) this.start(processId);
   }
@@ -31,8 +45,11 @@ export class BackgroundWatches {
   start(processId: string): void {
     if (this.watching.has(processId)) return;
     this.watching.add(processId);
+    const watch = () => this.watch(processId);
+    // Asked only once the slots are full: histories that never filled them replay as before.
+    const unbounded = this.slots.full && !this.limit.holds();
     this.scope
-      .run(() => this.watch(processId))
+      .run(unbounded ? watch : () => this.slots.run(watch))
       .then((result) => this.receive(result.notification))
       .catch(() => undefined) // cancelled at session end, or the watch gave up: nothing to say
       .finally(() => this.watching.delete(processId));

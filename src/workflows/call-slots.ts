@@ -10,6 +10,11 @@ export class CallSlots {
 
   constructor(private readonly limit: number) {}
 
+  /** Whether work asking now would wait for a slot. */
+  get full(): boolean {
+    return this.running >= this.limit;
+  }
+
   /** Runs `work` once a slot is free, and frees it when `work` settles. */
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.running >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));

@@ -54,6 +54,8 @@ export interface SessionLimits {
   subagentCheckSeconds: number;
   /** A turn's calls running at once, at most (session.max_parallel_tool_calls). */
   maxParallelToolCalls: number;
+  /** Background processes watched at once, at most (session.max_parallel_watches). */
+  maxParallelWatches: number;
 }
 
 export const DEFAULT_SESSION_LIMITS: SessionLimits = {
@@ -65,6 +67,7 @@ export const DEFAULT_SESSION_LIMITS: SessionLimits = {
   turnsPerRun: 200,
   subagentCheckSeconds: 300,
   maxParallelToolCalls: 64,
+  maxParallelWatches: 256,
 };
 
 /** The little state a session carries into its next run. */

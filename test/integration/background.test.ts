@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CancelledFailure, type WorkflowFailedError } from '@temporalio/client';
 import { connectHarness, replaySessionHistory, sessionIdOf, toolResults, withScriptedSession, type Harness } from '../helpers/session-harness';
+import { mostActivitiesPending } from '../helpers/history-events';
 import { markedSleep, pidsRunning } from '../helpers/processes';
 import { waitFor } from '../helpers/wait';
 
@@ -51,6 +52,25 @@ test('a process that ends while the model gives its last answer is still told to
     expect(result).toMatchObject({ status: 'completed', answer: 'It ended with exit code 4.', turns: 3 });
     const [started] = await toolResults(store, handle);
     expect(String(model.requests[2]?.messages.at(-1)?.content)).toMatch(new RegExp(`^\\[IMPORTANT: Background process ${String(started!.session_id)} exited \\(exit code 4\\)`));
+  });
+});
+
+test('at most session.max_parallel_watches processes are watched at once; the others as those end, and each is reported once', async () => {
+  // Watched all at once, a model starting thousands passed the server's 2,000 pending activities a workflow.
+  const processes = 8;
+  const start = (index: number) => ({ name: 'terminal', arguments: { command: `sleep 3; echo finished-${index}`, background: true, notify_on_complete: true } });
+  const script = { turns: [{ tool_calls: Array.from({ length: processes }, (_, index) => start(index)) }, ...Array.from({ length: processes + 1 }, () => ({ content: 'noted' }))] };
+  await withScriptedSession(harness, { script, config: { session: { max_parallel_watches: 3 } } }, async ({ handle, store }) => {
+    expect(await handle.result()).toMatchObject({ status: 'completed' });
+    const started = (await toolResults(store, handle)).map((result) => String(result.session_id));
+    expect(new Set(started).size).toBe(processes);
+    const told = (await store.getMessages(sessionIdOf(handle))).filter((message) => message.role === 'user').map((message) => message.content ?? '');
+    for (const processId of started) {
+      expect(told.join('\n').match(new RegExp(`Background process ${processId} completed normally`, 'g'))).toHaveLength(1);
+    }
+    const history = await handle.fetchHistory();
+    expect(mostActivitiesPending(history.events ?? [], 'watchBackgroundProcess')).toBe(3);
+    await replaySessionHistory(handle);
   });
 });
 

@@ -10,6 +10,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
 import { WORKFLOWS_PATH } from '../../../src/temporal/worker';
+import { mostActivitiesPending } from '../../helpers/history-events';
 import { type Harness } from '../../helpers/session-harness';
 import { waitFor } from '../../helpers/wait';
 import { humanApproves, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
@@ -71,7 +72,7 @@ test('2,048 reads in one reply run at most session.max_parallel_tool_calls at on
   // Scheduled all at once, the server refused every task that scheduled them (2,000 pending at most).
   const events = await eventsOfEveryRun(run.handle.workflowId);
   expect(events.filter((event) => event.workflowTaskFailedEventAttributes)).toEqual([]);
-  expect(mostToolCallsPending(events)).toBe(50);
+  expect(mostActivitiesPending(events, 'executeTool')).toBe(50);
   await expectEveryRunReplays(run.handle.workflowId);
 });
 
@@ -94,26 +95,6 @@ test('a call waiting for a person holds no slot: the calls beside it run meanwhi
   expect(run.result).toMatchObject({ status: 'completed', toolCalls: 3 });
   expect(readFileSync(bashrc, 'utf8')).toBe(`${before}export EDITOR=vi\n`);
 });
-
-/** The most tool activities scheduled and not yet closed at any point of the history. */
-function mostToolCallsPending(events: temporal.api.history.v1.IHistoryEvent[]): number {
-  let tools = new Set<string>();
-  let pending = 0;
-  let most = 0;
-  for (const event of events) {
-    // Each run's events are numbered from 1.
-    if (String(event.eventId) === '1') [pending, tools] = [0, new Set<string>()];
-    const scheduled = event.activityTaskScheduledEventAttributes;
-    if (scheduled?.activityType?.name === 'executeTool') {
-      tools.add(String(event.eventId));
-      most = Math.max(most, (pending += 1));
-    }
-    const closed =
-      event.activityTaskCompletedEventAttributes ?? event.activityTaskFailedEventAttributes ?? event.activityTaskTimedOutEventAttributes ?? event.activityTaskCanceledEventAttributes;
-    if (closed && tools.delete(String(closed.scheduledEventId))) pending -= 1;
-  }
-  return most;
-}
 
 /** The events of the session's runs, in one list (each run's numbered from 1). */
 async function eventsOfEveryRun(workflowId: string): Promise<temporal.api.history.v1.IHistoryEvent[]> {

@@ -59,7 +59,7 @@ describe('defaults', () => {
       dev_server: { ip: '127.0.0.1', port: 7233, ui_port: 8233, db_file: path.join(home, 'temporal.db') },
     });
     expect(config.worker).toEqual({ max_concurrent_activities: 100, max_concurrent_workflow_tasks: 40, shutdown_grace_seconds: 30, connect_timeout_seconds: 600, max_cached_workflows: 200, max_eager_activities_per_task: 16 });
-    expect(config.session).toEqual({ max_turns: 50, toolsets: ['hermes-cli'], disabled_toolsets: [], cwd: projectDir, parallel_terminal: 'read_only', max_parallel_tool_calls: 64 });
+    expect(config.session).toEqual({ max_turns: 50, toolsets: ['hermes-cli'], disabled_toolsets: [], cwd: projectDir, parallel_terminal: 'read_only', max_parallel_tool_calls: 64, max_parallel_watches: 256 });
     expect(config.terminal).toMatchObject({
       backend: 'local',
       timeout_seconds: 180,
@@ -222,6 +222,11 @@ describe('bad values fail at once, naming the key, the reason and the source', (
     expect(load().mcp_servers.everything?.command).toBe('node');
     writeTrustedProjectConfig('mcp_servers:\n  evil:\n    command: sh\n');
     expect(configErrorOf(() => load())).toContain('mcp_servers: may not be set in the project file');
+  });
+
+  it('reports a limit on what runs at once that the server could not hold', () => {
+    const message = configErrorOf(() => load({ env: { HERMES__SESSION__MAX_PARALLEL_WATCHES: '5000' } }));
+    expect(message).toMatch(/session\.max_parallel_watches: .*900.*\(from environment\)/);
   });
 
   it('reports an unknown top-level key with its source', () => {

@@ -24,6 +24,7 @@ test('no more than the limit run at once; the rest start in the order they asked
   );
   await turns();
   expect(started).toEqual([0, 1]);
+  expect(slots.full).toBe(true);
   works[1]!.finish();
   await turns();
   expect(started).toEqual([0, 1, 2]);
@@ -34,6 +35,7 @@ test('no more than the limit run at once; the rest start in the order they asked
   works[3]!.finish();
   works[4]!.finish();
   expect(await all).toEqual([0, 1, 2, 3, 4]);
+  expect(slots.full).toBe(false);
 });
 
 test('a failing call frees its slot, and its failure reaches its caller', async () => {
