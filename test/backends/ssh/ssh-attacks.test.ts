@@ -12,11 +12,6 @@ import { describeWithService } from '../../helpers/services';
 import { connectHarness, toolResults, uniqueName, withScriptedSession, type Harness } from '../../helpers/session-harness';
 import { newHandle, run, SSH_SERVICE_ENV, sshSection, testDriver } from './ssh-fixtures';
 
-// The side-channel flood below hung for its whole 60 s (no output at all) in two CI runs and in four
-// of about fourteen runs by hand, always beside other suites, and never when run again: the cause is
-// not found yet (see the project's notes). Once more before a failure counts.
-jest.retryTimes(1, { logErrorsBeforeRetry: true });
-
 describeWithService('sshd', SSH_SERVICE_ENV, 'ssh backend: attacks on the worker through the host', (serviceEnv) => {
   let driver: SshDriver;
   let handle: EnvironmentHandle;
@@ -98,8 +93,11 @@ describeWithService('sshd', SSH_SERVICE_ENV, 'ssh backend: attacks on the worker
 
   test("a command flooding the wrapper's side channel costs the worker neither its memory nor its event loop", async () => {
     // The wrapper's saved stderr is open to the command through /proc: 20 MB of it, which the
-    // worker once parsed again with every chunk (about 17 s of its event loop, and 360 MB).
-    const flood = 'for f in /proc/$$/fd/*; do case ${f##*/} in 0|1|2) ;; *) head -c 20000000 /dev/zero | tr "\\0" A > "$f" 2>/dev/null ;; esac; done; cd /tmp && echo finished';
+    // worker once parsed again with every chunk (about 17 s of its event loop, and 360 MB). Bash
+    // keeps saved descriptors at 10 and above; the ones below are its passing pipes and the glob's
+    // own directory, and a `tr` that opened the shell's fd 3 while it was the `head | tr` pipe wrote
+    // into its own input and waited for ever (seen on a loaded machine).
+    const flood = 'n=0; for f in /proc/$$/fd/*; do case ${f##*/} in ?) ;; *) head -c 20000000 /dev/zero | tr "\\0" A > "$f" 2>/dev/null && n=$((n+1)) ;; esac; done; cd /tmp && echo "finished, $n flooded"';
     let lag = 0;
     let last = Date.now();
     const ticker = setInterval(() => {
@@ -110,7 +108,7 @@ describeWithService('sshd', SSH_SERVICE_ENV, 'ssh backend: attacks on the worker
     const started = Date.now();
     try {
       const result = await environment.exec({ command: flood, timeoutMs: 60_000, cwd: '/' });
-      expect(result.output).toContain('finished');
+      expect(result.output).toMatch(/finished, [1-9]\d* flooded/);
       expect(result.cwd).toBe('/tmp');
     } finally {
       clearInterval(ticker);
