@@ -1,5 +1,6 @@
-// Watching a background process for terminal(notify_on_complete=true): a long activity that polls
-// the process until it ends and returns the message the session should hear. It heartbeats while
+// Watching a background process for terminal(notify_on_complete=true): a long activity that waits
+// for the process to end (looked at with the environment's other watched processes, see
+// process-exit-watch.ts) and returns the message the session should hear. It heartbeats while
 // it waits, so a worker that dies is noticed and another one takes over the watch.
 import { Context } from '@temporalio/activity';
 import type { EnvironmentFactory } from '../environments/factory';
@@ -8,6 +9,7 @@ import type { BackgroundProcessInfo, EnvironmentHandle } from '../environments/t
 import { stripAnsi } from '../tools/terminal-output';
 import { redactFailure } from './execute-tool';
 import { startHeartbeat } from './heartbeat';
+import { ProcessExitWatch } from './process-exit-watch';
 import { clip } from './tool-call-summary';
 
 const POLL_INTERVAL_MS = 2000;
@@ -35,14 +37,14 @@ export interface WatchBackgroundProcessResult {
 
 export interface BackgroundActivityDeps {
   environments: EnvironmentFactory;
-  /** How often the process is polled (tests shorten it). */
+  /** How often watched processes are looked at (tests shorten it). */
   pollIntervalMs?: number;
   /** Hides secrets in the notification (it reaches history and the model); formats only when not given. */
   redactor?: SecretRedactor;
 }
 
 export function createBackgroundActivities(deps: BackgroundActivityDeps) {
-  const interval = deps.pollIntervalMs ?? POLL_INTERVAL_MS;
+  const exits = new ProcessExitWatch((handle) => deps.environments.attach(handle), deps.pollIntervalMs ?? POLL_INTERVAL_MS);
   const redactor = deps.redactor ?? createSecretRedactor();
   return {
     async watchBackgroundProcess(input: WatchBackgroundProcessInput): Promise<WatchBackgroundProcessResult> {
@@ -61,7 +63,7 @@ export function createBackgroundActivities(deps: BackgroundActivityDeps) {
           }
           heartbeat.update({ status: 'running' });
           // Rejects with a CancelledFailure when the activity is cancelled.
-          await context.sleep(interval);
+          await exits.ended(input.environment, input.processId, context.cancellationSignal);
         }
       } catch (error) {
         throw redactFailure(error, redactor);

@@ -83,6 +83,11 @@ export interface BackgroundProcesses {
   poll(id: string, tailChars?: number): Promise<{ info: BackgroundProcessInfo; outputTail: string } | undefined>;
   /** Lines of output: `offset` 0 means the last `limit` lines. */
   log(id: string, offset: number, limit: number): Promise<{ info: BackgroundProcessInfo; output: string; totalLines: number } | undefined>;
+  /**
+   * Which of `ids` still run, in one look (one command on exec-based backends): the ones missing
+   * from the answer ended or are unknown here. Watches of many processes share it.
+   */
+  running?(ids: readonly string[]): Promise<Set<string>>;
   /** Waits (bounded) for the process to exit. */
   wait(id: string, timeoutMs: number, signal?: AbortSignal): Promise<{ info: BackgroundProcessInfo; outputTail: string } | undefined>;
   /** Kills the whole process tree (TERM, then KILL). */

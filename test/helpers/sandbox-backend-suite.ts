@@ -155,8 +155,11 @@ export function sandboxBehaviourTests(setup: () => SandboxSuiteSetup | Promise<S
     const sleeper = await background.start({ command: 'sleep 120', cwd: workdir });
     expect((await background.poll(sleeper.id))?.info.status).toBe('running');
     expect((await background.list()).map((info) => info.id)).toEqual(expect.arrayContaining([ticker.id, reader.id, sleeper.id]));
+    // Watches of many processes look at them in one command.
+    expect(await background.running?.([ticker.id, reader.id, sleeper.id, 'proc_000000000000'])).toEqual(new Set([sleeper.id]));
     const killed = await background.kill(sleeper.id);
     expect(killed?.status).toBe('exited');
+    expect(await background.running?.([sleeper.id])).toEqual(new Set());
     expect(await alive(String(sleeper.pid))).toBe(false);
   });
 

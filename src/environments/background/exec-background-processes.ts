@@ -108,6 +108,15 @@ export class ExecBackgroundProcesses implements BackgroundProcesses {
     return info && { info, outputTail: rest.join('\n') };
   }
 
+  /** One command for any number of processes: those with their files and no exit status yet. */
+  async running(ids: readonly string[]): Promise<Set<string>> {
+    const asked = new Set(ids.filter((id) => this.base(id)));
+    if (!asked.size) return new Set();
+    const result = await this.control(`for f in ${shellQuote(this.stateDir)}/proc_*.json; do [ -f "\${f%.json}.exit" ] || [ ! -f "$f" ] || basename "$f" .json; done`);
+    if (result.exitCode !== 0) throw new Error(`Could not look at the background processes: ${result.output.trim() || `exit ${result.exitCode}`}`);
+    return new Set(result.output.split('\n').filter((id) => asked.has(id)));
+  }
+
   async log(id: string, offset: number, limit: number): Promise<{ info: BackgroundProcessInfo; output: string; totalLines: number } | undefined> {
     const base = this.base(id);
     if (!base) return undefined;

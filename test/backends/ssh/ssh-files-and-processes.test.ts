@@ -96,9 +96,11 @@ describeWithService('sshd', SSH_SERVICE_ENV, 'ssh backend: files and background 
     const token = uniqueSessionId('bg');
     const started = await environment.background.start({ command: `sleep 300 # ${token}`, cwd: root });
     await waitFor(() => remoteProcessExists(environment, token), { timeoutMs: 10_000, what: 'the background process' });
+    expect(await environment.background.running?.([started.id, 'proc_000000000000'])).toEqual(new Set([started.id]));
     const killed = await environment.background.kill(started.id);
     expect(killed?.status).toBe('exited');
     expect(await remoteProcessExists(environment, token)).toBe(false);
+    expect(await environment.background.running?.([started.id])).toEqual(new Set());
   });
 
   test('a PTY background process sees a terminal', async () => {

@@ -257,6 +257,27 @@ describe('notify_on_complete plumbing', () => {
       expect(beats.length).toBeGreaterThan(0);
     });
 
+    it('several processes watched at once are each reported as they end', async () => {
+      const started = await Promise.all(['0.2', '0.6', '1.0'].map(async (seconds) => String((await terminal({ command: `sleep ${seconds}; echo done-${seconds}`, background: true, notify_on_complete: true })).session_id)));
+      const results = await Promise.all(started.map((processId) => watch(new MockActivityEnvironment(), processId)));
+      expect(results.map((result) => [result.processId, result.status, result.outputTail])).toEqual([
+        [started[0], 'exited', 'done-0.2\n'],
+        [started[1], 'exited', 'done-0.6\n'],
+        [started[2], 'exited', 'done-1.0\n'],
+      ]);
+    });
+
+    it('tells in one look which of many processes still run, PTY ones among them', async () => {
+      const quick = String((await terminal({ command: 'true', background: true })).session_id);
+      const slow = String((await terminal({ command: 'sleep 30', background: true })).session_id);
+      const pty = String((await terminal({ command: 'sleep 30', background: true, pty: true })).session_id);
+      const background = context.environment.background;
+      await waitFor(async () => (await background.poll(quick))?.info.status === 'exited', { timeoutMs: 10_000, what: 'the quick process to end' });
+      expect(await background.running?.([quick, slow, pty, 'proc_000000000000', '../../etc/passwd'])).toEqual(new Set([slow, pty]));
+      await background.kill(slow);
+      expect(await background.running?.([quick, slow, pty])).toEqual(new Set([pty]));
+    });
+
     it('keeps only the last 2000 characters of output', async () => {
       const { session_id: processId } = await terminal({ command: "head -c 5000 /dev/zero | tr '\\0' x; echo; echo END", background: true });
       const result = await watch(new MockActivityEnvironment(), processId);
