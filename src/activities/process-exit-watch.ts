@@ -8,7 +8,7 @@ import type { EnvironmentHandle, TerminalEnvironment } from '../environments/ter
 interface Waiter {
   processId: string;
   ended: () => void;
-  failed: (error: unknown) => void;
+  failed: (error: Error) => void;
 }
 
 interface Group {
@@ -32,13 +32,13 @@ export class ProcessExitWatch {
    */
   ended(handle: EnvironmentHandle, processId: string, signal: AbortSignal): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      if (signal.aborted) return reject(signal.reason);
+      if (signal.aborted) return reject(asError(signal.reason));
       const key = environmentKey(handle);
       let group = this.groups.get(key);
       const starting = !group;
       if (!group) this.groups.set(key, (group = { handle, waiters: new Set() }));
       const members = group.waiters;
-      const onAbort = () => settle(() => reject(signal.reason));
+      const onAbort = () => settle(() => reject(asError(signal.reason)));
       const settle = (then: () => void) => {
         members.delete(waiter);
         signal.removeEventListener('abort', onAbort);
@@ -64,7 +64,7 @@ export class ProcessExitWatch {
       } catch (error) {
         group.environment = undefined;
         // Each watch fails as its own poll did, and its activity's retry starts a new look.
-        for (const waiter of waiters) waiter.failed(error);
+        for (const waiter of waiters) waiter.failed(asError(error));
       }
     }
     if (this.groups.get(key) === group) this.groups.delete(key);
@@ -74,4 +74,9 @@ export class ProcessExitWatch {
 /** One group per backend instance and session: the handle's cwd follows `cd` and does not matter here. */
 function environmentKey(handle: EnvironmentHandle): string {
   return JSON.stringify([handle.backend, handle.id ?? '', handle.sessionId ?? '']);
+}
+
+/** An activity's cancellation reason is a CancelledFailure; anything else is wrapped. */
+function asError(reason: unknown): Error {
+  return reason instanceof Error ? reason : new Error(String(reason));
 }
