@@ -2,12 +2,13 @@
 // for the process to end (looked at with the environment's other watched processes, see
 // process-exit-watch.ts) and returns the message the session should hear. It heartbeats while
 // it waits, so a worker that dies is noticed and another one takes over the watch.
-import { Context } from '@temporalio/activity';
+import { CompleteAsyncError, Context } from '@temporalio/activity';
 import type { EnvironmentFactory } from '../environments/factory';
 import { createSecretRedactor, safeTail, type SecretRedactor } from '../environments/secret-redaction';
-import type { BackgroundProcessInfo, EnvironmentHandle } from '../environments/terminal-environment';
+import type { BackgroundProcessInfo, EnvironmentHandle, TerminalEnvironment } from '../environments/terminal-environment';
 import { stripAnsi } from '../tools/terminal-output';
 import { redactFailure } from './execute-tool';
+import type { HandedWatches } from './handed-watches';
 import { startHeartbeat } from './heartbeat';
 import { ProcessExitWatch } from './process-exit-watch';
 import { clip } from './tool-call-summary';
@@ -41,35 +42,58 @@ export interface BackgroundActivityDeps {
   pollIntervalMs?: number;
   /** Hides secrets in the notification (it reaches history and the model); formats only when not given. */
   redactor?: SecretRedactor;
+  /** Where a watch of a running process waits without holding a worker slot; in its activity when absent. */
+  handedWatches?: HandedWatches;
 }
 
 export function createBackgroundActivities(deps: BackgroundActivityDeps) {
   const exits = new ProcessExitWatch((handle) => deps.environments.attach(handle), deps.pollIntervalMs ?? POLL_INTERVAL_MS);
   const redactor = deps.redactor ?? createSecretRedactor();
+
+  /** How the process ended, or undefined while it runs. */
+  const lookAt = async (environment: TerminalEnvironment, processId: string): Promise<WatchBackgroundProcessResult | undefined> => {
+    // A little more than shown, so a word cut in two at its start can be told apart (see safeTail).
+    const state = await environment.background.poll(processId, 2 * NOTIFICATION_OUTPUT_CHARS);
+    if (state && state.info.status !== 'exited') return undefined;
+    const outputTail = safeTail(stripAnsi(state?.outputTail ?? ''), NOTIFICATION_OUTPUT_CHARS);
+    return watchResult(processId, redactor.redact(state?.info.command ?? ''), state?.info, redactor.redact(outputTail));
+  };
+
+  /** Waits, with the environment's other watched processes, until the process ends (`signal` stops the wait). */
+  const untilEnded = async (environment: TerminalEnvironment, input: WatchBackgroundProcessInput, signal: AbortSignal, stillRunning = () => {}): Promise<WatchBackgroundProcessResult> => {
+    for (;;) {
+      await exits.ended(input.environment, input.processId, signal);
+      const ended = await lookAt(environment, input.processId);
+      if (ended) return ended;
+      stillRunning();
+    }
+  };
+
   return {
     async watchBackgroundProcess(input: WatchBackgroundProcessInput): Promise<WatchBackgroundProcessResult> {
       const context = Context.current();
-      const heartbeat = startHeartbeat({ processId: input.processId, status: 'running' }, { immediate: true });
+      const details = { processId: input.processId, status: 'running' };
+      const heartbeat = startHeartbeat(details, { immediate: true });
+      let environment: TerminalEnvironment;
       try {
-        const environment = await deps.environments.attach(input.environment);
-        let command = '';
-        for (;;) {
-          // A little more than shown, so a word cut in two at its start can be told apart (see safeTail).
-          const state = await environment.background.poll(input.processId, 2 * NOTIFICATION_OUTPUT_CHARS);
-          command = state?.info.command ?? command;
-          if (!state || state.info.status === 'exited') {
-            const outputTail = safeTail(stripAnsi(state?.outputTail ?? ''), NOTIFICATION_OUTPUT_CHARS);
-            return watchResult(input.processId, redactor.redact(command), state?.info, redactor.redact(outputTail));
-          }
-          heartbeat.update({ status: 'running' });
-          // Rejects with a CancelledFailure when the activity is cancelled.
-          await exits.ended(input.environment, input.processId, context.cancellationSignal);
-        }
+        environment = await deps.environments.attach(input.environment);
+        const ended = await lookAt(environment, input.processId);
+        if (ended) return ended;
+        // Rejects with a CancelledFailure when the activity is cancelled.
+        if (!deps.handedWatches?.accepting) return await untilEnded(environment, input, context.cancellationSignal, () => heartbeat.update(details));
       } catch (error) {
         throw redactFailure(error, redactor);
       } finally {
         heartbeat.stop();
       }
+      // The process runs: the wait goes on outside the activity, holding no worker slot.
+      const watching = environment;
+      deps.handedWatches.take(context.info.taskToken, details, (signal) =>
+        untilEnded(watching, input, signal).catch((error: unknown) => {
+          throw redactFailure(error, redactor);
+        }),
+      );
+      throw new CompleteAsyncError();
     },
   };
 }

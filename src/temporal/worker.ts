@@ -4,6 +4,7 @@ import { Client } from '@temporalio/client';
 import { type NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleOption } from '@temporalio/worker';
 import { codeToolCallSignal, type CodeToolCallRequest } from '../workflows/code-call-messages';
 import { createActivities } from '../activities';
+import { HandedWatches } from '../activities/handed-watches';
 import { loadCommandClassifier } from '../approval-signals/classify-command';
 import { ModelClients } from '../activities/model-clients';
 import type { LoadedConfig } from '../config/load';
@@ -32,6 +33,12 @@ export const WORKFLOWS_PATH = path.join(__dirname, '..', 'workflows');
  * approval paid that again, and again after every eviction from the workflow cache.
  */
 export const WORKFLOW_PRELOAD_MODULES = [path.join(__dirname, '..', 'approval-signals', 'decision-signature')];
+
+/**
+ * How often a watch waiting outside its activity tells the server it is alive (its heartbeat
+ * timeout is a minute): each heartbeat is a write on the server, and a session may watch hundreds.
+ */
+const WATCH_HEARTBEAT_MS = 15_000;
 
 export interface HermesWorkerOptions {
   connection: NativeConnection;
@@ -101,8 +108,10 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
   const client = new Client({ connection: options.connection, namespace: config.temporal.namespace });
   // One pool of MCP connections per worker, shared by its sessions; closed with the worker.
   const mcpPool = createMcpPool(config, logger, workspaces);
+  const handedWatches = new HandedWatches(client.activity, { heartbeatMs: WATCH_HEARTBEAT_MS, logger });
   const activities = createActivities({
     mcpPool,
+    handedWatches,
     workspaces,
     config,
     client,
@@ -146,15 +155,19 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
     maxHeartbeatThrottleInterval: '1 second',
     defaultHeartbeatThrottleInterval: '1 second',
   });
-  workerEnvironments.set(worker, { environments, mcpPool });
+  workerEnvironments.set(worker, { environments, mcpPool, handedWatches });
   return worker;
 }
 
-const workerEnvironments = new WeakMap<Worker, { environments: EnvironmentFactory; mcpPool: McpConnectionPool }>();
+const workerEnvironments = new WeakMap<Worker, { environments: EnvironmentFactory; mcpPool: McpConnectionPool; handedWatches: HandedWatches }>();
 
-/** Closes the backend connections (ssh, docker) and MCP servers a worker kept; call once it has stopped. */
+/**
+ * Gives the background watches a worker held back to the server, and closes the backend
+ * connections (ssh, docker) and MCP servers it kept; call once it has stopped.
+ */
 export async function releaseWorkerEnvironments(worker: Worker): Promise<void> {
   const kept = workerEnvironments.get(worker);
+  await kept?.handedWatches.releaseAll();
   await kept?.mcpPool.closeAll();
   await kept?.environments.releaseAll();
 }

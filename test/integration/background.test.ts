@@ -1,11 +1,15 @@
 // Background processes in a whole session: started by the terminal tool, managed with the
 // process tool, announced to the model when they end (notify_on_complete), and stopped when
 // the session ends, however it ends.
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CancelledFailure, type WorkflowFailedError } from '@temporalio/client';
-import { connectHarness, replaySessionHistory, sessionIdOf, toolResults, withScriptedSession, type Harness } from '../helpers/session-harness';
+import { CancelledFailure, type WorkflowExecutionDescription, type WorkflowFailedError } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { startScriptedModelServer } from '../../src/model/scripted-model-server';
+import { startSession } from '../../src/temporal/sessions';
+import { releaseWorkerEnvironments } from '../../src/temporal/worker';
+import { connectHarness, createTestWorker, replaySessionHistory, sessionIdOf, testConfig, toolResults, uniqueName, withScriptedSession, type Harness } from '../helpers/session-harness';
 import { mostActivitiesPending } from '../helpers/history-events';
 import { markedSleep, pidsRunning } from '../helpers/processes';
 import { waitFor } from '../helpers/wait';
@@ -73,6 +77,60 @@ test('at most session.max_parallel_watches processes are watched at once; the ot
     await replaySessionHistory(handle);
   });
 });
+
+test('watched processes hold none of the worker\'s activity slots: the session\'s other calls run while they wait', async () => {
+  // Each watch held a slot while its process ran: four watched processes on a worker of three
+  // slots left no slot for the fourth start or anything after it, on this session or any other.
+  const release = uniqueName('release');
+  const waiter = (index: number) => ({ name: 'terminal', arguments: { command: `while [ ! -f ${release} ]; do sleep 0.2; done; echo released-${index}`, background: true, notify_on_complete: true } });
+  const script = { turns: [{ tool_calls: [0, 1, 2, 3].map(waiter) }, { tool_calls: [{ name: 'terminal', arguments: { command: 'echo alive' } }] }, ...Array.from({ length: 6 }, () => ({ content: 'noted' }))] };
+  await withScriptedSession(harness, { script, config: { worker: { max_concurrent_activities: 3 } } }, async ({ handle, store, config }) => {
+    try {
+      await waitFor(async () => (await toolResults(store, handle)).some((result) => result.output === 'alive'), { timeoutMs: 60_000, what: 'the call after the watched processes' });
+    } finally {
+      writeFileSync(path.join(config.session.cwd, release), '');
+    }
+    expect(await handle.result()).toMatchObject({ status: 'completed' });
+    const told = (await store.getMessages(sessionIdOf(handle))).filter((message) => message.role === 'user').map((message) => message.content ?? '').join('\n');
+    for (const index of [0, 1, 2, 3]) expect(told).toContain(`released-${index}`);
+  });
+});
+
+test('a watch the worker held is given back when the worker stops, and the next worker tells the session', async () => {
+  const release = uniqueName('release');
+  const command = `while [ ! -f ${release} ]; do sleep 0.2; done; echo released`;
+  const script = { turns: [{ tool_calls: [{ name: 'terminal', arguments: { command, background: true, notify_on_complete: true } }] }, { content: 'started' }, { content: 'it ended' }] };
+  const model = await startScriptedModelServer({ script });
+  const config = testConfig({ model: { base_url: model.url } });
+  const first = await createTestWorker(harness, config);
+  try {
+    const handle = await first.worker.runUntil(async () => {
+      const started = await startSession(harness.client, { task: 'watch across workers', config });
+      // The model has answered after the start: the session waits for the process, its watch handed over.
+      await waitFor(() => model.requests.length >= 2, { timeoutMs: 60_000, what: 'the answer after the start' });
+      await waitFor(async () => watchOf(await started.describe())?.state === temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED, { timeoutMs: 30_000, what: 'the watch' });
+      return started;
+    });
+    await releaseWorkerEnvironments(first.worker);
+    // Given back at once (a failed attempt, to be retried), not after its minute of heartbeat timeout.
+    await waitFor(async () => /stopped/.test(watchOf(await handle.describe())?.lastFailure?.message ?? ''), { timeoutMs: 10_000, what: 'the watch given back' });
+    writeFileSync(path.join(config.session.cwd, release), '');
+    const second = await createTestWorker(harness, config, first.store);
+    const result = await second.worker.runUntil(() => handle.result());
+    await releaseWorkerEnvironments(second.worker);
+    expect(result).toMatchObject({ status: 'completed', answer: 'it ended' });
+    expect(String(model.requests[2]?.messages.at(-1)?.content)).toMatch(/^\[IMPORTANT: Background process proc_\w+ completed normally \(exit code 0\)[\s\S]*released/);
+  } finally {
+    writeFileSync(path.join(config.session.cwd, release), '');
+    await model.close();
+    await first.store.close();
+  }
+});
+
+/** The session's pending watch activity, if any. */
+function watchOf(description: WorkflowExecutionDescription) {
+  return description.raw.pendingActivities?.find((activity) => activity.activityType?.name === 'watchBackgroundProcess');
+}
 
 test('the model manages a background process with the process tool across turns', async () => {
   const script = {

@@ -1,0 +1,116 @@
+import { ActivityCancelledError, ActivityNotFoundError, ActivityPausedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { HandedWatches } from '../../../src/activities/handed-watches';
+import { silentLogger } from '../../../src/logging';
+import { waitFor } from '../../helpers/wait';
+
+/** A completion client that records every call; the next heartbeat fails with `heartbeatError` when set. */
+function fakeCompletion() {
+  const calls: { kind: string; token: string; value?: unknown }[] = [];
+  let heartbeatError: Error | undefined;
+  const token = (taskToken: Uint8Array) => Buffer.from(taskToken).toString();
+  return {
+    calls,
+    failHeartbeatsWith: (error: Error) => (heartbeatError = error),
+    client: {
+      heartbeat: async (taskToken: Uint8Array, details?: unknown) => {
+        calls.push({ kind: 'heartbeat', token: token(taskToken), value: details });
+        if (heartbeatError) throw heartbeatError;
+      },
+      complete: async (taskToken: Uint8Array, result: unknown) => void calls.push({ kind: 'complete', token: token(taskToken), value: result }),
+      fail: async (taskToken: Uint8Array, error: unknown) => void calls.push({ kind: 'fail', token: token(taskToken), value: error }),
+      reportCancellation: async (taskToken: Uint8Array) => void calls.push({ kind: 'cancelled', token: token(taskToken) }),
+    },
+  };
+}
+
+const tokenOf = (text: string) => Buffer.from(text);
+const kinds = (calls: { kind: string }[]) => calls.filter((call) => call.kind !== 'heartbeat').map((call) => call.kind);
+
+/** A wait that ends when told to, or rejects when its signal aborts. */
+function controllableWait() {
+  let finish!: (value: unknown) => void;
+  let signal!: AbortSignal;
+  const run = (given: AbortSignal) => {
+    signal = given;
+    return new Promise((resolve, reject) => {
+      finish = resolve;
+      given.addEventListener('abort', () => reject(given.reason as Error));
+    });
+  };
+  return { run, finish: (value: unknown) => finish(value), signal: () => signal };
+}
+
+test('a watch taken over heartbeats until its process ends, then completes its activity with the result', async () => {
+  const completion = fakeCompletion();
+  const watches = new HandedWatches(completion.client, { heartbeatMs: 10, logger: silentLogger });
+  const wait = controllableWait();
+  watches.take(tokenOf('a'), { processId: 'proc_a' }, wait.run);
+  await waitFor(() => completion.calls.filter((call) => call.kind === 'heartbeat').length >= 2, { timeoutMs: 5000, what: 'heartbeats' });
+  expect(completion.calls[0]).toEqual({ kind: 'heartbeat', token: 'a', value: { processId: 'proc_a' } });
+  wait.finish({ notification: 'ended' });
+  await waitFor(() => kinds(completion.calls).length === 1, { timeoutMs: 5000, what: 'the completion' });
+  expect(completion.calls.find((call) => call.kind === 'complete')).toEqual({ kind: 'complete', token: 'a', value: { notification: 'ended' } });
+  const beats = completion.calls.length;
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(completion.calls.length).toBe(beats);
+});
+
+test('a watch whose wait fails fails its activity, to be retried', async () => {
+  const completion = fakeCompletion();
+  const watches = new HandedWatches(completion.client, { heartbeatMs: 1000, logger: silentLogger });
+  const failure = new Error('connection lost');
+  watches.take(tokenOf('b'), {}, () => Promise.reject(failure));
+  await waitFor(() => kinds(completion.calls).length === 1, { timeoutMs: 5000, what: 'the failure' });
+  expect(completion.calls).toEqual([{ kind: 'fail', token: 'b', value: failure }]);
+});
+
+test('a watch the session cancelled stops waiting and says so; one the server no longer has just stops', async () => {
+  const completion = fakeCompletion();
+  const watches = new HandedWatches(completion.client, { heartbeatMs: 10, logger: silentLogger });
+  const cancelled = controllableWait();
+  completion.failHeartbeatsWith(new ActivityCancelledError('cancelled'));
+  watches.take(tokenOf('c'), {}, cancelled.run);
+  await waitFor(() => kinds(completion.calls).includes('cancelled'), { timeoutMs: 5000, what: 'the cancellation' });
+  expect(cancelled.signal().aborted).toBe(true);
+  expect(kinds(completion.calls)).toEqual(['cancelled']);
+
+  const gone = fakeCompletion();
+  const others = new HandedWatches(gone.client, { heartbeatMs: 10, logger: silentLogger });
+  const forgotten = controllableWait();
+  gone.failHeartbeatsWith(new ActivityNotFoundError('not found'));
+  others.take(tokenOf('d'), {}, forgotten.run);
+  await waitFor(() => forgotten.signal().aborted, { timeoutMs: 5000, what: 'the wait to stop' });
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  expect(kinds(gone.calls)).toEqual([]);
+});
+
+test('a paused watch ends its attempt; the server runs it again when it is unpaused', async () => {
+  const completion = fakeCompletion();
+  const watches = new HandedWatches(completion.client, { heartbeatMs: 10, logger: silentLogger });
+  const paused = controllableWait();
+  completion.failHeartbeatsWith(new ActivityPausedError('paused'));
+  watches.take(tokenOf('e'), {}, paused.run);
+  await waitFor(() => kinds(completion.calls).includes('fail'), { timeoutMs: 5000, what: 'the attempt to end' });
+  expect(paused.signal().aborted).toBe(true);
+  expect(kinds(completion.calls)).toEqual(['fail']);
+});
+
+test('a stopping worker gives every watch back at once, as a retryable failure, and takes no more', async () => {
+  const completion = fakeCompletion();
+  const watches = new HandedWatches(completion.client, { heartbeatMs: 1000, logger: silentLogger });
+  const waits = [controllableWait(), controllableWait()];
+  watches.take(tokenOf('f'), {}, waits[0]!.run);
+  watches.take(tokenOf('g'), {}, waits[1]!.run);
+  expect(watches.accepting).toBe(true);
+  await watches.releaseAll();
+  expect(watches.accepting).toBe(false);
+  expect(waits.every((wait) => wait.signal().aborted)).toBe(true);
+  const failures = completion.calls.filter((call) => call.kind === 'fail');
+  expect(failures.map((call) => call.token).sort()).toEqual(['f', 'g']);
+  for (const failure of failures) expect(failure.value).toMatchObject({ type: 'WorkerStopped', nonRetryable: false });
+  expect(failures[0]!.value).toBeInstanceOf(ApplicationFailure);
+  // The aborted waits do not fail their activities a second time.
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  expect(kinds(completion.calls)).toEqual(['fail', 'fail']);
+});
