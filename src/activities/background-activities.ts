@@ -1,7 +1,8 @@
-// Watching a background process for terminal(notify_on_complete=true): a long activity that waits
-// for the process to end (looked at with the environment's other watched processes, see
-// process-exit-watch.ts) and returns the message the session should hear. It heartbeats while
-// it waits, so a worker that dies is noticed and another one takes over the watch.
+// Watching a background process for terminal(notify_on_complete=true): an activity that ends with
+// the process (looked at with the environment's other watched processes, see process-exit-watch.ts)
+// and returns the message the session should hear. While the process runs the activity waits outside
+// the worker's slots (handed-watches.ts); it heartbeats meanwhile, so a worker that dies is noticed
+// and another one takes over the watch.
 import { CompleteAsyncError, Context } from '@temporalio/activity';
 import type { EnvironmentFactory } from '../environments/factory';
 import { createSecretRedactor, safeTail, type SecretRedactor } from '../environments/secret-redaction';
@@ -50,20 +51,21 @@ export function createBackgroundActivities(deps: BackgroundActivityDeps) {
   const exits = new ProcessExitWatch((handle) => deps.environments.attach(handle), deps.pollIntervalMs ?? POLL_INTERVAL_MS);
   const redactor = deps.redactor ?? createSecretRedactor();
 
-  /** How the process ended, or undefined while it runs. */
-  const lookAt = async (environment: TerminalEnvironment, processId: string): Promise<WatchBackgroundProcessResult | undefined> => {
+  /** How the process ended, or undefined while it runs; `seen` keeps its command for a process later lost. */
+  const lookAt = async (environment: TerminalEnvironment, processId: string, seen: { command: string }): Promise<WatchBackgroundProcessResult | undefined> => {
     // A little more than shown, so a word cut in two at its start can be told apart (see safeTail).
     const state = await environment.background.poll(processId, 2 * NOTIFICATION_OUTPUT_CHARS);
+    seen.command = state?.info.command ?? seen.command;
     if (state && state.info.status !== 'exited') return undefined;
     const outputTail = safeTail(stripAnsi(state?.outputTail ?? ''), NOTIFICATION_OUTPUT_CHARS);
-    return watchResult(processId, redactor.redact(state?.info.command ?? ''), state?.info, redactor.redact(outputTail));
+    return watchResult(processId, redactor.redact(seen.command), state?.info, redactor.redact(outputTail));
   };
 
   /** Waits, with the environment's other watched processes, until the process ends (`signal` stops the wait). */
-  const untilEnded = async (environment: TerminalEnvironment, input: WatchBackgroundProcessInput, signal: AbortSignal, stillRunning = () => {}): Promise<WatchBackgroundProcessResult> => {
+  const untilEnded = async (environment: TerminalEnvironment, input: WatchBackgroundProcessInput, seen: { command: string }, signal: AbortSignal, stillRunning = () => {}): Promise<WatchBackgroundProcessResult> => {
     for (;;) {
       await exits.ended(input.environment, input.processId, signal);
-      const ended = await lookAt(environment, input.processId);
+      const ended = await lookAt(environment, input.processId, seen);
       if (ended) return ended;
       stillRunning();
     }
@@ -74,13 +76,14 @@ export function createBackgroundActivities(deps: BackgroundActivityDeps) {
       const context = Context.current();
       const details = { processId: input.processId, status: 'running' };
       const heartbeat = startHeartbeat(details, { immediate: true });
+      const seen = { command: '' };
       let environment: TerminalEnvironment;
       try {
         environment = await deps.environments.attach(input.environment);
-        const ended = await lookAt(environment, input.processId);
+        const ended = await lookAt(environment, input.processId, seen);
         if (ended) return ended;
         // Rejects with a CancelledFailure when the activity is cancelled.
-        if (!deps.handedWatches?.accepting) return await untilEnded(environment, input, context.cancellationSignal, () => heartbeat.update(details));
+        if (!deps.handedWatches?.accepting) return await untilEnded(environment, input, seen, context.cancellationSignal, () => heartbeat.update(details));
       } catch (error) {
         throw redactFailure(error, redactor);
       } finally {
@@ -89,7 +92,7 @@ export function createBackgroundActivities(deps: BackgroundActivityDeps) {
       // The process runs: the wait goes on outside the activity, holding no worker slot.
       const watching = environment;
       deps.handedWatches.take(context.info.taskToken, details, (signal) =>
-        untilEnded(watching, input, signal).catch((error: unknown) => {
+        untilEnded(watching, input, seen, signal).catch((error: unknown) => {
           throw redactFailure(error, redactor);
         }),
       );

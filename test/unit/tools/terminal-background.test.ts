@@ -4,7 +4,7 @@
 import '../../../src/tools/terminal';
 import '../../../src/tools/process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CancelledFailure } from '@temporalio/common';
@@ -290,6 +290,19 @@ describe('notify_on_complete plumbing', () => {
       const result = await watch(new MockActivityEnvironment(), 'proc_000000000000');
       expect(result).toMatchObject({ processId: 'proc_000000000000', status: 'lost' });
       expect(result.notification).toMatch(/^\[IMPORTANT: Background process proc_000000000000 marked lost because the process backend disappeared/);
+    });
+
+    it('reports a process whose files went while it was watched as lost, naming its command', async () => {
+      const { session_id: processId } = await terminal({ command: 'sleep 3 # went', background: true, notify_on_complete: true });
+      const activity = new MockActivityEnvironment();
+      let beats = 0;
+      activity.on('heartbeat', () => (beats += 1));
+      const watching = watch(activity, processId);
+      // Past the first beat, sent before anything is looked at, the watch has seen the process run.
+      await waitFor(() => beats >= 2, { timeoutMs: 10_000, what: 'the watch to look' });
+      const stateDir = path.join(os.tmpdir(), 'hermes-bg', sessionId);
+      for (const name of readdirSync(stateDir)) if (name.startsWith(String(processId))) rmSync(path.join(stateDir, name), { force: true });
+      expect(await watching).toMatchObject({ processId, status: 'lost', command: 'sleep 3 # went' });
     });
 
     it('stops watching when the activity is cancelled', async () => {
