@@ -65,35 +65,28 @@ test('a watch whose wait fails fails its activity, to be retried', async () => {
   expect(completion.calls).toEqual([{ kind: 'fail', token: 'b', value: failure }]);
 });
 
-test('a watch the session cancelled stops waiting and says so; one the server no longer has just stops', async () => {
+/** What a watch whose heartbeats the server answers with `error` does, once its wait has stopped. */
+async function answeredWith(error: Error): Promise<string[]> {
   const completion = fakeCompletion();
   const watches = new HandedWatches(completion.client, { heartbeatMs: 10, logger: silentLogger });
-  const cancelled = controllableWait();
-  completion.failHeartbeatsWith(new ActivityCancelledError('cancelled'));
-  watches.take(tokenOf('c'), {}, cancelled.run);
-  await waitFor(() => kinds(completion.calls).includes('cancelled'), { timeoutMs: 5000, what: 'the cancellation' });
-  expect(cancelled.signal().aborted).toBe(true);
-  expect(kinds(completion.calls)).toEqual(['cancelled']);
-
-  const gone = fakeCompletion();
-  const others = new HandedWatches(gone.client, { heartbeatMs: 10, logger: silentLogger });
-  const forgotten = controllableWait();
-  gone.failHeartbeatsWith(new ActivityNotFoundError('not found'));
-  others.take(tokenOf('d'), {}, forgotten.run);
-  await waitFor(() => forgotten.signal().aborted, { timeoutMs: 5000, what: 'the wait to stop' });
+  const wait = controllableWait();
+  completion.failHeartbeatsWith(error);
+  watches.take(tokenOf('c'), {}, wait.run);
+  await waitFor(() => wait.signal()?.aborted, { timeoutMs: 5000, what: 'the wait to stop' });
   await new Promise((resolve) => setTimeout(resolve, 30));
-  expect(kinds(gone.calls)).toEqual([]);
+  return kinds(completion.calls);
+}
+
+test('a watch the session cancelled stops waiting and says so', async () => {
+  expect(await answeredWith(new ActivityCancelledError('cancelled'))).toEqual(['cancelled']);
+});
+
+test('a watch the server no longer has (its session ended) just stops', async () => {
+  expect(await answeredWith(new ActivityNotFoundError('not found'))).toEqual([]);
 });
 
 test('a paused watch ends its attempt; the server runs it again when it is unpaused', async () => {
-  const completion = fakeCompletion();
-  const watches = new HandedWatches(completion.client, { heartbeatMs: 10, logger: silentLogger });
-  const paused = controllableWait();
-  completion.failHeartbeatsWith(new ActivityPausedError('paused'));
-  watches.take(tokenOf('e'), {}, paused.run);
-  await waitFor(() => kinds(completion.calls).includes('fail'), { timeoutMs: 5000, what: 'the attempt to end' });
-  expect(paused.signal().aborted).toBe(true);
-  expect(kinds(completion.calls)).toEqual(['fail']);
+  expect(await answeredWith(new ActivityPausedError('paused'))).toEqual(['fail']);
 });
 
 test('a stopping worker gives every watch back at once, as a retryable failure, and takes no more', async () => {
