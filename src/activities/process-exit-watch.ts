@@ -54,7 +54,8 @@ export class ProcessExitWatch {
   /** Looks every beat while anyone waits; the first look is a beat away (a watch looks once itself first). */
   private async watch(key: string, group: Group): Promise<void> {
     while (group.waiters.size) {
-      await new Promise((resolve) => setTimeout(resolve, this.intervalMs));
+      // Never what keeps a process alive: a worker that stopped without giving its watches back exits all the same.
+      await new Promise((resolve) => setTimeout(resolve, this.intervalMs).unref());
       const waiters = [...group.waiters];
       if (!waiters.length) break;
       try {
