@@ -17,7 +17,7 @@ export class CallSlots {
 
   /** Runs `work` once a slot is free, and frees it when `work` settles. */
   async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.running >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    if (this.full) await new Promise<void>((resolve) => this.waiting.push(resolve));
     else this.running += 1;
     try {
       return await work();

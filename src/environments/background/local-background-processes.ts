@@ -3,7 +3,7 @@
 // (ExecBackgroundProcesses). Both use `proc_<12 hex>` ids; a process is routed by where it lives.
 import type { BackgroundProcesses, BackgroundProcessInfo, BackgroundStartRequest } from '../terminal-environment';
 import type { LocalPtyProcesses, PtyLauncher } from './local-pty-processes';
-import { runningOf } from './running-processes';
+import { runningByPoll, runningOf } from './running-processes';
 
 export class LocalBackgroundProcesses implements BackgroundProcesses {
   /**
@@ -44,14 +44,14 @@ export class LocalBackgroundProcesses implements BackgroundProcesses {
 
   /** PTY processes from this worker's memory; the file-backed ones in one look. */
   async running(ids: readonly string[]): Promise<Set<string>> {
-    const ptys: string[] = [];
-    const files: string[] = [];
-    for (const id of ids) ((await this.isPty(id)) ? ptys : files).push(id);
+    const isPty = await Promise.all(ids.map((id) => this.isPty(id)));
+    const ptys = ids.filter((_, index) => isPty[index]);
+    const files = ids.filter((_, index) => !isPty[index]);
     const [fromPtys, fromFiles] = await Promise.all([
-      Promise.all(ptys.map(async (id) => ((await this.ptys.poll(this.stateDir, id, 0))?.info.status === 'running' ? [id] : []))),
+      runningByPoll(ptys, (id) => this.ptys.poll(this.stateDir, id, 0)),
       files.length ? runningOf(this.files, files) : new Set<string>(),
     ]);
-    return new Set([...fromPtys.flat(), ...fromFiles]);
+    return new Set([...fromPtys, ...fromFiles]);
   }
 
   async log(id: string, offset: number, limit: number) {

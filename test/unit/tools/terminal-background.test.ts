@@ -240,6 +240,18 @@ describe('notify_on_complete plumbing', () => {
     const watch = (activity: MockActivityEnvironment, processId: unknown): Promise<WatchBackgroundProcessResult> =>
       activity.run((input: WatchBackgroundProcessInput) => activities.watchBackgroundProcess(input), { environment: handle(), processId: String(processId), sessionId });
 
+    /** A process started with notify_on_complete, and its watch once it has seen the process run. */
+    const watchedRunning = async (command: string) => {
+      const { session_id: processId } = await terminal({ command, background: true, notify_on_complete: true });
+      const activity = new MockActivityEnvironment();
+      let beats = 0;
+      activity.on('heartbeat', () => (beats += 1));
+      const watching = watch(activity, processId);
+      // Past the first beat, sent before anything is looked at, the watch has seen the process run.
+      await waitFor(() => beats >= 2, { timeoutMs: 10_000, what: 'the watch to look' });
+      return { processId, watching, activity };
+    };
+
     it('returns the notification once the process exits, heartbeating meanwhile', async () => {
       const { session_id: processId } = await terminal({ command: 'sleep 0.5; echo built; exit 3', background: true, notify_on_complete: true });
       const activity = new MockActivityEnvironment();
@@ -293,25 +305,14 @@ describe('notify_on_complete plumbing', () => {
     });
 
     it('reports a process whose files went while it was watched as lost, naming its command', async () => {
-      const { session_id: processId } = await terminal({ command: 'sleep 3 # went', background: true, notify_on_complete: true });
-      const activity = new MockActivityEnvironment();
-      let beats = 0;
-      activity.on('heartbeat', () => (beats += 1));
-      const watching = watch(activity, processId);
-      // Past the first beat, sent before anything is looked at, the watch has seen the process run.
-      await waitFor(() => beats >= 2, { timeoutMs: 10_000, what: 'the watch to look' });
+      const { processId, watching } = await watchedRunning('sleep 3 # went');
       const stateDir = path.join(os.tmpdir(), 'hermes-bg', sessionId);
       for (const name of readdirSync(stateDir)) if (name.startsWith(String(processId))) rmSync(path.join(stateDir, name), { force: true });
       expect(await watching).toMatchObject({ processId, status: 'lost', command: 'sleep 3 # went' });
     });
 
     it('stops watching when the activity is cancelled', async () => {
-      const { session_id: processId } = await terminal({ command: 'sleep 30', background: true, notify_on_complete: true });
-      const activity = new MockActivityEnvironment();
-      let beats = 0;
-      activity.on('heartbeat', () => (beats += 1));
-      const watching = watch(activity, processId);
-      await waitFor(() => beats >= 2, { timeoutMs: 10_000, what: 'the watch to poll' });
+      const { processId, watching, activity } = await watchedRunning('sleep 30');
       activity.cancel();
       await expect(watching).rejects.toBeInstanceOf(CancelledFailure);
       expect(await processTool({ action: 'poll', session_id: processId })).toMatchObject({ status: 'running' });
