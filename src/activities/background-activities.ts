@@ -1,7 +1,7 @@
 // Watching a background process for terminal(notify_on_complete=true): an activity that ends with
 // the process (looked at with the environment's other watched processes, see process-exit-watch.ts)
 // and returns the message the session should hear. While the process runs the activity waits outside
-// the worker's slots (handed-watches.ts); it heartbeats meanwhile, so a worker that dies is noticed
+// the worker's slots (handed-activities.ts); it heartbeats meanwhile, so a worker that dies is noticed
 // and another one takes over the watch.
 import { CompleteAsyncError, Context } from '@temporalio/activity';
 import type { EnvironmentFactory } from '../environments/factory';
@@ -9,7 +9,7 @@ import { createSecretRedactor, safeTail, type SecretRedactor } from '../environm
 import type { BackgroundProcessInfo, EnvironmentHandle, TerminalEnvironment } from '../environments/terminal-environment';
 import { stripAnsi } from '../tools/terminal-output';
 import { redactFailure } from './execute-tool';
-import type { HandedWatches } from './handed-watches';
+import type { HandedActivities } from './handed-activities';
 import { startHeartbeat } from './heartbeat';
 import { ProcessExitWatch } from './process-exit-watch';
 import { clip } from './tool-call-summary';
@@ -44,7 +44,7 @@ export interface BackgroundActivityDeps {
   /** Hides secrets in the notification (it reaches history and the model); formats only when not given. */
   redactor?: SecretRedactor;
   /** Where a watch of a running process waits without holding a worker slot; in its activity when absent. */
-  handedWatches?: HandedWatches;
+  handed?: HandedActivities;
 }
 
 export function createBackgroundActivities(deps: BackgroundActivityDeps) {
@@ -83,7 +83,7 @@ export function createBackgroundActivities(deps: BackgroundActivityDeps) {
         const ended = await lookAt(environment, input.processId, seen);
         if (ended) return ended;
         // Rejects with a CancelledFailure when the activity is cancelled.
-        if (!deps.handedWatches?.accepting) return await untilEnded(environment, input, seen, context.cancellationSignal, () => heartbeat.update(details));
+        if (!deps.handed?.accepting) return await untilEnded(environment, input, seen, context.cancellationSignal, () => heartbeat.update(details));
       } catch (error) {
         throw redactFailure(error, redactor);
       } finally {
@@ -91,7 +91,7 @@ export function createBackgroundActivities(deps: BackgroundActivityDeps) {
       }
       // The process runs: the wait goes on outside the activity, holding no worker slot.
       const watching = environment;
-      deps.handedWatches.take(context.info.taskToken, details, (signal) =>
+      deps.handed.take(context.info.taskToken, { what: 'background process watch', details }, (signal) =>
         untilEnded(watching, input, seen, signal).catch((error: unknown) => {
           throw redactFailure(error, redactor);
         }),

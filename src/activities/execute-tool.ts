@@ -2,7 +2,7 @@
 // registry, store the result at the seq the workflow gave, and return a small summary. Secrets
 // are redacted here, once, before the result reaches the store, history (previews, heartbeats,
 // failures) and so the model.
-import { activityInfo, cancellationSignal } from '@temporalio/activity';
+import { activityInfo, cancellationSignal, CompleteAsyncError } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { Logger } from '../logging';
 import type { EnvironmentFactory } from '../environments/factory';
@@ -22,7 +22,8 @@ import { clearedWithoutAsking } from '../approval-signals/cleared-call';
 import type { ApprovalGateResult, CommandAssessment } from '../approval-signals/approval-types';
 import { createCodeCallChannel, type SignalSession } from './code-call-channel';
 import { CODE_CALLABLE_TOOLS, codeCallRefusal } from '../code-execution/callable-tools';
-import { startHeartbeat } from './heartbeat';
+import { heartbeatIntervalMs, startHeartbeat, type HeartbeatSink } from './heartbeat';
+import type { HandedActivities } from './handed-activities';
 import { clip } from './tool-call-summary';
 import { stripAnsi } from '../tools/terminal-output';
 import type { BeforeChange } from '../checkpoints/turn-checkpoints';
@@ -53,6 +54,18 @@ export interface ExecuteToolDeps {
   assess: (input: AssessCommandInput, loaded?: LoadedCall) => Promise<CommandAssessment>;
   /** Checkpoints the session's workspace before a call that may change it (absent: none). */
   beforeChange?: BeforeChange;
+  /** Where an execute_code script waits for its tool calls without holding a worker slot (absent: in its activity). */
+  handed?: HandedActivities;
+}
+
+/** What a tool call takes from the activity that runs it, or from the set it was handed to. */
+interface CallScope {
+  /** The last heartbeat of an earlier attempt: whether a command had started. */
+  previousDetails: ToolHeartbeat | undefined;
+  workflowId: string;
+  signal: AbortSignal;
+  /** Absent: the activity's own heartbeat. */
+  sink?: HeartbeatSink;
 }
 
 /**
@@ -74,15 +87,34 @@ export function createStoreRefusalsActivity(executeTool: (input: ExecuteToolInpu
 export function createExecuteToolActivity(deps: ExecuteToolDeps) {
   const { redactor } = deps;
   return async function executeTool(input: ExecuteToolInput): Promise<ToolOutcome> {
+    const info = activityInfo();
+    const scope: CallScope = {
+      previousDetails: info.heartbeatDetails as ToolHeartbeat | undefined,
+      workflowId: info.workflowExecution?.workflowId ?? '',
+      signal: cancellationSignal(),
+    };
+    // A script spends most of its life waiting for its own tool calls, which need worker slots to
+    // run: held in its activity, scripts filling every slot would wait for ever. It runs outside
+    // the activity instead, holding no slot (refusals run nothing, and are written in place).
+    if (input.innerCalls && input.gate?.approved !== false && deps.handed?.accepting) {
+      const heartbeatTimeoutMs = info.heartbeatTimeoutMs;
+      const handOver = { what: 'execute_code script', details: {}, heartbeatMs: heartbeatIntervalMs(heartbeatTimeoutMs) };
+      deps.handed.take(info.taskToken, handOver, (signal, heartbeat) => run(input, { ...scope, signal, sink: { heartbeat, heartbeatTimeoutMs } }));
+      throw new CompleteAsyncError();
+    }
+    return run(input, scope);
+  };
+
+  async function run(input: ExecuteToolInput, scope: CallScope): Promise<ToolOutcome> {
     try {
-      return await runTool(input);
+      return await runTool(input, scope);
     } catch (error) {
       // A failure's message lands in workflow history (and may reach the model): hide secrets in it too.
       throw redactFailure(error, redactor);
     }
-  };
+  }
 
-  async function runTool(input: ExecuteToolInput): Promise<ToolOutcome> {
+  async function runTool(input: ExecuteToolInput, scope: CallScope): Promise<ToolOutcome> {
     // The gate as known so far (store() is called on every path, some before the call may run).
     let approvedGate: ApprovalGateResult | undefined = input.gate;
     // Set once, below; store() may run before that.
@@ -91,7 +123,7 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
     const existing = await deps.store.getMessage(input.sessionId, input.seq);
     if (existing) return outcomeOf(existing);
 
-    const previous = activityInfo().heartbeatDetails as ToolHeartbeat | undefined;
+    const previous = scope.previousDetails;
     const entry = deps.registry.get(input.name);
     const session = await deps.store.getSession(input.sessionId);
     const assistant = await deps.store.getMessage(input.sessionId, input.assistantSeq);
@@ -156,7 +188,7 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
     const preparing = guarded || checkpointed;
     // No early beat while hooks run: the first one the server sees should already say "started"
     // (later beats within a second are held back by the SDK's throttle).
-    const heartbeat = startHeartbeat(preparing ? {} : { phase: 'started' }, { immediate: !retrySafe && !preparing });
+    const heartbeat = startHeartbeat(preparing ? {} : { phase: 'started' }, { immediate: !retrySafe && !preparing, ...(scope.sink ? { sink: scope.sink } : {}) });
     approvedGate = gate;
     // eslint-disable-next-line prefer-const -- declared above: store() reads it on every path
     codeCalls =
@@ -166,9 +198,9 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
             signalSession: deps.signalSession,
             redactor,
             input: { ...input, innerCalls: input.innerCalls },
-            workflowId: activityInfo().workflowExecution?.workflowId ?? '',
+            workflowId: scope.workflowId,
             sessionTools: session.toolNames,
-            signal: cancellationSignal(),
+            signal: scope.signal,
           })
         : undefined;
     try {
@@ -195,7 +227,7 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
         // What the tool opens is judged again against the paths the gate checked (local-workspace.ts).
         workspace: gate?.checkedPaths ? (environment.workspace.pinned?.(gate.checkedPaths) ?? environment.workspace) : environment.workspace,
         environment,
-        signal: cancellationSignal(),
+        signal: scope.signal,
         // Heartbeat details (the output tail) are kept in history and shown in the UI.
         heartbeat: (details) => heartbeat.update(typeof details === 'object' && details ? redactor.redactValue({ ...details }) : {}),
         settings: deps.settings,

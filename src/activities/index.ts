@@ -14,7 +14,7 @@ import { createApprovalActivities, userConfigFile } from './approval-activities'
 import { canonicalOwnFiles } from './assess-tool-call';
 import { hermesSecretFiles } from '../approval-signals/command-assessment';
 import { createBackgroundActivities } from './background-activities';
-import type { HandedWatches } from './handed-watches';
+import type { HandedActivities } from './handed-activities';
 import { createCallModelActivity } from './call-model';
 import { createEnvironmentActivities } from './environment-activities';
 import type { SignalSession } from './code-call-channel';
@@ -53,8 +53,8 @@ export interface ActivityDeps {
   memory?: MemoryStore;
   /** A client of the worker's own server: how sessions learn how other workflows ended. */
   client?: Client;
-  /** Watches of running background processes, waiting outside their activities (see handed-watches.ts). */
-  handedWatches?: HandedWatches;
+  /** Activities that wait outside the worker's slots (process watches, execute_code scripts; see handed-activities.ts). */
+  handed?: HandedActivities;
   /** The worker's live MCP connections (one pool per worker, shared by every session); built from the config when absent. */
   mcpPool?: McpConnectionPool;
   /** The workspaces of the sessions this worker serves (hooks and unsandboxed MCP servers may not lie in one). */

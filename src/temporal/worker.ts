@@ -4,7 +4,7 @@ import { Client } from '@temporalio/client';
 import { type NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleOption } from '@temporalio/worker';
 import { codeToolCallSignal, type CodeToolCallRequest } from '../workflows/code-call-messages';
 import { createActivities } from '../activities';
-import { HandedWatches } from '../activities/handed-watches';
+import { HandedActivities } from '../activities/handed-activities';
 import { loadCommandClassifier } from '../approval-signals/classify-command';
 import { ModelClients } from '../activities/model-clients';
 import type { LoadedConfig } from '../config/load';
@@ -37,6 +37,7 @@ export const WORKFLOW_PRELOAD_MODULES = [path.join(__dirname, '..', 'approval-si
 /**
  * How often a watch waiting outside its activity tells the server it is alive (its heartbeat
  * timeout is a minute): each heartbeat is a write on the server, and a session may watch hundreds.
+ * A script waiting outside its activity beats as often as a tool call does (heartbeat.ts).
  */
 const WATCH_HEARTBEAT_MS = 15_000;
 
@@ -108,10 +109,10 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
   const client = new Client({ connection: options.connection, namespace: config.temporal.namespace });
   // One pool of MCP connections per worker, shared by its sessions; closed with the worker.
   const mcpPool = createMcpPool(config, logger, workspaces);
-  const handedWatches = new HandedWatches(client.activity, { heartbeatMs: WATCH_HEARTBEAT_MS, logger });
+  const handed = new HandedActivities(client.activity, { heartbeatMs: WATCH_HEARTBEAT_MS, logger });
   const activities = createActivities({
     mcpPool,
-    handedWatches,
+    handed,
     workspaces,
     config,
     client,
@@ -155,19 +156,19 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
     maxHeartbeatThrottleInterval: '1 second',
     defaultHeartbeatThrottleInterval: '1 second',
   });
-  workerEnvironments.set(worker, { environments, mcpPool, handedWatches });
+  workerEnvironments.set(worker, { environments, mcpPool, handed });
   return worker;
 }
 
-const workerEnvironments = new WeakMap<Worker, { environments: EnvironmentFactory; mcpPool: McpConnectionPool; handedWatches: HandedWatches }>();
+const workerEnvironments = new WeakMap<Worker, { environments: EnvironmentFactory; mcpPool: McpConnectionPool; handed: HandedActivities }>();
 
 /**
- * Gives the background watches a worker held back to the server, and closes the backend
+ * Gives the watches and scripts a worker held outside its slots back to the server, and closes the backend
  * connections (ssh, docker) and MCP servers it kept; call once it has stopped.
  */
 export async function releaseWorkerEnvironments(worker: Worker): Promise<void> {
   const kept = workerEnvironments.get(worker);
-  await kept?.handedWatches.releaseAll();
+  await kept?.handed.releaseAll();
   await kept?.mcpPool.closeAll();
   await kept?.environments.releaseAll();
 }

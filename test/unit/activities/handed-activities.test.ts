@@ -1,6 +1,6 @@
 import { ActivityCancelledError, ActivityNotFoundError, ActivityPausedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { HandedWatches } from '../../../src/activities/handed-watches';
+import { HandedActivities } from '../../../src/activities/handed-activities';
 import { silentLogger } from '../../../src/logging';
 import { waitFor } from '../../helpers/wait';
 
@@ -43,9 +43,9 @@ function controllableWait() {
 
 test('a watch taken over heartbeats until its process ends, then completes its activity with the result', async () => {
   const completion = fakeCompletion();
-  const watches = new HandedWatches(completion.client, { heartbeatMs: 10, logger: silentLogger });
+  const watches = new HandedActivities(completion.client, { heartbeatMs: 10, logger: silentLogger });
   const wait = controllableWait();
-  watches.take(tokenOf('a'), { processId: 'proc_a' }, wait.run);
+  watches.take(tokenOf('a'), { what: 'watch', details: { processId: 'proc_a' } }, wait.run);
   await waitFor(() => completion.calls.filter((call) => call.kind === 'heartbeat').length >= 2, { timeoutMs: 5000, what: 'heartbeats' });
   expect(completion.calls[0]).toEqual({ kind: 'heartbeat', token: 'a', value: { processId: 'proc_a' } });
   wait.finish({ notification: 'ended' });
@@ -58,9 +58,9 @@ test('a watch taken over heartbeats until its process ends, then completes its a
 
 test('a watch whose wait fails fails its activity, to be retried', async () => {
   const completion = fakeCompletion();
-  const watches = new HandedWatches(completion.client, { heartbeatMs: 1000, logger: silentLogger });
+  const watches = new HandedActivities(completion.client, { heartbeatMs: 1000, logger: silentLogger });
   const failure = new Error('connection lost');
-  watches.take(tokenOf('b'), {}, () => Promise.reject(failure));
+  watches.take(tokenOf('b'), { what: 'watch', details: {} }, () => Promise.reject(failure));
   await waitFor(() => kinds(completion.calls).length === 1, { timeoutMs: 5000, what: 'the failure' });
   expect(completion.calls).toEqual([{ kind: 'fail', token: 'b', value: failure }]);
 });
@@ -68,10 +68,10 @@ test('a watch whose wait fails fails its activity, to be retried', async () => {
 /** What a watch whose heartbeats the server answers with `error` does, once its wait has stopped. */
 async function answeredWith(error: Error): Promise<string[]> {
   const completion = fakeCompletion();
-  const watches = new HandedWatches(completion.client, { heartbeatMs: 10, logger: silentLogger });
+  const watches = new HandedActivities(completion.client, { heartbeatMs: 10, logger: silentLogger });
   const wait = controllableWait();
   completion.failHeartbeatsWith(error);
-  watches.take(tokenOf('c'), {}, wait.run);
+  watches.take(tokenOf('c'), { what: 'watch', details: {} }, wait.run);
   await waitFor(() => wait.signal()?.aborted, { timeoutMs: 5000, what: 'the wait to stop' });
   await new Promise((resolve) => setTimeout(resolve, 30));
   return kinds(completion.calls);
@@ -91,10 +91,10 @@ test('a paused watch ends its attempt; the server runs it again when it is unpau
 
 test('a stopping worker gives every watch back at once, as a retryable failure, and takes no more', async () => {
   const completion = fakeCompletion();
-  const watches = new HandedWatches(completion.client, { heartbeatMs: 1000, logger: silentLogger });
+  const watches = new HandedActivities(completion.client, { heartbeatMs: 1000, logger: silentLogger });
   const waits = [controllableWait(), controllableWait()];
-  watches.take(tokenOf('f'), {}, waits[0]!.run);
-  watches.take(tokenOf('g'), {}, waits[1]!.run);
+  watches.take(tokenOf('f'), { what: 'watch', details: {} }, waits[0]!.run);
+  watches.take(tokenOf('g'), { what: 'watch', details: {} }, waits[1]!.run);
   expect(watches.accepting).toBe(true);
   await watches.releaseAll();
   expect(watches.accepting).toBe(false);
@@ -106,4 +106,18 @@ test('a stopping worker gives every watch back at once, as a retryable failure, 
   // The aborted waits do not fail their activities a second time.
   await new Promise((resolve) => setTimeout(resolve, 30));
   expect(kinds(completion.calls)).toEqual(['fail', 'fail']);
+});
+
+test("the work's own heartbeats go out at once with its details, and a burst of them sends only the latest after", async () => {
+  const completion = fakeCompletion();
+  const handed = new HandedActivities(completion.client, { heartbeatMs: 60_000, logger: silentLogger });
+  const wait = controllableWait();
+  handed.take(tokenOf('h'), { what: 'script', details: {} }, (signal, heartbeat) => {
+    for (const step of [1, 2, 3]) heartbeat({ step });
+    return wait.run(signal);
+  });
+  await waitFor(() => completion.calls.length >= 2, { timeoutMs: 5000, what: 'the second beat' });
+  wait.finish('done');
+  await waitFor(() => kinds(completion.calls).length === 1, { timeoutMs: 5000, what: 'the completion' });
+  expect(completion.calls.filter((call) => call.kind === 'heartbeat').map((call) => call.value)).toEqual([{ step: 1 }, { step: 3 }]);
 });
