@@ -61,6 +61,10 @@ export class CodeCalls {
         await this.runInner(plan, script.firstSeq + 2 * request.index, parentCallId);
       }
     })();
+    // A cancelled session rejects the wait above while the script's activity still winds down:
+    // left unhandled until then, the rejection failed every workflow task, so the cancellation
+    // never reached the script. It is rethrown once the activity has ended.
+    serving.catch(() => undefined);
     try {
       return await execute({ firstSeq: script.firstSeq, count });
     } finally {
