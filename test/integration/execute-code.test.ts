@@ -3,11 +3,15 @@
 // every inner call is in the session transcript (nested, so the model sees only the script's result).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { CancelledFailure, WorkflowFailedError } from '@temporalio/client';
 import type { PendingApproval } from '../../src/approval-signals/approval-types';
 import { pendingApprovalsQuery } from '../../src/approval-signals/definitions';
-import type { SessionHandle } from '../../src/temporal/sessions';
+import { startScriptedModelServer } from '../../src/model/scripted-model-server';
+import { startSession, type SessionHandle } from '../../src/temporal/sessions';
+import { releaseWorkerEnvironments } from '../../src/temporal/worker';
 import { decideSigned } from '../helpers/approver';
-import { connectHarness, replaySessionHistory, sessionIdOf, toolResults, withScriptedSession, type Harness } from '../helpers/session-harness';
+import { markedSleep, pidsRunning } from '../helpers/processes';
+import { connectHarness, createTestWorker, replaySessionHistory, sessionIdOf, testConfig, toolResults, withScriptedSession, type Harness } from '../helpers/session-harness';
 import { waitFor } from '../helpers/wait';
 
 let harness: Harness;
@@ -101,4 +105,71 @@ test("a script's terminal runs in the foreground only: background and pty are re
     expect(printed.pty?.error).toMatch(/foreground only: pty may not be set/);
     expect(printed.plain?.output).toBe('plain');
   });
+});
+
+test("a script holds none of the worker's activity slots: on a worker of one slot its own tool calls still run", async () => {
+  // Held in its activity, the script kept the only slot while its calls waited for one: for ever,
+  // since the time it spends waiting for its calls does not count towards its timeout.
+  const code = `const file = await read_file('a.txt');\nconst echoed = await terminal('echo inner-call-ran');\nconsole.log(file.total_lines + ' ' + echoed.output);`;
+  const script = { turns: [{ tool_calls: [{ name: 'execute_code', arguments: { code } }] }, { content: 'done' }] };
+  await withScriptedSession(harness, { script, config: { worker: { max_concurrent_activities: 1 } } }, async ({ handle, store, config }) => {
+    writeFileSync(path.join(config.session.cwd, 'a.txt'), 'one\ntwo\n');
+    await waitFor(async () => (await toolResults(store, handle)).some((result) => 'tool_calls_made' in result), { timeoutMs: 60_000, what: "the script's result" });
+    expect(await handle.result()).toMatchObject({ status: 'completed', answer: 'done' });
+    const [result] = await toolResults(store, handle);
+    expect(result).toMatchObject({ status: 'success', output: '2 inner-call-ran\n', tool_calls_made: 2 });
+    await replaySessionHistory(handle);
+  });
+});
+
+/** A script that waits for a `sleep` of its own, found on this machine by its command line. */
+function sleepingScript(sleep: string): string {
+  const [command, seconds] = sleep.split(' ');
+  return `await new Promise((resolve) => require('node:child_process').spawn('${command}', ['${seconds}'], { stdio: 'ignore' }).on('exit', resolve));\nconsole.log('slept');`;
+}
+
+test('cancelling a session ends its running script, which waits outside any activity slot', async () => {
+  const sleep = markedSleep(60);
+  const script = { turns: [{ tool_calls: [{ name: 'execute_code', arguments: { code: sleepingScript(sleep) } }] }, { content: 'done' }] };
+  await withScriptedSession(harness, { script }, async ({ handle, store }) => {
+    await waitFor(() => pidsRunning(sleep).length > 0, { timeoutMs: 30_000, what: 'the script to start' });
+    await handle.cancel();
+    await waitFor(() => pidsRunning(sleep).length === 0, { timeoutMs: 10_000, what: 'the script to be killed' });
+    const failure = await handle.result().catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(WorkflowFailedError);
+    expect((failure as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
+    await waitFor(async () => (await store.getSession(sessionIdOf(handle)))?.status === 'cancelled', { timeoutMs: 10_000, what: 'the session to be stored cancelled' });
+  });
+});
+
+test('a worker that stops kills the script it ran and gives its call back: the next worker reports it interrupted', async () => {
+  const sleep = markedSleep(60);
+  const script = { turns: [{ tool_calls: [{ name: 'execute_code', arguments: { code: sleepingScript(sleep) } }] }, { content: 'heard' }] };
+  const model = await startScriptedModelServer({ script });
+  const config = testConfig({ model: { base_url: model.url } });
+  const first = await createTestWorker(harness, config);
+  try {
+    const handle = await first.worker.runUntil(async () => {
+      const started = await startSession(harness.client, { task: 'a script across workers', config });
+      await waitFor(() => pidsRunning(sleep).length > 0, { timeoutMs: 30_000, what: 'the script to start' });
+      return started;
+    });
+    await releaseWorkerEnvironments(first.worker);
+    await waitFor(() => pidsRunning(sleep).length === 0, { timeoutMs: 10_000, what: 'the script to be killed' });
+    // Given back at once (a failed attempt, to be retried), not after the worker's grace time and a heartbeat timeout.
+    const scriptCall = async () => (await handle.describe()).raw.pendingActivities?.find((activity) => activity.activityType?.name === 'executeTool');
+    await waitFor(async () => /execute_code script stopped/.test((await scriptCall())?.lastFailure?.message ?? ''), { timeoutMs: 10_000, what: 'the call given back' });
+    const second = await createTestWorker(harness, config, first.store);
+    const result = await second.worker.runUntil(() => handle.result());
+    await releaseWorkerEnvironments(second.worker);
+    expect(result).toMatchObject({ status: 'completed', answer: 'heard' });
+    // The retry knows the script had started, so it does not run it again.
+    const told = JSON.parse(String(model.requests[1]?.messages.at(-1)?.content)) as { status?: string; error?: string };
+    expect(told).toMatchObject({ status: 'interrupted' });
+    expect(told.error).toMatch(/worker running this execute_code call stopped/);
+    expect(pidsRunning(sleep)).toEqual([]);
+  } finally {
+    await model.close();
+    await first.store.close();
+  }
 });
