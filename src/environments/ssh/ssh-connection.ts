@@ -4,7 +4,7 @@
 import type { Socket } from 'node:net';
 import type { Client, ClientChannel, SFTPWrapper } from 'ssh2';
 import { BackendUnavailableError } from '../terminal-environment';
-import { ChannelSemaphore } from './channel-semaphore';
+import { Semaphore } from '../../semaphore';
 import { recordExitStatus } from './command-channel';
 import { startKeepalive } from './connection-keepalive';
 import { handshake, targetName, type SshConnectionOptions } from './ssh-handshake';
@@ -30,9 +30,9 @@ export class SshConnection {
   /** How to abandon each operation running on an SFTP session, should the session be closed. */
   private readonly sftpUsers = new Map<SFTPWrapper, Set<(error: Error) => void>>();
   private readonly sftpTimeoutMs: number;
-  private readonly commands: ChannelSemaphore;
+  private readonly commands: Semaphore;
   /** Kill and bookkeeping commands get their own slot, so a full connection can still stop one. */
-  private readonly controls = new ChannelSemaphore(1);
+  private readonly controls = new Semaphore(1);
 
   private constructor(
     private readonly client: Client,
@@ -40,7 +40,7 @@ export class SshConnection {
     readonly target: string,
     options: SshConnectionOptions,
   ) {
-    this.commands = new ChannelSemaphore(options.maxChannels);
+    this.commands = new Semaphore(options.maxChannels);
     this.sftpTimeoutMs = options.sftpTimeoutMs ?? DEFAULT_SFTP_TIMEOUT_MS;
     const stopKeepalive = startKeepalive(client, options.keepaliveMs, KEEPALIVE_MAX_MISSED, () => socket.destroy());
     const markClosed = () => {
