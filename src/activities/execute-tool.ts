@@ -24,6 +24,7 @@ import { createCodeCallChannel, type SignalSession } from './code-call-channel';
 import { CODE_CALLABLE_TOOLS, codeCallRefusal } from '../code-execution/callable-tools';
 import { heartbeatIntervalMs, startHeartbeat, type HeartbeatSink } from './heartbeat';
 import type { HandedActivities } from './handed-activities';
+import type { Semaphore } from '../semaphore';
 import { clip } from './tool-call-summary';
 import { stripAnsi } from '../tools/terminal-output';
 import type { BeforeChange } from '../checkpoints/turn-checkpoints';
@@ -56,6 +57,8 @@ export interface ExecuteToolDeps {
   beforeChange?: BeforeChange;
   /** Where an execute_code script waits for its tool calls without holding a worker slot (absent: in its activity). */
   handed?: HandedActivities;
+  /** The scripts this worker runs at once, when they run outside their activities. */
+  scriptSlots?: Semaphore;
 }
 
 /** What a tool call takes from the activity that runs it, or from the set it was handed to. */
@@ -98,8 +101,16 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
     // the activity instead, holding no slot (refusals run nothing, and are written in place).
     if (input.innerCalls && input.gate?.approved !== false && deps.handed?.accepting) {
       const heartbeatTimeoutMs = info.heartbeatTimeoutMs;
-      const handOver = { what: 'execute_code script', details: {}, heartbeatMs: heartbeatIntervalMs(heartbeatTimeoutMs) };
-      deps.handed.take(info.taskToken, handOver, (signal, heartbeat) => run(input, { ...scope, signal, sink: { heartbeat, heartbeatTimeoutMs } }));
+      const slots = deps.scriptSlots;
+      const details = slots ? { waiting: `for one of the worker's ${slots.limit} script slots (worker.max_concurrent_scripts)` } : {};
+      deps.handed.take(info.taskToken, { what: 'execute_code script', details, heartbeatMs: heartbeatIntervalMs(heartbeatTimeoutMs) }, async (signal, heartbeat) => {
+        const release = await slots?.acquire(signal);
+        try {
+          return await run(input, { ...scope, signal, sink: { heartbeat, heartbeatTimeoutMs } });
+        } finally {
+          release?.();
+        }
+      });
       throw new CompleteAsyncError();
     }
     return run(input, scope);

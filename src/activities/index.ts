@@ -15,6 +15,7 @@ import { canonicalOwnFiles } from './assess-tool-call';
 import { hermesSecretFiles } from '../approval-signals/command-assessment';
 import { createBackgroundActivities } from './background-activities';
 import type { HandedActivities } from './handed-activities';
+import type { Semaphore } from '../semaphore';
 import { createCallModelActivity } from './call-model';
 import { createEnvironmentActivities } from './environment-activities';
 import type { SignalSession } from './code-call-channel';
@@ -55,6 +56,8 @@ export interface ActivityDeps {
   client?: Client;
   /** Activities that wait outside the worker's slots (process watches, execute_code scripts; see handed-activities.ts). */
   handed?: HandedActivities;
+  /** The execute_code scripts this worker runs at once (worker.max_concurrent_scripts). */
+  scriptSlots?: Semaphore;
   /** The worker's live MCP connections (one pool per worker, shared by every session); built from the config when absent. */
   mcpPool?: McpConnectionPool;
   /** The workspaces of the sessions this worker serves (hooks and unsandboxed MCP servers may not lie in one). */

@@ -213,6 +213,11 @@ export const configSchema = z
     worker: z
       .object({
         max_concurrent_activities: positiveInt.default(100),
+        /**
+         * execute_code scripts this worker runs at once (each a process of its own); the rest wait
+         * for one to end. A script holds no activity slot, so this alone bounds them.
+         */
+        max_concurrent_scripts: positiveInt.default(32),
         max_concurrent_workflow_tasks: positiveInt.default(40),
         /** Running tools get this long to finish when the worker is asked to stop. */
         shutdown_grace_seconds: z.number().int().min(0).default(30),

@@ -5,6 +5,7 @@ import { type NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleO
 import { codeToolCallSignal, type CodeToolCallRequest } from '../workflows/code-call-messages';
 import { createActivities } from '../activities';
 import { HandedActivities } from '../activities/handed-activities';
+import { Semaphore } from '../semaphore';
 import { loadCommandClassifier } from '../approval-signals/classify-command';
 import { ModelClients } from '../activities/model-clients';
 import type { LoadedConfig } from '../config/load';
@@ -113,6 +114,7 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
   const activities = createActivities({
     mcpPool,
     handed,
+    scriptSlots: new Semaphore(config.worker.max_concurrent_scripts),
     workspaces,
     config,
     client,

@@ -173,3 +173,31 @@ test('a worker that stops kills the script it ran and gives its call back: the n
     await first.store.close();
   }
 });
+
+test('a worker runs at most worker.max_concurrent_scripts scripts at once; the others wait for one to end', async () => {
+  const sleep = markedSleep(2);
+  const script = { turns: [{ tool_calls: [{ name: 'execute_code', arguments: { code: sleepingScript(sleep) } }] }, { content: 'slept' }] };
+  const model = await startScriptedModelServer({ script });
+  const config = testConfig({ model: { base_url: model.url }, worker: { max_concurrent_scripts: 1 } });
+  const { worker, store } = await createTestWorker(harness, config);
+  try {
+    await worker.runUntil(async () => {
+      const handles = await Promise.all([1, 2].map((n) => startSession(harness.client, { task: `script ${n}`, config })));
+      let ended = false;
+      const results = Promise.all(handles.map((handle) => handle.result())).finally(() => (ended = true));
+      let mostAtOnce = 0;
+      const deadline = Date.now() + 60_000;
+      while (!ended && Date.now() < deadline) {
+        mostAtOnce = Math.max(mostAtOnce, pidsRunning(sleep).length);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(await results).toMatchObject([{ status: 'completed' }, { status: 'completed' }]);
+      expect(mostAtOnce).toBe(1);
+      for (const handle of handles) expect(await toolResults(store, handle)).toMatchObject([{ status: 'success', output: 'slept\n' }]);
+    });
+  } finally {
+    await releaseWorkerEnvironments(worker);
+    await model.close();
+    await store.close();
+  }
+});

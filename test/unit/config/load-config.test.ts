@@ -58,7 +58,7 @@ describe('defaults', () => {
       task_queue: 'hermes-temporal',
       dev_server: { ip: '127.0.0.1', port: 7233, ui_port: 8233, db_file: path.join(home, 'temporal.db') },
     });
-    expect(config.worker).toEqual({ max_concurrent_activities: 100, max_concurrent_workflow_tasks: 40, shutdown_grace_seconds: 30, connect_timeout_seconds: 600, max_cached_workflows: 200, max_eager_activities_per_task: 16 });
+    expect(config.worker).toEqual({ max_concurrent_activities: 100, max_concurrent_scripts: 32, max_concurrent_workflow_tasks: 40, shutdown_grace_seconds: 30, connect_timeout_seconds: 600, max_cached_workflows: 200, max_eager_activities_per_task: 16 });
     expect(config.session).toEqual({ max_turns: 50, toolsets: ['hermes-cli'], disabled_toolsets: [], cwd: projectDir, parallel_terminal: 'read_only', max_parallel_tool_calls: 64, max_parallel_watches: 256 });
     expect(config.terminal).toMatchObject({
       backend: 'local',

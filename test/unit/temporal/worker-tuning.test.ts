@@ -1,7 +1,7 @@
 import { workflowTaskPolls } from '../../../src/temporal/worker-tuning';
 
 const worker = (settings: { max_concurrent_workflow_tasks: number; max_concurrent_workflow_task_polls?: number }) => ({
-  worker: { max_concurrent_activities: 100, shutdown_grace_seconds: 30, connect_timeout_seconds: 600, max_cached_workflows: 200, max_eager_activities_per_task: 16, ...settings },
+  worker: { max_concurrent_activities: 100, max_concurrent_scripts: 32, shutdown_grace_seconds: 30, connect_timeout_seconds: 600, max_cached_workflows: 200, max_eager_activities_per_task: 16, ...settings },
 });
 
 describe('workflow task pollers', () => {
