@@ -2,7 +2,7 @@
 // server from the global setup), a scripted model over HTTP, and a temporary store and cwd.
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import path from 'node:path';
-import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
+import { CancelledFailure, Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, WorkflowFailedError } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { ApprovalSurface } from '../../src/approval-signals/approval-types';
 import { loadConfig, type LoadedConfig } from '../../src/config/load';
@@ -17,6 +17,7 @@ import { createHermesWorker, releaseWorkerEnvironments, WORKFLOWS_PATH } from '.
 import { startSession, type SessionHandle } from '../../src/temporal/sessions';
 import type { SessionLimits } from '../../src/workflows/session-types';
 import { tempDir } from './temp-dirs';
+import { waitFor } from './wait';
 
 export interface Harness {
   address: string;
@@ -194,4 +195,12 @@ export async function replaySessionHistory(handle: SessionHandle): Promise<void>
   const bundlePath = process.env.HERMES_TEST_WORKFLOW_BUNDLE;
   const history = await handle.fetchHistory();
   await Worker.runReplayHistory(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath: WORKFLOWS_PATH }, history, handle.workflowId);
+}
+
+/** The session ended cancelled: its result is a cancellation, and (given its store) it is stored so. */
+export async function expectCancelled(handle: SessionHandle, store?: SessionStore): Promise<void> {
+  const failure = await handle.result().catch((error: unknown) => error);
+  expect(failure).toBeInstanceOf(WorkflowFailedError);
+  expect((failure as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
+  if (store) await waitFor(async () => (await store.getSession(sessionIdOf(handle)))?.status === 'cancelled', { timeoutMs: 10_000, what: 'the session to be stored cancelled' });
 }

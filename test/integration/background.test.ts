@@ -4,12 +4,12 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CancelledFailure, type WorkflowExecutionDescription, type WorkflowFailedError } from '@temporalio/client';
+import type { WorkflowExecutionDescription } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { startScriptedModelServer } from '../../src/model/scripted-model-server';
 import { startSession } from '../../src/temporal/sessions';
 import { releaseWorkerEnvironments } from '../../src/temporal/worker';
-import { connectHarness, createTestWorker, replaySessionHistory, sessionIdOf, testConfig, toolResults, uniqueName, withScriptedSession, type Harness } from '../helpers/session-harness';
+import { connectHarness, createTestWorker, expectCancelled, replaySessionHistory, sessionIdOf, testConfig, toolResults, uniqueName, withScriptedSession, type Harness } from '../helpers/session-harness';
 import { mostActivitiesPending } from '../helpers/history-events';
 import { markedSleep, pidsRunning } from '../helpers/processes';
 import { waitFor } from '../helpers/wait';
@@ -179,8 +179,7 @@ test('a cancelled session stops its background processes too', async () => {
     await waitFor(() => pidsRunning(foreground).length > 0, { timeoutMs: 30_000, what: 'the foreground command to start' });
     expect(pidsRunning(background).length).toBeGreaterThan(0);
     await handle.cancel();
-    const failure = await handle.result().catch((error: unknown) => error);
-    expect((failure as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
+    await expectCancelled(handle);
     await waitFor(() => pidsRunning(background).length === 0, { timeoutMs: 10_000, what: 'the background process to stop' });
     expect(existsSync(stateDirOf(sessionIdOf(handle)))).toBe(false);
   });

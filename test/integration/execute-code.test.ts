@@ -3,7 +3,6 @@
 // every inner call is in the session transcript (nested, so the model sees only the script's result).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CancelledFailure, WorkflowFailedError } from '@temporalio/client';
 import type { PendingApproval } from '../../src/approval-signals/approval-types';
 import { pendingApprovalsQuery } from '../../src/approval-signals/definitions';
 import { startScriptedModelServer } from '../../src/model/scripted-model-server';
@@ -11,7 +10,7 @@ import { startSession, type SessionHandle } from '../../src/temporal/sessions';
 import { releaseWorkerEnvironments } from '../../src/temporal/worker';
 import { decideSigned } from '../helpers/approver';
 import { markedSleep, pidsRunning } from '../helpers/processes';
-import { connectHarness, createTestWorker, replaySessionHistory, sessionIdOf, testConfig, toolResults, withScriptedSession, type Harness } from '../helpers/session-harness';
+import { connectHarness, createTestWorker, expectCancelled, replaySessionHistory, sessionIdOf, testConfig, toolResults, withScriptedSession, type Harness } from '../helpers/session-harness';
 import { waitFor } from '../helpers/wait';
 
 let harness: Harness;
@@ -135,10 +134,7 @@ test('cancelling a session ends its running script, which waits outside any acti
     await waitFor(() => pidsRunning(sleep).length > 0, { timeoutMs: 30_000, what: 'the script to start' });
     await handle.cancel();
     await waitFor(() => pidsRunning(sleep).length === 0, { timeoutMs: 10_000, what: 'the script to be killed' });
-    const failure = await handle.result().catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(WorkflowFailedError);
-    expect((failure as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
-    await waitFor(async () => (await store.getSession(sessionIdOf(handle)))?.status === 'cancelled', { timeoutMs: 10_000, what: 'the session to be stored cancelled' });
+    await expectCancelled(handle, store);
   });
 });
 
