@@ -103,7 +103,7 @@ export function createExecuteToolActivity(deps: ExecuteToolDeps) {
       const heartbeatTimeoutMs = info.heartbeatTimeoutMs;
       const slots = deps.scriptSlots;
       const details = slots ? { waiting: `for one of the worker's ${slots.limit} script slots (worker.max_concurrent_scripts)` } : {};
-      deps.handed.take(info.taskToken, { what: 'execute_code script', details, heartbeatMs: heartbeatIntervalMs(heartbeatTimeoutMs) }, async (signal, heartbeat) => {
+      deps.handed.take(info.taskToken, { what: 'execute_code script', details, heartbeatMs: heartbeatIntervalMs(heartbeatTimeoutMs), finishOnStop: true }, async (signal, heartbeat) => {
         const release = await slots?.acquire(signal);
         try {
           return await run(input, { ...scope, signal, sink: { heartbeat, heartbeatTimeoutMs } });

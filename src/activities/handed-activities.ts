@@ -26,6 +26,8 @@ export interface HandOver {
   details: Record<string, unknown>;
   /** How often to heartbeat; the set's default when absent. */
   heartbeatMs?: number;
+  /** Work that is running, not only waiting: a stopping worker gives it its grace time to end first. */
+  finishOnStop?: boolean;
 }
 
 /** Sends a heartbeat with these details now (the work's progress; a retry reads the last ones). */
@@ -43,6 +45,9 @@ interface Handed {
   beatAgain: boolean;
   /** The work beat since the timer's last tick: the tick need not. */
   beatLately: boolean;
+  finishOnStop: boolean;
+  /** Settles once the work ended and its activity was told. */
+  ended: Promise<void>;
 }
 
 export class HandedActivities {
@@ -64,7 +69,17 @@ export class HandedActivities {
    * and its result completes the activity; a failure fails it, to be retried as any failure is.
    */
   take(taskToken: Uint8Array, handOver: HandOver, work: (signal: AbortSignal, heartbeat: HandedHeartbeat) => Promise<unknown>): void {
-    const entry: Handed = { taskToken, what: handOver.what, details: handOver.details, abort: new AbortController(), beating: false, beatAgain: false, beatLately: false };
+    const entry: Handed = {
+      taskToken,
+      what: handOver.what,
+      details: handOver.details,
+      abort: new AbortController(),
+      beating: false,
+      beatAgain: false,
+      beatLately: false,
+      finishOnStop: handOver.finishOnStop ?? false,
+      ended: Promise.resolve(),
+    };
     this.handed.add(entry);
     const timer = setInterval(() => {
       if (!entry.beatLately) void this.beat(entry);
@@ -76,7 +91,7 @@ export class HandedActivities {
       entry.beatLately = true;
       void this.beat(entry);
     };
-    work(entry.abort.signal, heartbeat)
+    entry.ended = work(entry.abort.signal, heartbeat)
       .then(
         (result) => this.completion.complete(taskToken, result),
         (error: unknown) => (entry.abort.signal.aborted ? undefined : this.completion.fail(taskToken, error)),
@@ -90,10 +105,24 @@ export class HandedActivities {
       });
   }
 
-  /** The worker stopped: each activity goes back to the server now (a failed attempt, retried), not after its heartbeat timeout. */
-  async releaseAll(): Promise<void> {
+  /**
+   * The worker stopped: each activity goes back to the server (a failed attempt, retried), not
+   * after its heartbeat timeout. What only waits goes back at once; work that runs first gets
+   * `graceMs` to end, as the worker's own activities do.
+   */
+  async releaseAll(graceMs = 0): Promise<void> {
     this.stopped = true;
-    const entries = [...this.handed];
+    const running = [...this.handed].filter((entry) => entry.finishOnStop);
+    await this.giveBack([...this.handed].filter((entry) => !entry.finishOnStop));
+    if (graceMs > 0 && running.length) {
+      const grace = new AbortController();
+      await Promise.race([Promise.all(running.map((entry) => entry.ended)), sleep(graceMs, undefined, { signal: grace.signal }).catch(() => undefined)]);
+      grace.abort();
+    }
+    await this.giveBack([...this.handed]);
+  }
+
+  private async giveBack(entries: Handed[]): Promise<void> {
     for (const entry of entries) entry.abort.abort(new Error('the worker stopped'));
     await Promise.all(
       entries.map((entry) => {

@@ -158,19 +158,20 @@ export async function createHermesWorker(options: HermesWorkerOptions): Promise<
     maxHeartbeatThrottleInterval: '1 second',
     defaultHeartbeatThrottleInterval: '1 second',
   });
-  workerEnvironments.set(worker, { environments, mcpPool, handed });
+  workerEnvironments.set(worker, { environments, mcpPool, handed, graceMs: config.worker.shutdown_grace_seconds * 1000 });
   return worker;
 }
 
-const workerEnvironments = new WeakMap<Worker, { environments: EnvironmentFactory; mcpPool: McpConnectionPool; handed: HandedActivities }>();
+const workerEnvironments = new WeakMap<Worker, { environments: EnvironmentFactory; mcpPool: McpConnectionPool; handed: HandedActivities; graceMs: number }>();
 
 /**
- * Gives the watches and scripts a worker held outside its slots back to the server, and closes the backend
- * connections (ssh, docker) and MCP servers it kept; call once it has stopped.
+ * Gives the watches and scripts a worker held outside its slots back to the server (a running
+ * script first gets `worker.shutdown_grace_seconds` to end, as running tools do), and closes the
+ * backend connections (ssh, docker) and MCP servers it kept; call once it has stopped.
  */
 export async function releaseWorkerEnvironments(worker: Worker): Promise<void> {
   const kept = workerEnvironments.get(worker);
-  await kept?.handed.releaseAll();
+  await kept?.handed.releaseAll(kept.graceMs);
   await kept?.mcpPool.closeAll();
   await kept?.environments.releaseAll();
 }

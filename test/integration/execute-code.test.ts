@@ -138,11 +138,15 @@ test('cancelling a session ends its running script, which waits outside any acti
   });
 });
 
-test('a worker that stops kills the script it ran and gives its call back: the next worker reports it interrupted', async () => {
-  const sleep = markedSleep(60);
+/**
+ * Runs a script that sleeps for `sleep` on a first worker, stops that worker (with a grace time of
+ * `graceSeconds`) while the script runs, and lets a second worker finish the session.
+ * Returns what the model was told of the script.
+ */
+async function stopWorkerDuringScript(sleep: string, graceSeconds: number, whileStopping: (handle: SessionHandle) => Promise<void>) {
   const script = { turns: [{ tool_calls: [{ name: 'execute_code', arguments: { code: sleepingScript(sleep) } }] }, { content: 'heard' }] };
   const model = await startScriptedModelServer({ script });
-  const config = testConfig({ model: { base_url: model.url } });
+  const config = testConfig({ model: { base_url: model.url }, worker: { shutdown_grace_seconds: graceSeconds } });
   const first = await createTestWorker(harness, config);
   try {
     const handle = await first.worker.runUntil(async () => {
@@ -150,24 +154,35 @@ test('a worker that stops kills the script it ran and gives its call back: the n
       await waitFor(() => pidsRunning(sleep).length > 0, { timeoutMs: 30_000, what: 'the script to start' });
       return started;
     });
-    await releaseWorkerEnvironments(first.worker);
-    await waitFor(() => pidsRunning(sleep).length === 0, { timeoutMs: 10_000, what: 'the script to be killed' });
-    // Given back at once (a failed attempt, to be retried), not after the worker's grace time and a heartbeat timeout.
-    const scriptCall = async () => (await handle.describe()).raw.pendingActivities?.find((activity) => activity.activityType?.name === 'executeTool');
-    await waitFor(async () => /execute_code script stopped/.test((await scriptCall())?.lastFailure?.message ?? ''), { timeoutMs: 10_000, what: 'the call given back' });
+    await Promise.all([releaseWorkerEnvironments(first.worker), whileStopping(handle)]);
     const second = await createTestWorker(harness, config, first.store);
     const result = await second.worker.runUntil(() => handle.result());
     await releaseWorkerEnvironments(second.worker);
     expect(result).toMatchObject({ status: 'completed', answer: 'heard' });
-    // The retry knows the script had started, so it does not run it again.
-    const told = JSON.parse(String(model.requests[1]?.messages.at(-1)?.content)) as { status?: string; error?: string };
-    expect(told).toMatchObject({ status: 'interrupted' });
-    expect(told.error).toMatch(/worker running this execute_code call stopped/);
     expect(pidsRunning(sleep)).toEqual([]);
+    return JSON.parse(String(model.requests[1]?.messages.at(-1)?.content)) as Record<string, unknown>;
   } finally {
     await model.close();
     await first.store.close();
   }
+}
+
+test('a worker that stops kills a script still running after its grace time and gives the call back: the next worker reports it interrupted', async () => {
+  const sleep = markedSleep(60);
+  const told = await stopWorkerDuringScript(sleep, 1, async (handle) => {
+    await waitFor(() => pidsRunning(sleep).length === 0, { timeoutMs: 10_000, what: 'the script to be killed' });
+    // Given back at once (a failed attempt, to be retried), not after a heartbeat timeout.
+    const scriptCall = async () => (await handle.describe()).raw.pendingActivities?.find((activity) => activity.activityType?.name === 'executeTool');
+    await waitFor(async () => /execute_code script stopped/.test((await scriptCall())?.lastFailure?.message ?? ''), { timeoutMs: 10_000, what: 'the call given back' });
+  });
+  // The retry knows the script had started, so it does not run it again.
+  expect(told).toMatchObject({ status: 'interrupted' });
+  expect(told.error).toMatch(/worker running this execute_code call stopped/);
+});
+
+test('a worker that stops lets a running script end within its grace time, as it does a running command', async () => {
+  const told = await stopWorkerDuringScript(markedSleep(2), 30, async () => undefined);
+  expect(told).toMatchObject({ status: 'success', output: 'slept\n' });
 });
 
 test('a worker runs at most worker.max_concurrent_scripts scripts at once; the others wait for one to end', async () => {

@@ -121,3 +121,22 @@ test("the work's own heartbeats go out at once with its details, and a burst of 
   await waitFor(() => kinds(completion.calls).length === 1, { timeoutMs: 5000, what: 'the completion' });
   expect(completion.calls.filter((call) => call.kind === 'heartbeat').map((call) => call.value)).toEqual([{ step: 1 }, { step: 3 }]);
 });
+
+test('a stopping worker gives running work its grace time to end, and what only waits goes back at once', async () => {
+  const completion = fakeCompletion();
+  const handed = new HandedActivities(completion.client, { heartbeatMs: 60_000, logger: silentLogger });
+  const [script, watch, late] = [controllableWait(), controllableWait(), controllableWait()];
+  handed.take(tokenOf('s'), { what: 'script', details: {}, finishOnStop: true }, script.run);
+  handed.take(tokenOf('w'), { what: 'watch', details: {} }, watch.run);
+  handed.take(tokenOf('l'), { what: 'script', details: {}, finishOnStop: true }, late.run);
+  setTimeout(() => script.finish('done'), 20);
+  const started = Date.now();
+  await handed.releaseAll(300);
+  expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+  expect(completion.calls.filter((call) => call.kind !== 'heartbeat')).toEqual([
+    { kind: 'fail', token: 'w', value: expect.objectContaining({ type: 'WorkerStopped' }) },
+    { kind: 'complete', token: 's', value: 'done' },
+    { kind: 'fail', token: 'l', value: expect.objectContaining({ type: 'WorkerStopped' }) },
+  ]);
+  expect([watch.signal().aborted, late.signal().aborted]).toEqual([true, true]);
+});
