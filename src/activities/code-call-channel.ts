@@ -2,6 +2,7 @@
 // store the request at its reserved seq, ring the workflow, then wait for the result the
 // workflow's executeTool stores at the next seq. The wait heartbeats (the activity's loop does)
 // and ends with the activity's cancellation.
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { callableTools, codeCallRefusal, INNER_CALL_RECORD_NAME, innerCallId } from '../code-execution/callable-tools';
 import type { SecretRedactor } from '../environments/secret-redaction';
@@ -27,6 +28,9 @@ export function createCodeCallChannel(deps: {
 }): { callTool: (name: string, args: Record<string, unknown>) => Promise<string>; callableTools: string[]; sawSensitive: () => boolean } {
   const { input, store } = deps;
   const callable = callableTools(deps.sessionTools);
+  // Each call waiting for its result listens for the cancellation while it sleeps: a script's
+  // Promise.all of eleven calls made Node warn of a listener leak on the worker's stderr.
+  setMaxListeners(input.innerCalls.count + 10, deps.signal);
   let next = 0;
   let sawSensitive = false;
   const callTool = async (name: string, args: Record<string, unknown>): Promise<string> => {
