@@ -114,11 +114,8 @@ export class HandedActivities {
     this.stopped = true;
     const running = [...this.handed].filter((entry) => entry.finishOnStop);
     await this.giveBack([...this.handed].filter((entry) => !entry.finishOnStop));
-    if (graceMs > 0 && running.length) {
-      const grace = new AbortController();
-      await Promise.race([Promise.all(running.map((entry) => entry.ended)), sleep(graceMs, undefined, { signal: grace.signal }).catch(() => undefined)]);
-      grace.abort();
-    }
+    // The grace timer is unref'd: it never keeps a worker process that is done from exiting.
+    if (graceMs > 0 && running.length) await Promise.race([Promise.all(running.map((entry) => entry.ended)), sleep(graceMs, undefined, { ref: false })]);
     await this.giveBack([...this.handed]);
   }
 
