@@ -138,6 +138,20 @@ test('cancelling a session ends its running script, which waits outside any acti
   });
 });
 
+test('a cancelled script cannot leave a process behind: one it started in a session of its own dies with it', async () => {
+  const sleep = markedSleep(60);
+  const [command, seconds] = sleep.split(' ');
+  // Its own process group and session, unwaited for: out of reach of a kill of the script's group.
+  const code = `require('node:child_process').spawn('setsid', ['${command}', '${seconds}'], { stdio: 'ignore', detached: true }).unref();\nawait new Promise(() => undefined);`;
+  const script = { turns: [{ tool_calls: [{ name: 'execute_code', arguments: { code } }] }, { content: 'done' }] };
+  await withScriptedSession(harness, { script }, async ({ handle, store }) => {
+    await waitFor(() => pidsRunning(sleep).length > 0, { timeoutMs: 30_000, what: 'the escaped process to start' });
+    await handle.cancel();
+    await waitFor(() => pidsRunning(sleep).length === 0, { timeoutMs: 10_000, what: 'the escaped process to be killed' });
+    await expectCancelled(handle, store);
+  });
+});
+
 /**
  * Runs a script that sleeps for `sleep` on a first worker, stops that worker (with a grace time of
  * `graceSeconds`) while the script runs, and lets a second worker finish the session.
