@@ -396,7 +396,7 @@ function spawnHere(argv: SandboxCommand, env: Record<string, string>, onText: (t
 
 /** Under a pseudo-terminal (node-pty): output arrives with `\n` line ends like the pipe path. */
 function startInPty(argv: SandboxCommand, env: Record<string, string>, onText: (text: string) => void): StartedCommand {
-  const child = spawnInPty(argv, env, onText);
+  const child = spawnInPty(argv, env, '/', onText);
   const exited = child.exited.then(shellExitCode);
   trackCommandGroup(child.pid, exited);
   return { pid: child.pid, exited };

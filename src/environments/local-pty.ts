@@ -1,6 +1,7 @@
 // Pseudo-terminals on the local machine through node-pty: interactive programs (REPLs, CLIs that
 // check isatty) get a real terminal. The child leads its own session, so its pid is also its
 // process-group id and a timeout or kill reaches everything it started.
+import { statSync } from 'node:fs';
 import type * as NodePty from 'node-pty';
 
 /** Original's background PTY size (30 rows × 120 columns). */
@@ -24,16 +25,20 @@ export interface PtyChild {
 }
 
 /**
- * Starts `argv` (the sandbox's launcher for `bash -c script`) under a new pseudo-terminal.
+ * Starts `argv` (the sandbox's launcher for `bash -c script`) under a new pseudo-terminal, in
+ * `cwd` when it is a folder (else in `/`: the script's own `cd` then says what is wrong).
  * `onOutput` receives the terminal's output with `\r\n` line ends turned into `\n` (a lone `\r`,
  * as progress bars use, is kept).
  */
-export function spawnInPty(argv: { file: string; args: string[] }, env: Record<string, string>, onOutput: (text: string) => void): PtyChild {
+export function spawnInPty(argv: { file: string; args: string[] }, env: Record<string, string>, cwd: string, onOutput: (text: string) => void): PtyChild {
   const pty = loadNodePty().spawn(argv.file, argv.args, {
     name: env.TERM || 'xterm-256color',
     cols: PTY_COLUMNS,
     rows: PTY_ROWS,
-    cwd: '/',
+    // The launcher and the shell reading the terminal are in that folder from their first
+    // instant: a look at the reader's folder while it starts (terminal-reader-folder.ts) finds the
+    // folder its command runs in, not `/`.
+    cwd: isFolder(cwd) ? cwd : '/',
     env,
   });
   const lineEnds = new CrLfNormalizer();
@@ -50,6 +55,10 @@ export function spawnInPty(argv: { file: string; args: string[] }, env: Record<s
     });
   });
   return { pid: pty.pid, exited, write: (data) => pty.write(data) };
+}
+
+function isFolder(candidate: string): boolean {
+  return statSync(candidate, { throwIfNoEntry: false })?.isDirectory() === true;
 }
 
 /** The shell's view of an exit: the code, or 128 + the signal that ended it. */

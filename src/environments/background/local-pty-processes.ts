@@ -75,7 +75,7 @@ export class LocalPtyProcesses {
     let child: PtyChild;
     try {
       const argv = launcher ? launcher(script, request.cwd) : { file: 'bash', args: ['-c', script] };
-      child = spawnInPty(argv, env, (text) => {
+      child = spawnInPty(argv, env, request.cwd, (text) => {
         toLog(text);
         append(output, text);
       });

@@ -177,6 +177,18 @@ describe('background PTY processes', () => {
     expect(await call(second.context, 'process', { action: 'submit', session_id: id, data: 'x' })).toMatchObject({ status: 'already_exited' });
   });
 
+  it("while a shell's launcher is still starting, the folder text typed into it is judged in is the shell's own, never /", async () => {
+    // A launcher that is itself a shell and takes a while (a sandbox starting on a busy machine):
+    // for a second it reads the terminal, in its start folder, before the command's own `cd`.
+    const slowLauncher = (script: string) => ({ file: 'bash', args: ['-c', 'SECONDS=0; while ((SECONDS < 2)); do :; done; exec bash -c "$1"', 'launcher', script] });
+    const { pool } = worker();
+    const started = await pool.start(stateDir(), { command: 'bash --norc --noprofile', cwd: path.join(dir, 'sub'), pty: true }, { PATH: process.env.PATH ?? '/usr/bin:/bin', TERM: 'dumb' }, slowLauncher);
+    const seen = new Set<string | undefined>();
+    const until = Date.now() + 1000;
+    while (Date.now() < until) seen.add(await pool.inputFolder(stateDir(), started.id));
+    expect([...seen]).toEqual([path.join(dir, 'sub')]);
+  });
+
   it('shows a PTY process that finished before the restart with its exit code', async () => {
     const first = worker();
     const id = (await call(first.context, 'terminal', { command: 'echo done; exit 5', background: true, pty: true })).session_id as string;
