@@ -7,12 +7,19 @@ const transform = {
   '/node_modules/@noble/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
 };
 const transformIgnorePatterns = ['/node_modules/(?!@noble/)'];
+// Most test files wait (on a Temporal server, a sandboxed command, an approval's timeout) far more
+// than they compute: run alone, one file at a time (Jest's default on two cores, one fewer than the
+// cores), they left a 2-core machine 85% idle and the suite took 47 minutes; two at a time, about
+// half. Tests that time the worker's thread leave out what waiting for a core costs it
+// (test/helpers/event-loop-stall.ts).
+const maxWorkers = Math.max(2, require('node:os').availableParallelism() - 1);
 // Only these folders are crawled: service state under .tmp/ (dockerd, postgres) holds many files.
 const roots = ['<rootDir>/src', '<rootDir>/test'];
 
 /** @type {import('jest').Config} */
 module.exports = {
   testTimeout: 120_000,
+  maxWorkers,
   // The default summary, then which suites were skipped and why (test/helpers/skipped-reporter.js).
   reporters: ['default', '<rootDir>/test/helpers/skipped-reporter.js'],
   projects: [
