@@ -266,7 +266,7 @@ test("what was planted in the shadow repository itself (its config, attributes, 
   writeFileSync(path.join(gitDirectory, 'config'), `[filter "evil"]\n\tclean = touch ${marker}; cat\n\tsmudge = touch ${marker}; cat\n[core]\n\tfsmonitor = touch ${marker}; false\n`);
   writeFileSync(path.join(gitDirectory, 'info', 'attributes'), '* filter=evil\n');
   mkdirSync(path.join(gitDirectory, 'hooks'), { recursive: true });
-  write('../' + path.relative(workspace, path.join(gitDirectory, 'hooks', 'post-index-change')), `#!/bin/sh\ntouch ${marker}\n`, 0o755);
+  writeFileSync(path.join(gitDirectory, 'hooks', 'post-index-change'), `#!/bin/sh\ntouch ${marker}\n`, { mode: 0o755 });
   write('a.txt', 'changed');
   await taken();
   await rollbackWorkspace(shadowRepositoryFor(home, workspace), first, { sessionId: 'operator', limits: LIMITS });
