@@ -19,4 +19,6 @@ export default async function globalSetup(): Promise<void> {
   writeFileSync(codePath, 'code' in bundle ? bundle.code : '');
   process.env.HERMES_TEST_TEMPORAL_ADDRESS = server.address;
   process.env.HERMES_TEST_WORKFLOW_BUNDLE = codePath;
+  // Removed by the teardown: 2.4 MB a run, left in the temp folder otherwise.
+  (globalThis as { __hermesBundleDir?: string }).__hermesBundleDir = dir;
 }

@@ -1,13 +1,12 @@
 // A session's container from creation to removal, against the real test daemon: hardened
 // settings, re-found by a new worker, repaired when stopped or removed, reaped when orphaned.
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { mkdtempSync } from 'node:fs';
 import { CREATED_LABEL, SESSION_LABEL, containerSpec } from '../../../src/environments/docker/container-spec';
 import { reapOrphanContainers } from '../../../src/environments/docker/docker-driver';
 import { describeWithService } from '../../helpers/services';
 import { DOCKER_SERVICE_ENV, dockerClient, dockerSettings, newHandle, sessionContainers, testDriver, uniqueSessionId } from './docker-fixtures';
+import { tempDir } from '../../helpers/temp-dirs';
 
 describeWithService('docker', DOCKER_SERVICE_ENV, 'docker backend: container lifecycle', (serviceEnv) => {
   const docker = dockerClient(serviceEnv);
@@ -24,7 +23,7 @@ describeWithService('docker', DOCKER_SERVICE_ENV, 'docker backend: container lif
     expect(await missingImage.unavailableReason()).toMatch(/image 'hermes-test:no-such-tag' is not present .* never pulls: build or import it/);
 
     // A socket where nothing speaks the Docker API.
-    const silentSocket = path.join(mkdtempSync(path.join(os.tmpdir(), 'hermes-silent-')), 'docker.sock');
+    const silentSocket = path.join(tempDir('hermes-silent-'), 'docker.sock');
     const server = net.createServer((socket) => socket.destroy());
     await new Promise<void>((resolve) => server.listen(silentSocket, resolve));
     try {
@@ -64,7 +63,7 @@ describeWithService('docker', DOCKER_SERVICE_ENV, 'docker backend: container lif
   });
 
   test('a host bind mount is recorded in the handle (approval checks turn back on)', async () => {
-    const hostDir = mkdtempSync(path.join(os.tmpdir(), 'hermes-bind-'));
+    const hostDir = tempDir('hermes-bind-');
     const driver = testDriver(serviceEnv, { volumes: [`${hostDir}:/data:ro`] });
     const handle = await driver.start(newHandle());
     try {

@@ -3,11 +3,11 @@
 // agent can rewrite: the worker must never run one whose code lies where sandboxed code and file
 // tools write, so what the agent plants there never runs with the worker's rights or secrets.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { appendFileSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Harness } from '../../helpers/session-harness';
 import { expectNoCanaryLeaked, REPO_ROOT, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
+import { tempDir } from '../../helpers/temp-dirs';
 
 let harness: Harness;
 let world: AttackWorld;
@@ -76,7 +76,7 @@ test("a hook script in the workspace of a session started from another folder (r
   writeFileSync(hook, '#!/bin/sh\ncat > /dev/null\n', { mode: 0o755 });
   const leak = path.join(world.precious, 'leak.txt');
   // The worker runs from a folder of its own; the session's workspace is the project.
-  const workerCwd = mkdtempSync(path.join(os.tmpdir(), 'hermes-worker-cwd-'));
+  const workerCwd = tempDir('hermes-worker-cwd-');
   const run = await runAttack(
     harness,
     world,

@@ -4,11 +4,11 @@
 // it shows the key. What an archive, checkout or patch unpacks cannot be seen before it runs, so
 // a write or read inside what it writes into waits for a person (N44).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { Harness } from '../../helpers/session-harness';
 import { expectNoCanaryLeaked, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
+import { tempDir } from '../../helpers/temp-dirs';
 
 let harness: Harness;
 let world: AttackWorld;
@@ -18,7 +18,7 @@ test('a write or read through a link an archive in the same text unpacks waits f
   const config = path.join(world.hermesHome, 'config.yaml');
   const policy = readFileSync(config, 'utf8');
   // Real archives, as a repository's fixtures could ship them: links with harmless names.
-  const staging = mkdtempSync(path.join(os.tmpdir(), 'made-links-'));
+  const staging = tempDir('made-links-');
   symlinkSync(config, path.join(staging, 'notes.md'));
   symlinkSync(path.join(world.home, '.ssh', 'id_ed25519'), path.join(staging, 'data.txt'));
   execFileSync('tar', ['cf', path.join(world.workspace, 'fixtures.tar'), '-C', staging, 'notes.md']);

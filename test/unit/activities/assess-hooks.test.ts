@@ -1,7 +1,6 @@
 // pre_tool_call at assessment: a call a hook blocks is never put to a human (the gate blocks it
 // with the hook's reason); one the hooks allow is marked so the tool does not ask them again.
-import { mkdtempSync, realpathSync } from 'node:fs';
-import os from 'node:os';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { createApprovalActivities } from '../../../src/activities/approval-activities';
 import { ModelClients } from '../../../src/activities/model-clients';
@@ -12,8 +11,9 @@ import { HookRegistry } from '../../../src/hooks/hook-registry';
 import { registry } from '../../../src/registry/registry';
 import { SqliteSessionStore } from '../../../src/store/sqlite-session-store';
 import '../../../src/tools/terminal';
+import { tempDir } from '../../helpers/temp-dirs';
 
-const workspace = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'assess-hooks-')));
+const workspace = realpathSync(tempDir('assess-hooks-'));
 const store = new SqliteSessionStore(':memory:');
 const hooks = new HookRegistry();
 const seen: Record<string, unknown>[] = [];

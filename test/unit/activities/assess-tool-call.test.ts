@@ -22,8 +22,9 @@ import '../../../src/tools/write-file';
 import '../../../src/tools/patch';
 import '../../../src/tools/read-file';
 import '../../../src/tools/search-files';
+import { tempDir } from '../../helpers/temp-dirs';
 
-const temporary = (prefix: string) => realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
+const temporary = (prefix: string) => realpathSync(tempDir(prefix));
 const home = temporary('gate-home-');
 const hermesHome = path.join(home, '.hermes-temporal');
 const workspace = temporary('gate-ws-');
