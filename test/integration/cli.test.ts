@@ -1,6 +1,6 @@
 // The `hermes-temporal` command as a user runs it: the built CLI in its own process, against the
 // test server, with a scripted model. What it prints, what it exits with, what it leaves behind.
-import { accessSync, chmodSync, constants, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { OPTIONAL_SDKS, optionalSdkLine, optionalSdkStatus } from '../../src/environments/optional-sdk';
@@ -263,4 +263,7 @@ test('the demo records its own approvals as the demo’s, removes its folders an
   expect(workdir).toBeDefined();
   expect(existsSync(workdir!)).toBe(false);
   expect(existsSync(path.join(sandbox.home, 'sessions.db'))).toBe(false);
+  // The snapshots of its folder went with it: nothing of the demo is left in the home's checkpoints.
+  const checkpoints = path.join(sandbox.home, 'checkpoints');
+  expect(existsSync(checkpoints) ? readdirSync(checkpoints) : []).toEqual([]);
 }, 150_000);

@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { loadApproverKey, signDecision } from '../../approval-signals/approver-key';
 import { decideApprovalUpdate } from '../../approval-signals/definitions';
+import { shadowRepositoryFor } from '../../checkpoints/shadow-repository';
 import { loadConfig } from '../../config/load';
 import { localSandbox } from '../../environments/drivers';
 import { DEMO_SCRIPT, DEMO_TASK } from '../../model/demo-script';
@@ -38,6 +39,8 @@ export function registerDemoCommand(program: Command): void {
       // folder of its own: a store inside the workspace would be a protected file there).
       const storeDir = flags.save ? undefined : mkdtempSync(path.join(os.tmpdir(), 'hermes-demo-store-'));
       const config = storeDir ? { ...loaded, store: { ...loaded.store, path: path.join(storeDir, 'sessions.db'), postgres_url: undefined } } : loaded;
+      // The snapshots taken of the demo's folder (in the home's checkpoints) go with the folder.
+      const demoCheckpoints = shadowRepositoryFor(config.home, workdir).gitDirectory;
       const say = (message: string) => (flags.json ? process.stderr : process.stdout).write(`${message}\n`);
       // The demo's whole point is commands that run: stop at once, saying why, if they cannot.
       const sandbox = config.terminal.backend === 'local' ? localSandbox(config).state() : undefined;
@@ -84,9 +87,10 @@ export function registerDemoCommand(program: Command): void {
         process.exitCode = outcome.stopExitCode ?? exitCodeFor(outcome.final);
       } finally {
         await model?.close();
+        rmSync(demoCheckpoints, { recursive: true, force: true });
         rmSync(workdir, { recursive: true, force: true });
         if (storeDir) rmSync(storeDir, { recursive: true, force: true });
-        say(`\n(demo: removed its folder ${workdir}${flags.save ? '' : ' and its session store; --save records the session in yours'})`);
+        say(`\n(demo: removed its folder ${workdir} and its checkpoints${flags.save ? '' : ', and its session store; --save records the session in yours'})`);
       }
     });
 }
