@@ -351,7 +351,7 @@ describe('typing into a shell given start-up code, key bindings or hooks the gat
 
   test.each([
     ['bash --rcfile evil.rc -i'],
-    ['bash --init-file=evil.rc'],
+    ['bash --init-file evil.rc'],
     ['ENV=./evil.rc sh -i'],
     ['BASH_ENV=evil.sh bash'],
     // zsh may not be installed: bash then takes its place, so the process is still there to type into.
