@@ -1,8 +1,8 @@
 // Pseudo-terminals on the local machine through node-pty: interactive programs (REPLs, CLIs that
 // check isatty) get a real terminal. The child leads its own session, so its pid is also its
 // process-group id and a timeout or kill reaches everything it started.
-import { statSync } from 'node:fs';
 import type * as NodePty from 'node-pty';
+import { isDirectory } from './git-control';
 
 /** Original's background PTY size (30 rows × 120 columns). */
 export const PTY_COLUMNS = 120;
@@ -38,7 +38,7 @@ export function spawnInPty(argv: { file: string; args: string[] }, env: Record<s
     // The launcher and the shell reading the terminal are in that folder from their first
     // instant: a look at the reader's folder while it starts (terminal-reader-folder.ts) finds the
     // folder its command runs in, not `/`.
-    cwd: isFolder(cwd) ? cwd : '/',
+    cwd: isDirectory(cwd) ? cwd : '/',
     env,
   });
   const lineEnds = new CrLfNormalizer();
@@ -55,10 +55,6 @@ export function spawnInPty(argv: { file: string; args: string[] }, env: Record<s
     });
   });
   return { pid: pty.pid, exited, write: (data) => pty.write(data) };
-}
-
-function isFolder(candidate: string): boolean {
-  return statSync(candidate, { throwIfNoEntry: false })?.isDirectory() === true;
 }
 
 /** The shell's view of an exit: the code, or 128 + the signal that ended it. */

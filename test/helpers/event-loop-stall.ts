@@ -2,17 +2,14 @@
 // session's commands and sends their heartbeats, so nothing a tool does may hold it for long.
 import { readFileSync } from 'node:fs';
 
-// The main thread's time spent runnable but waiting for a core (Linux schedstat, nanoseconds).
-// On a busy machine (other test files running beside this one) a thread can wait for a core for
-// hundreds of milliseconds: that delay is the machine's, not the work's, and is left out.
+// The main thread's time on a core and time spent runnable but waiting for one (Linux
+// schedstat). On a busy machine (other test files running beside this one) a thread can wait for
+// a core for hundreds of milliseconds: that delay is the machine's, not the work's, and is left out.
 const SCHEDSTAT = `/proc/self/task/${process.pid}/schedstat`;
 
-function waitingForCoreMs(): number {
-  try {
-    return Number(readFileSync(SCHEDSTAT, 'utf8').split(' ')[1]) / 1e6;
-  } catch {
-    return 0; // no schedstat (not Linux): every delay counts
-  }
+export function mainThreadSchedule(): { runMs: number; waitingMs: number } {
+  const [run, waiting] = readFileSync(SCHEDSTAT, 'utf8').split(' ').map(Number);
+  return { runMs: (run ?? 0) / 1e6, waitingMs: (waiting ?? 0) / 1e6 };
 }
 
 /**
@@ -22,10 +19,10 @@ function waitingForCoreMs(): number {
 export async function longestStallDuring<T>(work: () => Promise<T>, beatMs = 20): Promise<{ value: T; longestStallMs: number }> {
   let longestStallMs = 0;
   let last = Date.now();
-  let lastWaiting = waitingForCoreMs();
+  let lastWaiting = mainThreadSchedule().waitingMs;
   const monitor = setInterval(() => {
     const now = Date.now();
-    const waiting = waitingForCoreMs();
+    const waiting = mainThreadSchedule().waitingMs;
     longestStallMs = Math.max(longestStallMs, now - last - beatMs - (waiting - lastWaiting));
     last = now;
     lastWaiting = waiting;
