@@ -20,7 +20,7 @@ import { startScriptedModelServer } from '../src/model/scripted-model-server';
 import { startDevServer } from '../src/temporal/dev-server';
 import { installTemporalRuntime } from '../src/temporal/runtime';
 import { startSession, type SessionHandle } from '../src/temporal/sessions';
-import { cpuSecondsOf, serverPid } from './process-stats';
+import { cpuSecondsOf, serverPid, workerCpuSeconds } from './process-stats';
 
 const SESSIONS = Number(process.env.SESSIONS ?? 300);
 const CACHE = process.env.CACHE ? Number(process.env.CACHE) : undefined;
@@ -137,7 +137,7 @@ async function resumeAll<H extends { result(): Promise<unknown> }>(
   wake: (handle: H) => Promise<unknown>,
   pids: { worker: number; server: number | undefined },
 ): Promise<Resumed> {
-  const cpuBefore = { worker: cpuSecondsOf(pids.worker), server: pids.server ? cpuSecondsOf(pids.server) : NaN, machine: machineCpuSeconds() };
+  const cpuBefore = { worker: workerCpuSeconds(pids.worker), server: pids.server ? cpuSecondsOf(pids.server) : NaN, machine: machineCpuSeconds() };
   const approvedAt = Date.now();
   const latencies: number[] = [];
   const failures: string[] = [];
@@ -168,7 +168,7 @@ async function resumeAll<H extends { result(): Promise<unknown> }>(
     finishSeconds: (Date.now() - approvedAt) / 1000,
     failures,
     cpu: {
-      worker: cpuSecondsOf(pids.worker) - cpuBefore.worker,
+      worker: workerCpuSeconds(pids.worker) - cpuBefore.worker,
       server: pids.server ? cpuSecondsOf(pids.server) - cpuBefore.server : NaN,
       busy: machine.busy - cpuBefore.machine.busy,
       total: machine.total - cpuBefore.machine.total,

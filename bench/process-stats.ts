@@ -7,6 +7,33 @@ export function cpuSecondsOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/**
+ * CPU seconds of a worker process and of the small helper it starts commands and git from
+ * (src/environments/small-spawner.ts: a child `node -e`), which forks on the worker's behalf:
+ * counting the worker alone would leave that work out. Programs started are counted in neither.
+ */
+export function workerCpuSeconds(pid: number): number {
+  return cpuSecondsOf(pid) + spawnerHelpersOf(pid).reduce((sum, helper) => sum + cpuSecondsOf(helper), 0);
+}
+
+function spawnerHelpersOf(pid: number): number[] {
+  const children = readdirSync(`/proc/${pid}/task`).flatMap((thread) => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${thread}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  });
+  return children.filter((child) => {
+    try {
+      const [program, flag] = readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0');
+      return program === process.execPath && flag === '-e';
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** The dev server's own process (the CLI runs under a watchdog shell), found by its port. */
 export function serverPid(address: string): number | undefined {
   const port = address.split(':').at(-1);

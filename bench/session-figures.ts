@@ -23,7 +23,7 @@ import { startSession } from '../src/temporal/sessions';
 import { bundleWorkflows, createHermesWorker } from '../src/temporal/worker';
 import { floorActivities } from './floor/floor-activities';
 import { startScriptedModelProcess, type ModelProcess } from './model-process';
-import { cpuSecondsOf, serverPid } from './process-stats';
+import { cpuSecondsOf, serverPid, workerCpuSeconds } from './process-stats';
 
 const CALLS = Number(process.env.CALLS ?? 16);
 const TURNS = Number(process.env.TURNS ?? 20);
@@ -48,13 +48,14 @@ interface Cost {
 
 let devServerPid: number | undefined;
 const cpuMs = (pid: number | undefined) => (pid ? cpuSecondsOf(pid) * 1000 : NaN);
+const workerCpuMs = () => workerCpuSeconds(process.pid) * 1000;
 
 async function measured(run: () => Promise<unknown>): Promise<Cost> {
-  const [worker, server] = [cpuMs(process.pid), cpuMs(devServerPid)];
+  const [worker, server] = [workerCpuMs(), cpuMs(devServerPid)];
   const started = process.hrtime.bigint();
   await run();
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  return { ms, workerCpuMs: cpuMs(process.pid) - worker, serverCpuMs: cpuMs(devServerPid) - server };
+  return { ms, workerCpuMs: workerCpuMs() - worker, serverCpuMs: cpuMs(devServerPid) - server };
 }
 
 const total = (cost: Cost) => cost.workerCpuMs + cost.serverCpuMs;

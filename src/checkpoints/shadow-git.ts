@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { trustedProgram, trustedSearchPath } from '../environments/trusted-programs';
+import { smallSpawner, type ProgramRun, type RunningProgram } from '../environments/small-spawner';
 
 export interface ShadowRepository {
   /** The shadow GIT_DIR, under the hermes home. */
@@ -79,44 +80,64 @@ export function runShadowGit(repository: ShadowRepository, args: readonly string
   const git = trustedProgram('git', { outside: [repository.workTree] });
   const settings = SAFE_SETTINGS.flatMap((setting) => ['-c', setting]);
   return new Promise((resolve, reject) => {
-    const child = spawn(git, [...settings, ...args], { cwd: repository.workTree, env: shadowGitEnvironment(repository), stdio: ['pipe', 'pipe', 'pipe'] });
     const output: Buffer[] = [];
     let errors = '';
     let stopped = false;
     let timedOut = false;
+    const program: ProgramRun = {
+      cwd: repository.workTree,
+      env: shadowGitEnvironment(repository),
+      input: run.input instanceof Readable ? '' : (run.input ?? ''),
+      onStdout: (chunk) => {
+        if (stopped) return;
+        output.push(chunk);
+        if (run.onOutput && !run.onOutput(chunk)) {
+          stopped = true;
+          running.kill();
+        }
+      },
+      // The first few lines say what went wrong; the rest would only grow the worker.
+      onStderr: (chunk) => {
+        if (errors.length < 4000) errors += chunk.toString('utf8');
+      },
+    };
+    // Nine runs a snapshot: each started here would fork the whole worker (small-spawner.ts).
+    const running = (run.input instanceof Readable ? undefined : smallSpawner.run(git, [...settings, ...args], program)) ?? spawnHere(git, [...settings, ...args], program, run.input);
     const timer = setTimeout(() => {
       timedOut = true;
-      child.kill('SIGKILL');
+      running.kill();
     }, run.timeoutMs);
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (stopped) return;
-      output.push(chunk);
-      if (run.onOutput && !run.onOutput(chunk)) {
-        stopped = true;
-        child.kill('SIGKILL');
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      // The first few lines say what went wrong; the rest would only grow the worker.
-      if (errors.length < 4000) errors += chunk.toString('utf8');
-    });
-    child.stdin.on('error', () => {
-      // git may exit before reading all its input (a failure reported below).
-    });
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(new ShadowGitError(`git ${args[0]}: ${error.message}`));
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (timedOut) return reject(new ShadowGitError(`git ${args[0]} took longer than ${Math.round(run.timeoutMs / 1000)}s and was stopped`));
-      if (stopped || code === 0 || (code !== null && run.allowedCodes?.includes(code))) return resolve(Buffer.concat(output));
-      reject(new ShadowGitError(`git ${args[0]} failed (exit ${code}): ${errors.trim().split('\n').slice(0, 3).join(' ')}`));
-    });
-    if (run.input instanceof Readable) {
-      // A stream that fails (its file vanished) leaves git an incomplete input: a failure too.
-      run.input.on('error', () => child.kill('SIGKILL'));
-      run.input.pipe(child.stdin);
-    } else child.stdin.end(run.input ?? '');
+    running.closed.then(
+      (code) => {
+        clearTimeout(timer);
+        if (timedOut) return reject(new ShadowGitError(`git ${args[0]} took longer than ${Math.round(run.timeoutMs / 1000)}s and was stopped`));
+        if (stopped || code === 0 || (code !== null && run.allowedCodes?.includes(code))) return resolve(Buffer.concat(output));
+        reject(new ShadowGitError(`git ${args[0]} failed (exit ${code}): ${errors.trim().split('\n').slice(0, 3).join(' ')}`));
+      },
+      (error: Error) => {
+        clearTimeout(timer);
+        reject(new ShadowGitError(`git ${args[0]}: ${error.message}`));
+      },
+    );
   });
+}
+
+/** git spawned by the worker itself: when the helper cannot be used, or for input given as a stream. */
+function spawnHere(git: string, args: string[], program: ProgramRun, input: GitRun['input']): RunningProgram {
+  const child = spawn(git, args, { cwd: program.cwd, env: program.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdout.on('data', program.onStdout);
+  child.stderr.on('data', program.onStderr);
+  child.stdin.on('error', () => {
+    // git may exit before reading all its input (a failure reported by its exit code).
+  });
+  const closed = new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  if (input instanceof Readable) {
+    // A stream that fails (its file vanished) leaves git an incomplete input: a failure too.
+    input.on('error', () => child.kill('SIGKILL'));
+    input.pipe(child.stdin);
+  } else child.stdin.end(program.input);
+  return { closed, kill: () => child.kill('SIGKILL') };
 }

@@ -4,8 +4,9 @@
 // parallel calls then start one after another. The helper (plain JavaScript, run with `node -e`
 // so it starts the same from dist/ and from sources) spawns each command as its own process
 // group with pipes, streams its output back, and exits when the worker goes away, which takes
-// its sandboxed commands with it (bwrap's --die-with-parent). Without the helper, for any
-// reason, commands are spawned here as before.
+// its sandboxed commands with it (bwrap's --die-with-parent). It also runs the short programs the
+// worker itself needs (checkpoints' git: nine runs a snapshot), passing their bytes in and out.
+// Without the helper, for any reason, commands are spawned here as before.
 import { spawn, type ChildProcess } from 'node:child_process';
 
 /** A started command: `pid` is also its process group; `exited` gives the exit code once output is drained. */
@@ -14,16 +15,40 @@ export interface SpawnedCommand {
   exited: Promise<number>;
 }
 
+/** What a program run through the helper is given, and told as it runs (see `run`). */
+export interface ProgramRun {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Bytes written to its stdin, which is then closed. */
+  input: string | Buffer;
+  onStdout: (chunk: Buffer) => void;
+  onStderr: (chunk: Buffer) => void;
+}
+
+/** A program started with pipes: `closed` gives its exit code (null: killed by a signal) once its output is read. */
+export interface RunningProgram {
+  kill: () => void;
+  closed: Promise<number | null>;
+}
+
 type HelperMessage =
   | { id: number; type: 'started'; pid: number }
   | { id: number; type: 'output'; text: string }
+  | { id: number; type: 'stdout' | 'stderr'; data: Uint8Array }
   | { id: number; type: 'exited'; code: number }
+  | { id: number; type: 'closed'; code: number | null }
   | { id: number; type: 'error'; message: string; code?: string };
 
+type WorkerMessage =
+  | { id: number; type: 'start'; file: string; args: string[]; env: Record<string, string> }
+  | { id: number; type: 'run'; file: string; args: readonly string[]; env: NodeJS.ProcessEnv; cwd: string; input: string | Buffer }
+  | { id: number; type: 'kill' };
+
 interface Pending {
-  onText: (text: string) => void;
+  onText?: (text: string) => void;
+  onBytes?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void;
   started: (pid: number) => void;
-  exited: (code: number) => void;
+  exited: (code: number | null) => void;
   failed: (error: Error) => void;
 }
 
@@ -38,7 +63,11 @@ const DRAIN_AFTER_EXIT_MS = 300;
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => undefined);
 process.on('disconnect', () => process.exit(0));
 const send = (message) => { if (process.connected) process.send(message); };
-process.on('message', ({ id, file, args, env }) => {
+const programs = new Map();
+process.on('message', (message) => {
+  if (message.type === 'run') return runProgram(message);
+  if (message.type === 'kill') return programs.get(message.id)?.kill('SIGKILL');
+  const { id, file, args, env } = message;
   let child;
   try {
     child = spawn(file, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
@@ -66,6 +95,22 @@ process.on('message', ({ id, file, args, env }) => {
   });
   child.once('close', () => { if (exitCode !== undefined) finish(); });
 });
+// A program run for the worker: its bytes as they come, then its exit code once its pipes close.
+function runProgram({ id, file, args, env, cwd, input }) {
+  let child;
+  try {
+    child = spawn(file, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  } catch (error) {
+    return send({ id, type: 'error', message: error.message, code: error.code });
+  }
+  programs.set(id, child);
+  child.once('error', (error) => { programs.delete(id); send({ id, type: 'error', message: error.message, code: error.code }); });
+  child.stdout.on('data', (data) => send({ id, type: 'stdout', data }));
+  child.stderr.on('data', (data) => send({ id, type: 'stderr', data }));
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(input);
+  child.once('close', (code) => { programs.delete(id); send({ id, type: 'closed', code }); });
+}
 `;
 
 export class SmallSpawner {
@@ -95,7 +140,7 @@ export class SmallSpawner {
         },
         exited: (code) => {
           this.forget(id);
-          resolveExited(code);
+          resolveExited(code ?? 1);
         },
         failed: (error) => {
           this.forget(id);
@@ -105,9 +150,40 @@ export class SmallSpawner {
       });
       // While a command runs, the channel keeps this process alive (as a child's pipes would).
       if (this.pending.size === 1) this.channelOf(helper)?.ref?.();
-      helper.send({ id, file, args, env }, (error) => {
-        if (error) this.pending.get(id)?.failed(error);
+      this.send(helper, { id, type: 'start', file, args, env });
+    });
+  }
+
+  /**
+   * Runs `file args` with pipes (not in a group of its own), passing its output as bytes;
+   * `undefined` when the helper cannot be used. The kill is SIGKILL.
+   */
+  run(file: string, args: readonly string[], program: ProgramRun): RunningProgram | undefined {
+    const helper = this.ensureHelper();
+    if (!helper) return undefined;
+    const id = this.nextId++;
+    const closed = new Promise<number | null>((resolve, reject) => {
+      this.pending.set(id, {
+        onBytes: (stream, chunk) => (stream === 'stdout' ? program.onStdout : program.onStderr)(chunk),
+        started: () => undefined,
+        exited: (code) => {
+          this.forget(id);
+          resolve(code);
+        },
+        failed: (error) => {
+          this.forget(id);
+          reject(error);
+        },
       });
+    });
+    if (this.pending.size === 1) this.channelOf(helper)?.ref?.();
+    this.send(helper, { id, type: 'run', file, args, env: program.env, cwd: program.cwd, input: program.input });
+    return { closed, kill: () => this.pending.has(id) && this.send(helper, { id, type: 'kill' }) };
+  }
+
+  private send(helper: ChildProcess, message: WorkerMessage): void {
+    helper.send(message, (error) => {
+      if (error) this.pending.get(message.id)?.failed(error);
     });
   }
 
@@ -130,7 +206,8 @@ export class SmallSpawner {
     if (this.broken) return undefined;
     if (this.helper?.connected) return this.helper;
     try {
-      const helper = spawn(process.execPath, ['-e', HELPER_SCRIPT], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], env: {} });
+      // 'advanced': bytes cross the channel as bytes, not as JSON arrays of numbers.
+      const helper = spawn(process.execPath, ['-e', HELPER_SCRIPT], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], env: {}, serialization: 'advanced' });
       helper.on('message', (message: HelperMessage) => this.receive(message));
       helper.once('exit', () => this.lost(helper));
       helper.once('error', () => this.lost(helper));
@@ -149,9 +226,10 @@ export class SmallSpawner {
     const pending = this.pending.get(message.id);
     if (!pending) return;
     if (message.type === 'started') pending.started(message.pid);
-    else if (message.type === 'output') pending.onText(message.text);
-    else if (message.type === 'exited') pending.exited(message.code);
-    else pending.failed(Object.assign(new Error(message.message), message.code ? { code: message.code } : {}));
+    else if (message.type === 'output') pending.onText?.(message.text);
+    else if (message.type === 'stdout' || message.type === 'stderr') pending.onBytes?.(message.type, Buffer.from(message.data.buffer, message.data.byteOffset, message.data.byteLength));
+    else if (message.type === 'exited' || message.type === 'closed') pending.exited(message.code);
+    else if (message.type === 'error') pending.failed(Object.assign(new Error(message.message), message.code ? { code: message.code } : {}));
   }
 
   /** A helper that died took its commands with it: say so to each waiting caller. */

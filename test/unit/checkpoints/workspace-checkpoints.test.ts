@@ -1,6 +1,6 @@
 // Checkpoints of a workspace a model wrote: taken and rolled back byte for byte, bounded, and
 // with git outside the sandbox obeying nothing the workspace (or the environment) says.
-import { execFileSync } from 'node:child_process';
+import childProcess, { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { listCheckpoints } from '../../../src/checkpoints/checkpoint-list';
@@ -10,6 +10,7 @@ import { refOf, type CheckpointLimits, type SnapshotOutcome } from '../../../src
 import { takeCheckpoint } from '../../../src/checkpoints/take-checkpoint';
 import { createTurnCheckpoints } from '../../../src/checkpoints/turn-checkpoints';
 import { silentLogger } from '../../../src/logging';
+import { smallSpawner } from '../../../src/environments/small-spawner';
 import { longestStallDuring } from '../../helpers/event-loop-stall';
 import { startSwapping } from '../../helpers/folder-swapper';
 import { tempDir } from '../../helpers/temp-dirs';
@@ -64,7 +65,39 @@ function contents(root = workspace): Record<string, string> {
   return found;
 }
 
-test('a rollback brings deleted and changed files back byte for byte and removes files made since', async () => {
+test('a rollback brings deleted and changed files back byte for byte and removes files made since', rollsBackByteForByte);
+
+test('without the small helper (it could not start), git is spawned by the worker and all works the same', async () => {
+  const helperRuns = jest.spyOn(smallSpawner, 'run').mockReturnValue(undefined);
+  const spawns = jest.spyOn(childProcess, 'spawn');
+  try {
+    await rollsBackByteForByte();
+    expect(helperRuns).toHaveBeenCalled();
+    expect(spawns.mock.calls.filter(([file]) => path.basename(file) === 'git').length).toBeGreaterThan(10);
+  } finally {
+    helperRuns.mockRestore();
+    spawns.mockRestore();
+  }
+});
+
+test("a snapshot's git runs are started by the small helper, never forked from the worker (a big worker forks slowly, and its event loop, every session's, stands still meanwhile)", async () => {
+  write('a.txt', 'one');
+  await taken();
+  const spawns = jest.spyOn(childProcess, 'spawn');
+  const helperRuns = jest.spyOn(smallSpawner, 'run');
+  try {
+    write('a.txt', 'two');
+    expect(await taken()).toMatchObject({ id: 2, changed: { modified: 1 } });
+    expect(spawns).not.toHaveBeenCalled();
+    const subcommands = helperRuns.mock.calls.map(([, args]) => args.find((arg, index) => arg !== '-c' && args[index - 1] !== '-c'));
+    expect(subcommands).toEqual(expect.arrayContaining(['ls-files', 'update-index', 'write-tree', 'commit-tree', 'update-ref']));
+  } finally {
+    spawns.mockRestore();
+    helperRuns.mockRestore();
+  }
+});
+
+async function rollsBackByteForByte(): Promise<void> {
   write('src/main.py', 'print("hello")\n');
   write('src/tool.sh', '#!/bin/sh\necho run\n', 0o755);
   write('data/blob.bin', Buffer.from([0, 1, 2, 255, 13, 10, 13, 0]));
@@ -88,7 +121,7 @@ test('a rollback brings deleted and changed files back byte for byte and removes
   await rollbackWorkspace(shadowRepositoryFor(home, workspace), result.undo, { sessionId: 'operator', limits: LIMITS });
   expect(readFileSync(path.join(workspace, 'new/junk.txt'), 'utf8')).toBe('made since');
   expect(existsSync(path.join(workspace, 'src'))).toBe(false);
-});
+}
 
 test('an unchanged workspace adds no checkpoint; a change adds one naming what changed', async () => {
   write('a.txt', 'one');

@@ -38,3 +38,75 @@ test('many commands at once each get their own output', async () => {
 test('a program that does not exist fails to start', async () => {
   await expect(spawner.start('no-such-program-hermes', [], { PATH: '/usr/bin:/bin' }, () => undefined)).rejects.toThrow(/ENOENT/);
 });
+
+describe('run: a program given bytes and giving bytes back (checkpoints run git this way)', () => {
+  interface Ran {
+    code: number | null;
+    stdout: Buffer;
+    stderr: string;
+  }
+
+  function runProgram(file: string, args: string[], input: string | Buffer, cwd = '/'): { kill: () => void; ran: Promise<Ran> } {
+    const stdout: Buffer[] = [];
+    let stderr = '';
+    const running = spawner.run(file, args, {
+      cwd,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ONLY: 'this' },
+      input,
+      onStdout: (chunk) => stdout.push(chunk),
+      onStderr: (chunk) => (stderr += chunk.toString('utf8')),
+    });
+    if (!running) throw new Error('the helper could not start');
+    return { kill: running.kill, ran: running.closed.then((code) => ({ code, stdout: Buffer.concat(stdout), stderr })) };
+  }
+
+  test('bytes go in and come out unchanged (NULs and bytes that are not UTF-8), with the exit code', async () => {
+    const bytes = Buffer.from([0, 1, 2, 0xff, 0xfe, 0x80, 10, 0, 0xc3]);
+    const { ran } = runProgram('sh', ['-c', 'cat; echo oops >&2; exit 4'], bytes);
+    const result = await ran;
+    expect(result.stdout.equals(bytes)).toBe(true);
+    expect(result.stderr).toBe('oops\n');
+    expect(result.code).toBe(4);
+  });
+
+  test('runs in the folder and with exactly the environment given', async () => {
+    expect((await runProgram('pwd', [], '', '/usr').ran).stdout.toString('utf8')).toBe('/usr\n');
+    const environment = (await runProgram('env', ['-0'], '').ran).stdout.toString('utf8').split('\0').filter(Boolean).sort();
+    expect(environment).toEqual(['ONLY=this', `PATH=${process.env.PATH ?? '/usr/bin:/bin'}`]);
+  });
+
+  test('a large output arrives whole and in order', async () => {
+    const result = await runProgram('seq', ['1', '500000'], '').ran;
+    const lines = result.stdout.toString('utf8').trimEnd().split('\n');
+    expect(lines).toHaveLength(500_000);
+    expect(lines.at(-1)).toBe('500000');
+    expect(lines.every((line, index) => line === String(index + 1))).toBe(true);
+  });
+
+  test('kill stops the program; its exit code is then null (a signal)', async () => {
+    const started = Date.now();
+    const { kill, ran } = runProgram('sleep', ['30'], '');
+    setTimeout(kill, 100);
+    expect((await ran).code).toBeNull();
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  test('a program that does not exist fails', async () => {
+    await expect(runProgram('no-such-program-hermes', [], '').ran).rejects.toThrow(/ENOENT/);
+  });
+
+  test('a helper that goes fails the runs it had, and the next run starts a new helper', async () => {
+    const own = new SmallSpawner();
+    try {
+      const running = own.run('sleep', ['30'], { cwd: '/', env: { PATH: '/usr/bin:/bin' }, input: '', onStdout: () => undefined, onStderr: () => undefined });
+      own.close();
+      await expect(running!.closed).rejects.toThrow(/exited/);
+      let output = '';
+      const next = own.run('echo', ['again'], { cwd: '/', env: { PATH: '/usr/bin:/bin' }, input: '', onStdout: (chunk) => (output += chunk.toString()), onStderr: () => undefined });
+      expect(await next!.closed).toBe(0);
+      expect(output).toBe('again\n');
+    } finally {
+      own.close();
+    }
+  });
+});
