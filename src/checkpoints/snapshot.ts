@@ -18,6 +18,7 @@ import { HISTORY_REFS, historyNamespace } from './keep-git-history';
 import type { Deadline } from './deadline';
 import { findHistories, keepHistories, sameHistories } from './workspace-histories';
 import { historyStore } from './object-format';
+import { indexIdentity, recallIndex, rememberIndex } from './index-memory';
 import { existsSync } from 'node:fs';
 
 export interface CheckpointLimits {
@@ -68,12 +69,21 @@ export async function snapshotLocked(repository: ShadowRepository, origin: Check
   // An unchanged file's stat matches its index entry and it is not read again.
   const leaving = [...sorted.gone, ...sorted.dropped];
   if (leaving.length) await git(['update-index', '--force-remove', '-z', '--stdin'], nulList(leaving));
+  // The index's entries as they are now, while known (index-memory.ts).
+  let known = recallIndex(repository);
   if (sorted.present.length) {
-    const indexed = await indexEntries(git);
+    const indexed = known?.entries ?? (await indexEntries(git));
+    const before = indexIdentity(repository);
     await git(['update-index', '--add', '--replace', '-z', '--stdin'], nulList(sorted.present));
-    await keepOnlyWhatIsInside(repository.workTree, indexed, await indexEntries(git), git, limits.maxFileBytes);
+    // git rewrites the index only when an entry changed.
+    const unchanged = before !== undefined && indexIdentity(repository) === before;
+    const hashed = unchanged ? indexed : await indexEntries(git);
+    const amended = await keepOnlyWhatIsInside(repository.workTree, indexed, hashed, git, limits.maxFileBytes);
+    known = amended ? undefined : { entries: hashed, ...(unchanged ? { tree: known?.tree } : {}) };
   }
-  const tree = (await git(['write-tree'])).toString('utf8').trim();
+  const tree = known?.tree ?? (await git(['write-tree'])).toString('utf8').trim();
+  // write-tree may rewrite the index (its cache of trees): remembered as it is after.
+  rememberIndex(repository, known && { entries: known.entries, tree });
 
   const all = await listCheckpoints(repository, deadline.remainingMs());
   const latest = all.at(-1);
@@ -139,6 +149,7 @@ async function indexEntries(git: (args: string[]) => Promise<Buffer>): Promise<M
  * had it read files behind the link (the user's) into the checkpoint. So what it hashed just now
  * is read again through folders opened without following links; an entry whose bytes differ
  * (swapped, or changing while snapshotted) goes back to what the index held before, or out.
+ * Says whether it changed the index.
  */
 async function keepOnlyWhatIsInside(
   workTree: string,
@@ -146,7 +157,7 @@ async function keepOnlyWhatIsInside(
   after: Map<string, string>,
   git: (args: string[], input?: string | Buffer) => Promise<Buffer>,
   maxFileBytes: number,
-): Promise<void> {
+): Promise<boolean> {
   const restore: string[] = [];
   const remove: string[] = [];
   for (const [name, entry] of after) {
@@ -159,6 +170,7 @@ async function keepOnlyWhatIsInside(
   }
   if (remove.length) await git(['update-index', '--force-remove', '-z', '--stdin'], nulList(remove));
   if (restore.length) await git(['update-index', '-z', '--index-info'], Buffer.from(restore.join(''), 'latin1'));
+  return remove.length + restore.length > 0;
 }
 
 /**

@@ -97,6 +97,32 @@ test("a snapshot's git runs are started by the small helper, never forked from t
   }
 });
 
+test('an unchanged workspace is checked with three git runs: the index and tree it left are remembered', async () => {
+  write('a.txt', 'one');
+  write('src/b.txt', 'two');
+  await taken();
+  const helperRuns = jest.spyOn(smallSpawner, 'run');
+  try {
+    expect(await checkpoint()).toMatchObject({ kind: 'unchanged', latest: { id: 1 } });
+    expect(helperRuns.mock.calls.map(([, args]) => args.find((arg, index) => arg !== '-c' && args[index - 1] !== '-c'))).toEqual(['ls-files', 'update-index', 'for-each-ref']);
+  } finally {
+    helperRuns.mockRestore();
+  }
+});
+
+test('an index changed by someone else since (another worker, a rollback) is read again, and the checkpoint is right', async () => {
+  write('a.txt', 'one');
+  const first = await taken();
+  const repository = shadowRepositoryFor(home, workspace);
+  // Another worker's snapshot took b.txt into the index meanwhile (and its file went again).
+  write('b.txt', 'two');
+  execFileSync('git', ['update-index', '--add', 'b.txt'], { cwd: workspace, env: { ...process.env, GIT_DIR: repository.gitDirectory, GIT_WORK_TREE: workspace } });
+  rmSync(path.join(workspace, 'b.txt'));
+  expect(await checkpoint()).toMatchObject({ kind: 'unchanged', latest: { id: 1 }, tree: first.tree });
+  write('c.txt', 'three');
+  expect(await taken()).toMatchObject({ id: 2, changed: { added: 1, modified: 0, deleted: 0, files: ['c.txt'] } });
+});
+
 async function rollsBackByteForByte(): Promise<void> {
   write('src/main.py', 'print("hello")\n');
   write('src/tool.sh', '#!/bin/sh\necho run\n', 0o755);
