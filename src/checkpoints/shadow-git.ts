@@ -102,7 +102,8 @@ export function runShadowGit(repository: ShadowRepository, args: readonly string
       },
     };
     // Nine runs a snapshot: each started here would fork the whole worker (small-spawner.ts).
-    const running = (run.input instanceof Readable ? undefined : smallSpawner.run(git, [...settings, ...args], program)) ?? spawnHere(git, [...settings, ...args], program, run.input);
+    const viaHelper = !(run.input instanceof Readable) && smallSpawner.worthwhile();
+    const running = (viaHelper ? smallSpawner.run(git, [...settings, ...args], program) : undefined) ?? spawnHere(git, [...settings, ...args], program, run.input);
     const timer = setTimeout(() => {
       timedOut = true;
       running.kill();

@@ -67,7 +67,8 @@ function contents(root = workspace): Record<string, string> {
 
 test('a rollback brings deleted and changed files back byte for byte and removes files made since', rollsBackByteForByte);
 
-test('without the small helper (it could not start), git is spawned by the worker and all works the same', async () => {
+test('a big worker whose small helper could not start spawns git itself, and all works the same', async () => {
+  const big = jest.spyOn(smallSpawner, 'worthwhile').mockReturnValue(true);
   const helperRuns = jest.spyOn(smallSpawner, 'run').mockReturnValue(undefined);
   const spawns = jest.spyOn(childProcess, 'spawn');
   try {
@@ -75,12 +76,14 @@ test('without the small helper (it could not start), git is spawned by the worke
     expect(helperRuns).toHaveBeenCalled();
     expect(spawns.mock.calls.filter(([file]) => path.basename(file) === 'git').length).toBeGreaterThan(10);
   } finally {
+    big.mockRestore();
     helperRuns.mockRestore();
     spawns.mockRestore();
   }
 });
 
-test("a snapshot's git runs are started by the small helper, never forked from the worker (a big worker forks slowly, and its event loop, every session's, stands still meanwhile)", async () => {
+test("a big worker's snapshots start git from the small helper, never by forking itself (slow, and its event loop, every session's, stands still meanwhile)", async () => {
+  const big = jest.spyOn(smallSpawner, 'worthwhile').mockReturnValue(true);
   write('a.txt', 'one');
   await taken();
   const spawns = jest.spyOn(childProcess, 'spawn');
@@ -94,6 +97,7 @@ test("a snapshot's git runs are started by the small helper, never forked from t
   } finally {
     spawns.mockRestore();
     helperRuns.mockRestore();
+    big.mockRestore();
   }
 });
 
@@ -101,11 +105,14 @@ test('an unchanged workspace is checked with three git runs: the index and tree 
   write('a.txt', 'one');
   write('src/b.txt', 'two');
   await taken();
+  const spawns = jest.spyOn(childProcess, 'spawn');
   const helperRuns = jest.spyOn(smallSpawner, 'run');
   try {
     expect(await checkpoint()).toMatchObject({ kind: 'unchanged', latest: { id: 1 } });
-    expect(helperRuns.mock.calls.map(([, args]) => args.find((arg, index) => arg !== '-c' && args[index - 1] !== '-c'))).toEqual(['ls-files', 'update-index', 'for-each-ref']);
+    const gitArgs = [...helperRuns.mock.calls.map(([, args]) => args), ...spawns.mock.calls.map(([, args]) => args ?? [])];
+    expect(gitArgs.map((args) => args.find((arg, index) => arg !== '-c' && args[index - 1] !== '-c'))).toEqual(['ls-files', 'update-index', 'for-each-ref']);
   } finally {
+    spawns.mockRestore();
     helperRuns.mockRestore();
   }
 });

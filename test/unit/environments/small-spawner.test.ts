@@ -1,5 +1,6 @@
 // Commands started through the small helper process behave like ones spawned by the worker:
 // output, exit code, their own process group, and a missing program is an error.
+import { execFileSync } from 'node:child_process';
 import { SmallSpawner } from '../../../src/environments/small-spawner';
 
 const spawner = new SmallSpawner();
@@ -109,4 +110,22 @@ describe('run: a program given bytes and giving bytes back (checkpoints run git 
       own.close();
     }
   });
+});
+
+test('programs go through the helper where a fork costs: once it runs, or in a large process; a small one forks itself', () => {
+  // A fresh process is small: this one (Jest's) may not be.
+  const script = `
+    const { SmallSpawner } = require(${JSON.stringify(require.resolve('../../../src/environments/small-spawner'))});
+    (async () => {
+      const small = new SmallSpawner();
+      const seen = [small.worthwhile()];
+      await small.run('true', [], { cwd: '/', env: {}, input: '', onStdout: () => undefined, onStderr: () => undefined }).closed;
+      seen.push(small.worthwhile());
+      small.close();
+      const held = Array.from({ length: 260 }, () => Buffer.alloc(1024 * 1024, 1));
+      seen.push(new SmallSpawner().worthwhile(), held.length);
+      console.log(JSON.stringify(seen));
+    })();`;
+  const output = execFileSync(process.execPath, ['-r', 'tsx/cjs', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+  expect(JSON.parse(output)).toEqual([false, true, true, 260]);
 });
