@@ -15,6 +15,7 @@ const transformIgnorePatterns = ['/node_modules/(?!@noble/)'];
 const maxWorkers = Math.max(2, require('node:os').availableParallelism() - 1);
 // Only these folders are crawled: service state under .tmp/ (dockerd, postgres) holds many files.
 const roots = ['<rootDir>/src', '<rootDir>/test'];
+const setupFilesAfterEnv = ['<rootDir>/test/helpers/close-small-spawner.ts'];
 
 /** @type {import('jest').Config} */
 module.exports = {
@@ -23,7 +24,7 @@ module.exports = {
   // The default summary, then which suites were skipped and why (test/helpers/skipped-reporter.js).
   reporters: ['default', '<rootDir>/test/helpers/skipped-reporter.js'],
   projects: [
-    { displayName: 'unit', testEnvironment: 'node', transform, transformIgnorePatterns, roots, testTimeout: 30_000, testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
+    { displayName: 'unit', testEnvironment: 'node', transform, transformIgnorePatterns, roots, setupFilesAfterEnv, testTimeout: 30_000, testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     {
       displayName: 'integration',
       testEnvironment: 'node',
@@ -31,6 +32,7 @@ module.exports = {
       testTimeout: 120_000,
       transform,
       transformIgnorePatterns,
+      setupFilesAfterEnv,
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
       globalSetup: '<rootDir>/test/helpers/global-setup.ts',
       globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
@@ -42,6 +44,7 @@ module.exports = {
       testTimeout: 180_000,
       transform,
       transformIgnorePatterns,
+      setupFilesAfterEnv,
       testMatch: ['<rootDir>/test/backends/**/*.test.ts'],
       globalSetup: '<rootDir>/test/helpers/global-setup.ts',
       globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',

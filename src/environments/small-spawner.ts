@@ -208,6 +208,11 @@ export class SmallSpawner {
     return helper.channel as { ref?: () => void; unref?: () => void } | undefined;
   }
 
+  /** Commands and programs started through the helper that have not ended yet. */
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
   /** Stops the helper (its commands' sandboxes die with it). */
   close(): void {
     this.helper?.disconnect();

@@ -129,3 +129,19 @@ test('programs go through the helper where a fork costs: once it runs, or in a l
   const output = execFileSync(process.execPath, ['-r', 'tsx/cjs', '-e', script], { encoding: 'utf8', timeout: 30_000 });
   expect(JSON.parse(output)).toEqual([false, true, true, 260]);
 });
+
+test('inFlight counts what has started through the helper and not ended', async () => {
+  const own = new SmallSpawner();
+  try {
+    expect(own.inFlight).toBe(0);
+    const started = await own.start('sleep', ['0.2'], { PATH: '/usr/bin:/bin' }, () => undefined);
+    const running = own.run('sleep', ['0.1'], { cwd: '/', env: { PATH: '/usr/bin:/bin' }, input: '', onStdout: () => undefined, onStderr: () => undefined });
+    expect(own.inFlight).toBe(2);
+    await running!.closed;
+    expect(own.inFlight).toBe(1);
+    await started!.exited;
+    expect(own.inFlight).toBe(0);
+  } finally {
+    own.close();
+  }
+});
