@@ -109,6 +109,18 @@ async function waitFor(what: string, done: () => Promise<boolean>): Promise<void
   }
 }
 
+/** How the first workflow `query` finds ended: its status and its result or failure, shortened. */
+async function outcomeOfOne(client: Client, query: string): Promise<string> {
+  for await (const execution of client.workflow.list({ query })) {
+    const outcome = await client.workflow.getHandle(execution.workflowId).result().then(
+      (result) => JSON.stringify(result),
+      (error: Error) => `${error.message}${error.cause instanceof Error ? `: ${error.cause.message}` : ''}`,
+    );
+    return `${execution.workflowId} ${execution.status.name}: ${outcome.slice(0, 600)}`;
+  }
+  return '(none found)';
+}
+
 /** For profiling: one session's events, with seconds since its first event (SHOW_HISTORY=1). */
 async function showHistory(client: Client, handle: SessionHandle): Promise<void> {
   const history = await client.workflow.getHandle(handle.workflowId).fetchHistory();
@@ -273,7 +285,13 @@ async function main(): Promise<void> {
     progress(`${SESSIONS} sessions started in ${((Date.now() - startedAt) / 1000).toFixed(0)} s`);
     // Parked: visibility counts every session waiting on its approval (no query, which would replay it).
     const parkedQuery = `TaskQueue = "${taskQueue}" AND HermesPendingApprovals > 0`;
-    await waitFor(`${SESSIONS} sessions parked`, async () => (await client.workflow.count(parkedQuery)).count >= SESSIONS);
+    // A session that closed instead (no sandbox here, a broken model) never parks: say so at once.
+    const closedQuery = `TaskQueue = "${taskQueue}" AND ExecutionStatus != "Running"`;
+    await waitFor(`${SESSIONS} sessions parked`, async () => {
+      const closed = (await client.workflow.count(closedQuery)).count;
+      if (closed > 0) throw new Error(`${closed} sessions closed instead of waiting for their approvals; one: ${await outcomeOfOne(client, closedQuery)}`);
+      return (await client.workflow.count(parkedQuery)).count >= SESSIONS;
+    });
     const parkSeconds = (Date.now() - startedAt) / 1000;
     progress(`${SESSIONS} sessions parked on their approvals ${parkSeconds.toFixed(0)} s after the first start`);
     await sleep(SETTLE_MS);
