@@ -70,10 +70,10 @@ export async function snapshotLocked(repository: ShadowRepository, origin: Check
   const leaving = [...sorted.gone, ...sorted.dropped];
   if (leaving.length) await git(['update-index', '--force-remove', '-z', '--stdin'], nulList(leaving));
   // The index's entries as they are now, while known (index-memory.ts).
-  let known = recallIndex(repository);
+  const before = indexIdentity(repository);
+  let known = recallIndex(repository, before);
   if (sorted.present.length) {
     const indexed = known?.entries ?? (await indexEntries(git));
-    const before = indexIdentity(repository);
     await git(['update-index', '--add', '--replace', '-z', '--stdin'], nulList(sorted.present));
     // git rewrites the index only when an entry changed.
     const unchanged = before !== undefined && indexIdentity(repository) === before;

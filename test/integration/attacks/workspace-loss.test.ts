@@ -10,6 +10,7 @@ import type { Harness } from '../../helpers/session-harness';
 import { attackCli, REPO_ROOT, resultsOf, runAttack, terminal, type AttackWorld, setUpAttacks } from '../../helpers/attack-world';
 import { loadConfig } from '../../../src/config/load';
 import { createSessionStore } from '../../../src/store/create-session-store';
+import { smallSpawner } from '../../../src/environments/small-spawner';
 
 let harness: Harness;
 let world: AttackWorld;
@@ -42,6 +43,8 @@ test('work that scripts of the model delete comes back byte for byte with rollba
   writeFileSync(path.join(world.workspace, 'data/weights.bin'), Buffer.from(Array.from({ length: 4096 }, (_, index) => (index * 37) % 256)));
   const userWork = filesUnder(world.workspace);
 
+  // The worker's git runs from its small helper once that runs (after the first command here).
+  const helperRuns = jest.spyOn(smallSpawner, 'run');
   const run = await runAttack(harness, world, () => ({
     turns: [
       // Some work of its own first: uncommitted too.
@@ -61,6 +64,8 @@ test('work that scripts of the model delete comes back byte for byte with rollba
   expect(existsSync(path.join(world.workspace, 'data'))).toBe(false);
   // Checkpoints live in the hermes home, never in the workspace.
   expect(readdirSync(world.workspace).sort()).toEqual(['tools']);
+  expect(helperRuns.mock.calls.filter(([, args]) => args.includes('commit-tree')).length).toBeGreaterThan(0);
+  helperRuns.mockRestore();
 
   const listing = attackCli(world, ['checkpoints', run.sessionId]);
   expect(listing).toMatch(/^CHECKPOINT\s+TAKEN\s+BEFORE\s+CHANGED/m);
