@@ -60,15 +60,19 @@ function attempt(call: () => string): string | null {
  * execs: one round trip instead of one per path component. Prints the resolved path.
  */
 export const REAL_PATH_SCRIPT = [
+  // One line per answer, whatever the names hold: a line break in one is printed as `?` (the
+  // folders it lies in stay as they are, and a protected name holds no line break).
+  'nl="$(printf "\\n_")"; nl="${nl%_}"',
+  'say() { o="$1"; s=""; while :; do case "$o" in *"$nl"*) s="$s${o%%"$nl"*}?"; o="${o#*"$nl"}" ;; *) printf "%s\\n" "$s$o"; return ;; esac; done; }',
   'p="$1"; rest=""; n=0',
   'while [ "$n" -lt 40 ]; do',
   '  n=$((n+1))',
   '  if [ -e "$p" ]; then r=$(cd -P -- "$(dirname -- "$p")" 2>/dev/null && pwd -P) || exit 1',
   '    b=$(basename -- "$p"); if [ -L "$p" ]; then r=$(readlink -f -- "$p") || exit 1; b=""',
   '    elif [ -d "$p" ]; then r=$(cd -P -- "$p" && pwd -P) || exit 1; b=""; fi',
-  '    printf "%s\\n" "${r%/}${b:+/$b}$rest"; exit 0; fi',
+  '    say "${r%/}${b:+/$b}$rest"; exit 0; fi',
   '  if [ -L "$p" ]; then t=$(readlink -- "$p"); case "$t" in /*) p="$t" ;; *) p="$(dirname -- "$p")/$t" ;; esac; continue; fi',
-  '  if [ "$p" = / ]; then printf "%s\\n" "/${rest#/}"; exit 0; fi',
+  '  if [ "$p" = / ]; then say "/${rest#/}"; exit 0; fi',
   '  rest="/$(basename -- "$p")$rest"; p=$(dirname -- "$p")',
   'done',
   'exit 40',
@@ -81,8 +85,8 @@ export function parseRealPathOutput(output: string, fallback: string): string {
 }
 
 /**
- * REAL_PATH_SCRIPT over every argument (`$@`), one line each: `+<path>` resolved, `-` not
- * (names with a line break are not asked: the answer could not be told apart).
+ * REAL_PATH_SCRIPT over every argument (`$@`), one line each: `+<path>` resolved, `-` not. A
+ * line break in a path would otherwise shift every later answer onto the wrong path.
  */
 export const REAL_PATHS_SCRIPT = `real_path() (
 ${REAL_PATH_SCRIPT}

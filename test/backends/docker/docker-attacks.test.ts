@@ -5,9 +5,12 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { classifyCommand, loadCommandClassifier } from '../../../src/approval-signals/classify-command';
+import { followNamedPaths } from '../../../src/approval-signals/linked-paths';
 import type { DockerDriver } from '../../../src/environments/docker/docker-driver';
 import { DockerWorkspace } from '../../../src/environments/docker/docker-workspace';
 import { ExecWorkspace } from '../../../src/environments/shell/exec-workspace';
+import { realPathsOn } from '../../../src/environments/workspace';
 import type { EnvironmentHandle, TerminalEnvironment } from '../../../src/environments/terminal-environment';
 import { expectReadsBoundedBySize, expectReadsOfSpecialFilesRefused, expectSpecialFilesRefused, expectSwappedFifoReadsRefused, expectWalkBoundedByBytes, expectWalkBoundedByEntries, specialFileSessionTurns } from '../../helpers/bounded-read-contract';
 import { tempDir } from '../../helpers/temp-dirs';
@@ -64,6 +67,28 @@ describeWithService('docker', DOCKER_SERVICE_ENV, 'docker backend: attacks on th
       }
     } finally {
       await run(`rm -f ${planted.join(' ')}`);
+    }
+  });
+
+  test('with host folders mounted, each path a command names gets its own answer, a line break in a name included: a write through a link is judged where it leads', async () => {
+    await loadCommandClassifier();
+    const project = realpathSync(tempDir('hermes-docker-breaks-'));
+    const mounted = testDriver(serviceEnv, { volumes: [`${project}:/workspace`] });
+    const mountedHandle = await mounted.start(newHandle());
+    try {
+      const inside = await mounted.attach(mountedHandle);
+      // `job` leads out of the workspace, to a name whose line break printed two answers, one per line.
+      await inside.exec({ command: `ln -s "/etc/profile.d/x$(printf '\\n+')/workspace/fine.sh" job`, timeoutMs: 30_000 });
+      // The model writes, first, to a path whose answer also spans two lines.
+      const text = "echo note > 'made\n+/workspace/fine'; echo evil > job";
+      const context = { backend: 'docker' as const, cwd: '/workspace', workspaceRoot: '/workspace', home: '/root', protectedFiles: [] };
+      const byName = classifyCommand(text, context);
+      const followed = await followNamedPaths(text, context, byName, (targets) => realPathsOn(inside.workspace, targets));
+      // Each path gets its own answer (a line break shown as `?`): the write is judged where `job` leads.
+      expect(followed.tier).not.toBe(byName.tier);
+      expect(followed.rules).toContainEqual(expect.objectContaining({ command: 'echo evil > job', description: expect.stringContaining('leads to /etc/profile.d/x?+/workspace/fine.sh') as unknown }));
+    } finally {
+      await mounted.destroy(mountedHandle);
     }
   });
 

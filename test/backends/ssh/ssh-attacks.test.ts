@@ -4,6 +4,9 @@
 // worker's memory or holding the connection's one SFTP session.
 import type { WorkflowFailedError } from '@temporalio/client';
 import { START_REFUSED } from '../../../src/workflows/agent-session';
+import { classifyCommand, loadCommandClassifier } from '../../../src/approval-signals/classify-command';
+import { followNamedPaths } from '../../../src/approval-signals/linked-paths';
+import { realPathsOn } from '../../../src/environments/workspace';
 import type { SshDriver } from '../../../src/environments/ssh/ssh-driver';
 import { ExecWorkspace } from '../../../src/environments/shell/exec-workspace';
 import type { EnvironmentHandle, TerminalEnvironment } from '../../../src/environments/terminal-environment';
@@ -28,6 +31,22 @@ describeWithService('sshd', SSH_SERVICE_ENV, 'ssh backend: attacks on the worker
     await run(environment, `rm -rf ${workdir}`).catch(() => undefined);
     await driver.destroy(handle);
     await driver.releaseAll();
+  });
+
+  test('each path a command names gets its own answer, a line break in a name included: a write through a link is judged where it leads', async () => {
+    await loadCommandClassifier();
+    const dir = `${workdir}/breaks`;
+    const home = await run(environment, 'echo $HOME');
+    // `job` leads out of the workspace, to a name whose line break would print as two answers.
+    await run(environment, `mkdir -p ${dir} && ln -s "$HOME/.profile.d/x$(printf '\\n+')${dir}/fine.sh" ${dir}/job`);
+    // The model writes, first, to a path whose answer would also span two lines.
+    const text = `echo note > 'made\n+${dir}/fine'; echo evil > job`;
+    const context = { backend: 'ssh' as const, cwd: dir, workspaceRoot: dir, home, protectedFiles: [] };
+    const byName = classifyCommand(text, context);
+    const followed = await followNamedPaths(text, context, byName, (targets) => realPathsOn(environment.workspace, targets));
+    // SFTP answers each path on its own: the write is judged where `job` leads.
+    expect(followed.tier).not.toBe(byName.tier);
+    expect(followed.rules).toContainEqual(expect.objectContaining({ command: 'echo evil > job', description: expect.stringContaining('leads to ~/.profile.d/x') as unknown }));
   });
 
   test('file reads stop at the limit: a larger file, also a sparse one, is refused', async () => {

@@ -1,8 +1,9 @@
 // Where a path really leads, on this machine's filesystem and through a shell (the resolution
 // sandbox backends run in their sandbox): the approval gate judges file tools by it.
 import { execFile } from 'node:child_process';
-import { realpathSync } from 'node:fs';
+import { realpathSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { LocalWorkspace } from '../../../src/environments/local-workspace';
 import { ExecWorkspace } from '../../../src/environments/shell/exec-workspace';
@@ -32,4 +33,30 @@ test('the local workspace follows links, resolves missing tails and dangling lin
 test('the shell resolution of sandbox backends gives the same answers', async () => {
   const workdir = realpathSync(tempDir('real-path-exec-'));
   await expectRealPathContract(new ExecWorkspace(localExec, workdir, os.homedir()), shell, workdir);
+});
+
+describe.each([['bash'], ['sh']])('paths with line breaks, resolved together through %s', (program) => {
+  /** ExecWorkspace's exec through `program`, as a backend whose shell is dash would run it. */
+  const execWith = async (request: ExecRequest): Promise<ExecResult> => {
+    try {
+      const { stdout } = await run(program, ['-c', request.command], { cwd: request.cwd });
+      return { output: stdout, exitCode: 0, timedOut: false, interrupted: false, cwd: '/' };
+    } catch (error) {
+      return { output: String((error as { stdout?: string }).stdout ?? ''), exitCode: 1, timedOut: false, interrupted: false, cwd: '/' };
+    }
+  };
+
+  test('each answer stays with its own path: a line break in one cannot hand a later path an answer that is not its own', async () => {
+    const workdir = realpathSync(tempDir('real-path-breaks-'));
+    const outside = realpathSync(tempDir('real-path-breaks-outside-'));
+    // A link to a file outside whose name holds a line break, as a model could make with `ln -s`.
+    symlinkSync(`${outside}/profile\n+${workdir}/fine.sh`, path.join(workdir, 'job'));
+    symlinkSync(`${outside}/secret`, path.join(workdir, 'notes'));
+    const workspace = new ExecWorkspace(execWith, workdir, os.homedir());
+    // Asked first, a name whose answer would print as two lines; then the links.
+    const named = [`made\n+${workdir}/fine`, 'job', 'notes'];
+    expect(await workspace.realpaths(named)).toEqual([`${workdir}/made?+${workdir}/fine`, `${outside}/profile?+${workdir}/fine.sh`, `${outside}/secret`]);
+    // One at a time, the same answers: the folder a break lies in is kept.
+    expect(await workspace.realpath('job')).toBe(`${outside}/profile?+${workdir}/fine.sh`);
+  });
 });
