@@ -162,6 +162,12 @@ async function main(): Promise<void> {
           `    floor with the model's round trip (a bare \`openai\` request to the same model process, then a trivial activity): ` +
             `${med((round) => round.modelFloorTurn).toFixed(0)} ms; per turn vs it: ${med((round) => round.readTurn / round.modelFloorTurn).toFixed(2)}x`,
         );
+        // Where the turn's time over the trivial floor goes: what the model's HTTP round trip costs
+        // by itself, and what is left for the session's own work (history, the call's checks, the store).
+        console.log(
+          `    over the trivial floor: the model's round trip ${med((round) => round.modelFloorTurn - round.floorTurn).toFixed(1)} ms, ` +
+            `the session's own work ${med((round) => round.readTurn - round.modelFloorTurn).toFixed(1)} ms; 1.3x the floor leaves ${(0.3 * floorTurn).toFixed(1)} ms for both`,
+        );
         console.log(
           `    CPU per turn: ${cpuLine((round) => round.readCost)}; floor with the model's round trip: ${cpuLine((round) => round.modelFloorCost)}; ` +
             `total vs it: ${med((round) => total(round.readCost) / total(round.modelFloorCost)).toFixed(2)}x`,

@@ -151,6 +151,9 @@ export function createAssessToolCall(deps: AssessDeps) {
     // The recorded workspace, not where the session (a sub-agent: its parent's cwd) started.
     // A local file tool writes from the worker: what the workspace's git config names is judged too.
     const gitObeyed = input.environment.backend === 'local' && !isolated && Boolean(request.writes?.length);
+    // The call's own paths are resolved while the world is read: each is a round trip through
+    // libuv's threads (or the backend), and neither needs the other.
+    const resolving = resolveRequestedPaths(request, environment.workspace);
     const world = await worldOf(environment.workspace, recordedWorkspace(input.environment) ?? session?.cwd ?? input.environment.cwd, isolated, input.sessionId, gitObeyed);
     // A local file tool reads with the worker's rights: what the sandbox hides from commands is judged too.
     if (input.environment.backend === 'local' && !isolated && (request.reads?.length || request.searches?.length)) {
@@ -171,7 +174,7 @@ export function createAssessToolCall(deps: AssessDeps) {
       if (cwd !== input.environment.cwd) assessment.displayNotes = [`(runs in ${tildify(cwd, world.home)})`];
     }
     if (request.processInput) Object.assign(assessment, await judgeProcessInput(request.processInput, world, environment, input.environment, input.sessionId));
-    const paths = await judgePaths(request, world, environment.workspace);
+    const paths = judgePaths(await resolving, world, environment.workspace);
     if (paths.findings.length) {
       assessment.paths = paths.findings;
       delete assessment.displayNotes;
@@ -341,21 +344,10 @@ export function createAssessToolCall(deps: AssessDeps) {
     return typed;
   }
 
-  async function judgePaths(request: AssessmentRequest, world: World, workspace: Workspace): Promise<{ findings: PathFinding[]; problem?: string }> {
-    // Writes first: what a call changes heads what a person is asked (patch also reads its file).
-    const wanted: { access: PathFinding['access']; path: string }[] = [
-      ...(request.writes ?? []).map((target) => ({ access: 'write' as const, path: target })),
-      ...(request.reads ?? []).map((target) => ({ access: 'read' as const, path: target })),
-      ...(request.searches ?? []).map((target) => ({ access: 'search' as const, path: target })),
-    ];
+  function judgePaths(requested: RequestedPath[], world: World, workspace: Workspace): { findings: PathFinding[]; problem?: string } {
     const findings: PathFinding[] = [];
-    for (const { access, path: target } of wanted) {
-      let resolved: string;
-      try {
-        resolved = await workspace.realpath(target);
-      } catch (error) {
-        return { findings, problem: `could not tell where ${target} leads (${describe(error)})` };
-      }
+    for (const { access, path: target, resolved, error } of requested) {
+      if (resolved === undefined) return { findings, problem: `could not tell where ${target} leads (${describe(error)})` };
       const finding: PathFinding = { access, path: target, resolved, shown: tildify(resolved, world.home), contained: world.contained };
       // A file read and written (patch) whose write already waits is named once, for the write.
       const askedForWrite = access === 'read' && findings.some((earlier) => earlier.access === 'write' && earlier.risk && earlier.resolved === resolved);
@@ -366,6 +358,31 @@ export function createAssessToolCall(deps: AssessDeps) {
     }
     return { findings };
   }
+}
+
+/** A path a call names, with where it leads or why that could not be told. */
+interface RequestedPath {
+  access: PathFinding['access'];
+  path: string;
+  resolved?: string;
+  error?: unknown;
+}
+
+/** The call's paths, writes first (what a call changes heads what a person is asked; patch also reads its file), each resolved. */
+function resolveRequestedPaths(request: AssessmentRequest, workspace: Workspace): Promise<RequestedPath[]> {
+  const wanted: { access: PathFinding['access']; path: string }[] = [
+    ...(request.writes ?? []).map((target) => ({ access: 'write' as const, path: target })),
+    ...(request.reads ?? []).map((target) => ({ access: 'read' as const, path: target })),
+    ...(request.searches ?? []).map((target) => ({ access: 'search' as const, path: target })),
+  ];
+  return Promise.all(
+    wanted.map((entry) =>
+      workspace.realpath(entry.path).then(
+        (resolved): RequestedPath => ({ ...entry, resolved }),
+        (error: unknown): RequestedPath => ({ ...entry, error }),
+      ),
+    ),
+  );
 }
 
 /** The worker's own files as real paths (a folder keeps its `/`): how paths judged against them are named. */

@@ -12,6 +12,7 @@ import { loadCommandClassifier } from '../../../src/approval-signals/classify-co
 import { decideCommand } from '../../../src/approval-signals/policy';
 import { loadConfig } from '../../../src/config/load';
 import { EnvironmentFactory } from '../../../src/environments/factory';
+import { LocalWorkspace } from '../../../src/environments/local-workspace';
 import { registry } from '../../../src/registry/registry';
 import { SqliteSessionStore } from '../../../src/store/sqlite-session-store';
 import { persistedResultPath } from '../../../src/registry/result-budget';
@@ -217,6 +218,37 @@ test('a path whose real location cannot be told (too long to resolve) waits for 
   expect(assessment.problem ?? assessment.paths?.[0]?.risk).toBeDefined();
   expect(decide(assessment)).toMatchObject({ action: 'ask' });
   execFileSync('rm', ['-rf', path.join(workspace, 'a'.repeat(200))]);
+});
+
+test("a file tool's own paths are resolved while the world around them is, not after; an error still names its path", async () => {
+  // Each lookup is a round trip (libuv's threads, or the backend): counted while in flight.
+  let inFlight = 0;
+  let most = 0;
+  // Kept before the spy replaces it, and called with the workspace as `this`.
+  // eslint-disable-next-line @typescript-eslint/unbound-method
+  const original = LocalWorkspace.prototype.realpath;
+  const spy = jest.spyOn(LocalWorkspace.prototype, 'realpath').mockImplementation(async function (this: LocalWorkspace, target: string) {
+    inFlight += 1;
+    most = Math.max(most, inFlight);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      if (target === 'vanishing.txt') throw Object.assign(new Error('ELOOP: too many symbolic links'), { code: 'ELOOP' });
+      return await original.call(this, target);
+    } finally {
+      inFlight -= 1;
+    }
+  });
+  try {
+    expect(decide(await assess('read_file', { path: 'notes.txt' }))).toEqual({ action: 'run' });
+    // The home folder, the workspace and the file at once.
+    expect(most).toBe(3);
+    const failed = await assess('patch', { path: 'vanishing.txt', old_string: 'a', new_string: 'b' });
+    expect(failed.problem).toBe('could not tell where vanishing.txt leads (ELOOP: too many symbolic links)');
+    expect(failed.paths).toBeUndefined();
+    expect(decide(failed)).toMatchObject({ action: 'ask' });
+  } finally {
+    spy.mockRestore();
+  }
 });
 
 test('writes and reads of ordinary workspace files run without asking, and keep their content out of history', async () => {
