@@ -215,13 +215,20 @@ export function createAssessToolCall(deps: AssessDeps) {
   };
 
   async function worldOf(workspace: Workspace, workspaceRoot: string, isolated: boolean, sessionId: string, withGitObeyed = false): Promise<World> {
+    // The secret files are protected files too: each of the worker's files is resolved once.
+    const protectedNames = hermesProtectedFiles(config, workspaceRoot);
+    const secretNames = hermesSecretFiles(config);
+    const ownNames = [...new Set([...protectedNames, ...secretNames])];
     // Side by side: each is a round trip to the backend (or libuv's threads) on the call's path.
-    const [home, realWorkspaceRoot, protectedFiles, secretFiles] = await Promise.all([
+    const [home, realWorkspaceRoot, ownReal] = await Promise.all([
       workspace.realpath('~').catch(() => workspace.resolve('~')),
       workspace.realpath(workspaceRoot).catch(() => workspaceRoot),
-      canonicalOwnFiles(hermesProtectedFiles(config, workspaceRoot)),
-      canonicalOwnFiles(hermesSecretFiles(config)),
+      canonicalOwnFiles(ownNames),
     ]);
+    const realOf = new Map(ownNames.map((name, index) => [name, ownReal[index] ?? name]));
+    const real = (names: readonly string[]) => names.map((name) => realOf.get(name) ?? name);
+    const protectedFiles = real(protectedNames);
+    const secretFiles = real(secretNames);
     const ownResults = path.dirname(persistedResultPath(sessionId, 'call'));
     const obeyed = withGitObeyed ? gitObeyedPathsIn(realWorkspaceRoot, workTreesOf(realWorkspaceRoot)) : { folders: [], files: [] };
     const gitObeyed = [...obeyed.folders, ...obeyed.files];
