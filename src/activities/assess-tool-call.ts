@@ -215,10 +215,10 @@ export function createAssessToolCall(deps: AssessDeps) {
   };
 
   async function worldOf(workspace: Workspace, workspaceRoot: string, isolated: boolean, sessionId: string, withGitObeyed = false): Promise<World> {
-    // The secret files are protected files too: each of the worker's files is resolved once.
-    const protectedNames = hermesProtectedFiles(config, workspaceRoot);
+    // The secret files are protected files too: each of the worker's files is listed and resolved once.
     const secretNames = hermesSecretFiles(config);
-    const ownNames = [...new Set([...protectedNames, ...secretNames])];
+    const protectedNames = hermesProtectedFiles(config, workspaceRoot, secretNames);
+    const ownNames = [...new Set(protectedNames)];
     // Side by side: each is a round trip to the backend (or libuv's threads) on the call's path.
     const [home, realWorkspaceRoot, ownReal] = await Promise.all([
       workspace.realpath('~').catch(() => workspace.resolve('~')),
@@ -375,20 +375,27 @@ interface RequestedPath {
   error?: unknown;
 }
 
-/** The call's paths, writes first (what a call changes heads what a person is asked; patch also reads its file), each resolved. */
-function resolveRequestedPaths(request: AssessmentRequest, workspace: Workspace): Promise<RequestedPath[]> {
+/**
+ * The call's paths, writes first (what a call changes heads what a person is asked; patch also
+ * reads its file), each resolved: all in one round trip where the backend can (realPathsOn); one
+ * that could not be is asked again alone, for the reason a person is shown.
+ */
+async function resolveRequestedPaths(request: AssessmentRequest, workspace: Workspace): Promise<RequestedPath[]> {
   const wanted: { access: PathFinding['access']; path: string }[] = [
     ...(request.writes ?? []).map((target) => ({ access: 'write' as const, path: target })),
     ...(request.reads ?? []).map((target) => ({ access: 'read' as const, path: target })),
     ...(request.searches ?? []).map((target) => ({ access: 'search' as const, path: target })),
   ];
+  const answers = await realPathsOn(workspace, wanted.map((entry) => entry.path));
   return Promise.all(
-    wanted.map((entry) =>
-      workspace.realpath(entry.path).then(
-        (resolved): RequestedPath => ({ ...entry, resolved }),
-        (error: unknown): RequestedPath => ({ ...entry, error }),
-      ),
-    ),
+    wanted.map(async (entry, index): Promise<RequestedPath> => {
+      const resolved = answers[index];
+      if (resolved !== undefined) return { ...entry, resolved };
+      return workspace.realpath(entry.path).then(
+        (again) => ({ ...entry, resolved: again }),
+        (error: unknown) => ({ ...entry, error }),
+      );
+    }),
   );
 }
 

@@ -67,10 +67,13 @@ export function hermesSecretFiles(config: LoadedConfig): string[] {
   ];
 }
 
-/** Files whose change changes the approval policy or another session: the secret files, every session's saved output, the project configs. */
-export function hermesProtectedFiles(config: LoadedConfig, workspaceRoot: string): string[] {
+/**
+ * Files whose change changes the approval policy or another session: the secret files, every
+ * session's saved output, the project configs. `secretFiles`: hermesSecretFiles, when already listed.
+ */
+export function hermesProtectedFiles(config: LoadedConfig, workspaceRoot: string, secretFiles = hermesSecretFiles(config)): string[] {
   return [
-    ...hermesSecretFiles(config),
+    ...secretFiles,
     `${path.join(os.tmpdir(), SAVED_RESULTS_FOLDER)}/`,
     path.join(workspaceRoot, 'hermes-temporal.yaml'),
     path.join(process.cwd(), 'hermes-temporal.yaml'),
